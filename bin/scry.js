@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The only place that turns a result into a process exit status. TypeScript sources run through tsx's loader.
+import { register } from 'tsx/esm/api';
+
+register();
+const { run } = await import('../src/cli/main.ts');
+const { nodeIo } = await import('../src/cli/node-io.ts');
+const code = await run(process.argv.slice(2), nodeIo());
+process.exitCode = code;

@@ -1,0 +1,4 @@
+export * from './errors.ts';
+export * from './reader.ts';
+export * from './writer.ts';
+export * from './hexdump.ts';

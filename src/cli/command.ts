@@ -1,0 +1,76 @@
+/**
+ * The CLI's small command framework over `node:util.parseArgs`. A command is data: its path (`['db', 'info']`),
+ * a summary, a usage line, its options and a `run` that calls the library and formats output. Commands never
+ * print directly or exit: they write through `ctx` and return an exit code.
+ *
+ * Exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input.
+ */
+import type { ParseArgsConfig } from 'node:util';
+
+export const ExitCode = {
+  Ok: 0,
+  Findings: 1,
+  Usage: 2,
+  BadInput: 3,
+} as const;
+
+/** Where a command reads and writes; tests pass buffers, `bin/` passes the process streams. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Reads all of standard input (for `-` arguments). */
+  readStdin(): Promise<string>;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** True when stderr is an interactive terminal (progress bars only then). */
+  isTTY: boolean;
+}
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description?: string; valueName?: string };
+
+export interface CommandContext {
+  io: CliIo;
+  /** Positional arguments after the command path. */
+  args: string[];
+  /** Parsed option values (global and command options). */
+  options: Record<string, string | boolean | string[] | undefined>;
+  json: boolean;
+  /** Writes a line (adds the newline) to stdout. */
+  out(line?: string): void;
+  /** Writes a line to stderr. */
+  err(line?: string): void;
+  /** Prints a value as JSON (bigint as decimal string, Uint8Array as hex) to stdout. */
+  printJson(value: unknown): void;
+  /** Resolves a user path against the working directory. */
+  resolvePath(p: string): string;
+}
+
+export interface Command {
+  /** Words that select the command, e.g. `['db', 'info']`. */
+  path: string[];
+  summary: string;
+  /** Argument synopsis after the path, e.g. `FILE [CATEGORY]`. */
+  usage: string;
+  options?: Record<string, OptionSpec>;
+  /** Inclusive bounds on the number of positional arguments. */
+  minArgs?: number;
+  maxArgs?: number;
+  /** Longer help text shown by `scry help <command>`. */
+  details?: string;
+  run(ctx: CommandContext): Promise<number> | number;
+}
+
+/** JSON.stringify replacer used everywhere the CLI and server emit JSON. */
+export function jsonReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('');
+  if (value instanceof Map) return Object.fromEntries(value);
+  if (value instanceof Set) return [...value];
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return value;
+}
+
+/** Formats a 32-bit hash the way every listing does: `0x%08X`. */
+export function hex32(value: number): string {
+  return '0x' + (value >>> 0).toString(16).toUpperCase().padStart(8, '0');
+}

@@ -1,0 +1,4 @@
+/** `scry arch …` commands. */
+import type { Command } from '../command.ts';
+
+export const archCommands: Command[] = [];

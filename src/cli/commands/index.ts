@@ -1,0 +1,9 @@
+/** Every CLI command, by area. Each area owns one file. */
+import type { Command } from '../command.ts';
+import { hashCommands } from './hash.ts';
+import { dbCommands } from './db.ts';
+import { sd2Commands } from './sd2.ts';
+import { scriptCommands } from './script.ts';
+import { archCommands } from './arch.ts';
+
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...sd2Commands, ...scriptCommands, ...archCommands];

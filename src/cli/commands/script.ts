@@ -1,0 +1,4 @@
+/** `scry script …` commands. */
+import type { Command } from '../command.ts';
+
+export const scriptCommands: Command[] = [];

@@ -1,0 +1,128 @@
+/**
+ * `scry` command-line entry: `run(argv, io)` finds the command, parses its options, runs it and maps errors to
+ * exit codes. Only `bin/scry.js` turns the result into a process exit status.
+ */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { ToolkitError, UsageError, FormatError, ConsistencyError } from '../binary/errors.ts';
+import { ExitCode, jsonReplacer, type CliIo, type Command, type CommandContext, type OptionSpec } from './command.ts';
+import { allCommands } from './commands/index.ts';
+
+/** Options every command accepts. */
+export const globalOptions: Record<string, OptionSpec> = {
+  json: { type: 'boolean', description: 'machine-readable JSON output' },
+  help: { type: 'boolean', short: 'h', description: 'show help for the command' },
+  lut: { type: 'string', valueName: 'FILE', description: 'P919 table to use (a calibrated table saved by `scry hash calibrate`)' },
+};
+
+export function findCommand(argv: string[], commands: Command[] = allCommands): { command: Command; rest: string[] } | undefined {
+  let best: Command | undefined;
+  for (const c of commands) {
+    if (c.path.length <= argv.length && c.path.every((w, i) => argv[i] === w)) {
+      if (!best || c.path.length > best.path.length) best = c;
+    }
+  }
+  return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
+}
+
+function optionSynopsis(options: Record<string, OptionSpec>): string[] {
+  return Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ` ${o.valueName ?? 'VALUE'}` : ''}`;
+    return `  ${flag.padEnd(28)} ${o.description ?? ''}`;
+  });
+}
+
+export function commandHelp(c: Command): string {
+  const lines = [`usage: scry ${c.path.join(' ')} ${c.usage}`.trimEnd(), '', c.summary];
+  if (c.details) lines.push('', c.details);
+  const opts = { ...(c.options ?? {}), ...globalOptions };
+  lines.push('', 'options:', ...optionSynopsis(opts));
+  return lines.join('\n');
+}
+
+export function generalHelp(commands: Command[] = allCommands): string {
+  const lines = ['scry: byte-exact tools for Shadow of War (LithTech Firebird) and Firefall game data', '', 'usage: scry <command> [args] [--json]', '', 'commands:'];
+  const sorted = [...commands].sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
+  for (const c of sorted) lines.push(`  ${`${c.path.join(' ')} ${c.usage}`.padEnd(52)} ${c.summary}`);
+  lines.push('', 'exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input', 'scry help COMMAND… shows the options of one command.');
+  return lines.join('\n');
+}
+
+/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
+export async function run(argv: string[], io: CliIo, commands: Command[] = allCommands): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    const target = argv[0] === 'help' ? findCommand(argv.slice(1), commands) : undefined;
+    io.stdout((target ? commandHelp(target.command) : generalHelp(commands)) + '\n');
+    return argv.length === 0 ? ExitCode.Usage : ExitCode.Ok;
+  }
+  if (argv[0] === '--version') {
+    io.stdout('scry 0.1.0\n');
+    return ExitCode.Ok;
+  }
+  const found = findCommand(argv, commands);
+  if (!found) {
+    io.stderr(`scry: unknown command '${argv.join(' ')}'\n\n${generalHelp(commands)}\n`);
+    return ExitCode.Usage;
+  }
+  const { command, rest } = found;
+  const optionConfig: Record<string, OptionSpec> = { ...globalOptions, ...(command.options ?? {}) };
+  const parseOptions = Object.fromEntries(
+    Object.entries(optionConfig).map(([k, { description: _d, valueName: _v, ...o }]) => [k, o]),
+  );
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: rest, options: parseOptions, allowPositionals: true, strict: true, allowNegative: false });
+  } catch (e) {
+    io.stderr(`scry ${command.path.join(' ')}: ${(e as Error).message}\n\n${commandHelp(command)}\n`);
+    return ExitCode.Usage;
+  }
+  if (parsed.values['help']) {
+    io.stdout(commandHelp(command) + '\n');
+    return ExitCode.Ok;
+  }
+  const args = parsed.positionals;
+  if ((command.minArgs !== undefined && args.length < command.minArgs) || (command.maxArgs !== undefined && args.length > command.maxArgs)) {
+    io.stderr(`scry ${command.path.join(' ')}: wrong number of arguments\n\n${commandHelp(command)}\n`);
+    return ExitCode.Usage;
+  }
+  const json = parsed.values['json'] === true;
+  const ctx: CommandContext = {
+    io,
+    args,
+    options: parsed.values as CommandContext['options'],
+    json,
+    out: (line = '') => io.stdout(line + '\n'),
+    err: (line = '') => io.stderr(line + '\n'),
+    printJson: (value) => io.stdout(JSON.stringify(value, jsonReplacer, 2) + '\n'),
+    resolvePath: (p) => resolve(io.cwd, p),
+  };
+  try {
+    return await command.run(ctx);
+  } catch (e) {
+    return reportError(e, ctx, command);
+  }
+}
+
+function reportError(e: unknown, ctx: CommandContext, command: Command): number {
+  const name = `scry ${command.path.join(' ')}`;
+  if (e instanceof UsageError) {
+    ctx.err(`${name}: ${e.message}`);
+    return ExitCode.Usage;
+  }
+  if (e instanceof ToolkitError || isNodeFsError(e)) {
+    const err = e as Error & { code?: string };
+    if (ctx.json) {
+      const detail: Record<string, unknown> = { error: err.name, code: err.code, message: err.message };
+      if (e instanceof FormatError) Object.assign(detail, { format: e.format, offset: e.offset, path: e.path });
+      if (e instanceof ConsistencyError) detail['issues'] = e.issues;
+      ctx.io.stdout(JSON.stringify(detail, jsonReplacer, 2) + '\n');
+    }
+    ctx.err(`${name}: ${err.message}`);
+    return ExitCode.BadInput;
+  }
+  throw e;
+}
+
+function isNodeFsError(e: unknown): boolean {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^E[A-Z]+$/.test((e as unknown as { code: string }).code) && 'syscall' in e;
+}

@@ -1,0 +1,2 @@
+export * from './p919.ts';
+export * from './calibrate.ts';

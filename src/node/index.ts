@@ -1,0 +1,2 @@
+/** Node-only adapters (file system). Codecs and runtime layers never import this. */
+export * from './fs.ts';
