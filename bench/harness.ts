@@ -1,0 +1,58 @@
+/**
+ * Minimal benchmark harness. Every benchmark measures its floor in the same run (e.g. reading the file and
+ * summing every u32) and reports the ratio, so results stay comparable across machines.
+ *
+ *   const floor = measure('floor: sum u32', () => sumU32(bytes));
+ *   const open = measure('open + index', () => parseGadb(bytes));
+ *   report([...], floor);
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface Measurement {
+  name: string;
+  /** Median wall time of the runs, in milliseconds. */
+  ms: number;
+  runs: number;
+  /** Bytes processed per run, for MB/s. */
+  bytes?: number;
+}
+
+/** Runs `fn` `runs` times (after one warm-up unless `warmup` is false) and returns the median time. */
+export function measure(name: string, fn: () => unknown, options: { runs?: number; warmup?: boolean; bytes?: number } = {}): Measurement {
+  const runs = options.runs ?? 5;
+  if (options.warmup !== false) fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const m: Measurement = { name, ms: times[Math.floor(times.length / 2)]!, runs };
+  if (options.bytes !== undefined) m.bytes = options.bytes;
+  return m;
+}
+
+/** The floor used by most benchmarks: touch every byte of the input by summing it as u32 words. */
+export function sumU32(bytes: Uint8Array): number {
+  const words = Math.floor(bytes.byteLength / 4);
+  const view = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
+  let sum = 0;
+  for (let i = 0; i < view.length; i++) sum = (sum + view[i]!) | 0;
+  return sum;
+}
+
+/** Peak resident set size so far, in bytes (Node's maxRSS is in KiB). */
+export function peakRss(): number {
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+/** Formats measurements as a Markdown table with ratios to `floor`. */
+export function report(title: string, measurements: Measurement[], floor: Measurement): string {
+  const lines = [`### ${title}`, '', '| step | median ms | × floor | MB/s |', '|---|---:|---:|---:|'];
+  for (const m of [floor, ...measurements]) {
+    const mbs = m.bytes !== undefined ? ((m.bytes / 1e6) / (m.ms / 1e3)).toFixed(0) : '';
+    lines.push(`| ${m.name} | ${m.ms.toFixed(1)} | ${(m.ms / floor.ms).toFixed(2)} | ${mbs} |`);
+  }
+  return lines.join('\n');
+}

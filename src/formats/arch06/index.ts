@@ -1,0 +1,2 @@
+/** Public surface of the arch06 format module. */
+export {};

@@ -1,0 +1,2 @@
+/** Public surface of the gadb format module. */
+export {};

@@ -1,0 +1,2 @@
+/** Public surface of the hks format module. */
+export {};

@@ -1,0 +1,2 @@
+/** Public surface of the scri format module. */
+export {};

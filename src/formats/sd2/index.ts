@@ -1,0 +1,2 @@
+/** Public surface of the sd2 format module. */
+export {};

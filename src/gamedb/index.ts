@@ -1,0 +1,2 @@
+/** Public surface of the gamedb runtime layer. */
+export {};

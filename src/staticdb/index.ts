@@ -1,0 +1,2 @@
+/** Public surface of the staticdb runtime layer. */
+export {};
