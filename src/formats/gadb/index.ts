@@ -1,2 +1,7 @@
-/** Public surface of the gadb format module. */
-export {};
+/**
+ * Public surface of the GADB v17 codec (`game.gamedb`, `.fxp` effects, `.bvr` behaviour graphs). See
+ * `README.md` beside this file for the layout and the round-trip contract.
+ */
+export * from './types.ts';
+export * from './type-codes.ts';
+export * from './hypotheses.ts';
