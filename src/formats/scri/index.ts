@@ -1,2 +1,2 @@
 /** Public surface of the scri format module. */
-export {};
+export * from './scri.ts';
