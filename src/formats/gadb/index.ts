@@ -5,3 +5,7 @@
 export * from './types.ts';
 export * from './type-codes.ts';
 export * from './hypotheses.ts';
+export { isGadb, parseGadb, parseGadbWithLayout, GADB_FORMAT, GADB_VERSION, type ParseGadbOptions } from './parse.ts';
+export { writeGadb, type WriteGadbOptions } from './write.ts';
+export { validateGadb } from './validate.ts';
+export { planStringBlock, type GadbStringOrder, type GadbStringPlan } from './layout.ts';

@@ -1,0 +1,110 @@
+/**
+ * `validateGadb`: what a model must satisfy to be written at all (column lengths, counts that add up, field
+ * widths, references to existing items). `writeGadb` refuses a model with errors. Semantic invariants of real
+ * files (sort orders, the slot rule, tiling, …) are `verifyGadb`'s.
+ */
+import type { Issue } from '../../binary/errors.ts';
+import { itemIndexByWord, itemOf } from './layout.ts';
+import { GADB_HEADER_SIZE } from './parse.ts';
+import type { Gadb } from './types.ts';
+
+const MAX_ISSUES_PER_RULE = 20;
+
+/** Collects issues, at most `MAX_ISSUES_PER_RULE` per rule plus one summary, so huge broken models stay cheap to report. */
+export class IssueList {
+  readonly issues: Issue[] = [];
+  private readonly counts = new Map<string, number>();
+  add(issue: Issue): void {
+    const n = (this.counts.get(issue.rule) ?? 0) + 1;
+    this.counts.set(issue.rule, n);
+    if (n <= MAX_ISSUES_PER_RULE) this.issues.push(issue);
+  }
+  /** Appends, per truncated rule, one issue saying how many were left out. */
+  finish(): Issue[] {
+    for (const [rule, n] of this.counts) {
+      if (n > MAX_ISSUES_PER_RULE) {
+        const sample = this.issues.find((i) => i.rule === rule)!;
+        this.issues.push({ rule, message: `${n - MAX_ISSUES_PER_RULE} more finding(s) of this rule not listed (${n} in all)`, severity: sample.severity, ...(sample.hypothesis ? { hypothesis: sample.hypothesis } : {}) });
+      }
+    }
+    return this.issues;
+  }
+}
+
+/** Structural issues that prevent writing `g` (errors) or that the writer silently corrects (warnings: stale header sizes). */
+export function validateGadb(g: Gadb): Issue[] {
+  const out = new IssueList();
+  const err = (rule: string, path: string, message: string): void => out.add({ rule, path, message, severity: 'error' });
+  const { descriptors: d, records, categories, strings, cells, header } = g;
+
+  // Columns.
+  for (const [name, col] of Object.entries({ declaredHash: d.declaredHash, sortedHash: d.sortedHash, schemaOrdinal: d.schemaOrdinal, sortedToDeclared: d.sortedToDeclared, typeCode: d.typeCode, elementCount: d.elementCount, link: d.link })) {
+    if (col.length !== d.count) err('model.columns', `/descriptors/${name}`, `column has ${col.length} entries, descriptor count is ${d.count}`);
+  }
+  for (const [name, col] of Object.entries({ nameKey: records.nameKey, cellCount: records.cellCount, descriptorCount: records.descriptorCount, firstDescriptor: records.firstDescriptor, unk0A: records.unk0A, flags: records.flags })) {
+    if (col.length !== records.count) err('model.columns', `/records/${name}`, `column has ${col.length} entries, record count is ${records.count}`);
+  }
+  if (strings.itemKeys.length !== strings.itemSizes.length) err('model.columns', '/strings/itemSizes', `${strings.itemSizes.length} sizes for ${strings.itemKeys.length} items`);
+  if (out.issues.length > 0) return out.finish();
+
+  // Header values that must fit.
+  if (header.version !== 17) err('header.version', '/header/version', `version ${header.version}; only 17 can be written`);
+  if (g.headerString.byteLength > 0xffff) err('header.string', '/headerString', `inline header string of ${g.headerString.byteLength} bytes does not fit its u16 length`);
+  if (g.pairs.length % 2 !== 0) err('trailer.pairs', '/pairs', `pair table has an odd number of words (${g.pairs.length})`);
+  if (g.container.kind === 'wrapped' && g.container.magic.length !== 4) err('container.magic', '/container/magic', `wrapper magic must be 4 characters, got ${JSON.stringify(g.container.magic)}`);
+
+  // Items.
+  const { itemKeys, itemSizes, data } = strings;
+  if (itemKeys.length === 0 || itemKeys[0] !== 0) err('strings.root', '/strings/itemKeys[0]', 'the first item must be the root name at key 0');
+  for (let i = 0; i < itemKeys.length; i++) {
+    const k = itemKeys[i]!;
+    if ((k & 3) !== 0) err('strings.keyAligned', `/strings/itemKeys[${i}]`, `item key ${k} is not a multiple of 4`);
+    if (i > 0 && k <= itemKeys[i - 1]!) err('strings.keyOrder', `/strings/itemKeys[${i}]`, `item keys must be strictly ascending (${itemKeys[i - 1]} then ${k})`);
+    if (k + itemSizes[i]! > data.byteLength) err('strings.itemRange', `/strings/itemSizes[${i}]`, `item [${k}, ${k + itemSizes[i]!}) runs past the ${data.byteLength} bytes of data`);
+  }
+
+  // Categories and records add up.
+  let recordTotal = 0;
+  for (const c of categories) recordTotal += c.primaryCount + c.secondaryCount;
+  if (recordTotal !== records.count) err('model.recordCount', '/categories', `categories hold ${recordTotal} records, the record table has ${records.count}`);
+  let cellTotal = 0;
+  for (let r = 0; r < records.count; r++) cellTotal += records.cellCount[r]!;
+  if (cellTotal !== cells.length) err('model.cellCount', '/cells', `records own ${cellTotal} cells, the cell pool has ${cells.length}`);
+
+  const map = itemIndexByWord(g);
+  const needItem = (key: number, path: string): void => {
+    if (itemOf(map, key) < 0) err('strings.reference', path, `string-block reference ${key} is not an item key`);
+  };
+  let rec = 0;
+  for (let c = 0; c < categories.length; c++) {
+    const cat = categories[c]!;
+    needItem(cat.nameKey, `/categories[${c}]/nameKey`);
+    needItem(cat.typeNameKey, `/categories[${c}]/typeNameKey`);
+    needItem(cat.unk08Key, `/categories[${c}]/unk08Key`);
+    rec += cat.primaryCount;
+    for (let i = 0; i < cat.secondaryCount && rec < records.count; i++, rec++) needItem(records.nameKey[rec]!, `/records[${rec}]/nameKey`);
+  }
+  for (let r = 0; r < records.count; r++) {
+    const first = records.firstDescriptor[r]!;
+    const n = records.descriptorCount[r]!;
+    if (first > 0xffffff) err('records.firstDescriptor', `/records[${r}]/firstDescriptor`, `first descriptor ${first} does not fit 24 bits`);
+    if (first + n > d.count) {
+      err('records.run', `/records[${r}]/firstDescriptor`, `descriptor run [${first}, ${first + n}) is outside the ${d.count} descriptors`);
+      continue;
+    }
+    for (let j = 0; j < n; j++) {
+      if (d.sortedToDeclared[first + j]! >= n) err('descriptors.permutationRange', `/descriptors/sortedToDeclared[${first + j}]`, `declaration index ${d.sortedToDeclared[first + j]} is outside the run of ${n} (record ${r})`);
+    }
+  }
+
+  // Stale sizes the writer recomputes.
+  const warn = (path: string, what: string, have: number, computed: number): void => {
+    if (have !== computed) out.add({ rule: 'header.stale', path, message: `${what} is ${have} in the model; the writer writes ${computed}`, severity: 'warning' });
+  };
+  warn('/header/categoryCount', 'category count', header.categoryCount, categories.length);
+  warn('/header/cellCount', 'cell count', header.cellCount, cells.length);
+  warn('/header/descriptorCount', 'descriptor count', header.descriptorCount, d.count);
+  warn('/header/headerSize', 'header size', header.headerSize, GADB_HEADER_SIZE + g.headerExtra.byteLength);
+  warn('/header/headerStringLength', 'inline header string length', header.headerStringLength, g.headerString.byteLength);
+  return out.finish();
+}
