@@ -1,2 +1,5 @@
-/** Public surface of the gamedb runtime layer. */
-export {};
+/** Public surface of the gamedb runtime layer: the engine's view of a GADB database. */
+export * from './database.ts';
+export * from './errors.ts';
+export * from './names.ts';
+export * from './values.ts';

@@ -1,2 +1,3 @@
 /** Node-only adapters (file system). Codecs and runtime layers never import this. */
 export * from './fs.ts';
+export * from './gamedb.ts';

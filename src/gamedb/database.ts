@@ -1,0 +1,998 @@
+/**
+ * The engine's view of a GADB v17 database: categories, records and fields answered the way the running game
+ * answers them (seed `000_04a0193be20b749f`, "Categories", "Records", "Descriptors and the slot rule").
+ *
+ * - `findCategory(name | hash)`: binary search over the categories' stored sort keys (FindCategory 0x115B4D4).
+ * - `findRecord(category, name | hash)`: binary search over the P919 of the secondaries' names, which the file
+ *   stores in ascending order (FindRecord 0x278540).
+ * - Field lookup: binary search of the record's **own** sorted hash column, then the permutation byte
+ *   (FindDescriptorPermuted 0x251BD0). A cell is never found through another record's run.
+ * - The slot rule (GetIntFast 0x278758): element i of a field is cell `link + i` for `i < count`, otherwise the
+ *   caller's default; a Bool is bit `link & 31` of cell `link >> 5`.
+ * - RecordLinks: `(categoryOrdinal << 20) | index`, the index counting primaries first (H-PRIM-FIRST);
+ *   0xFFFFFFFF and anything out of range are null.
+ *
+ * Everything is a view over the codec's model (`Gadb`, struct-of-arrays): opening costs one parse plus three
+ * small typed arrays; values are decoded on access. Record and field objects are created on demand and hold only
+ * indexes, so paging through a category of 17,000 records allocates 17,000 small objects at most.
+ */
+import { FormatError, HashError, NotFoundError } from '../binary/errors.ts';
+import { DEFAULT_P919_TABLE, p919, type P919Table } from '../hash/p919.ts';
+import { parseGadb, type ParseGadbOptions } from '../formats/gadb/parse.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, StorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
+import type { Gadb } from '../formats/gadb/types.ts';
+import { FieldTypeError, SlotMismatchError } from './errors.ts';
+import { NameDictionary, formatHash, parseHashLiteral } from './names.ts';
+import { BlockReader, type CurveKey, type EnumValue } from './values.ts';
+
+/** The encoded null RecordLink. */
+export const NULL_LINK = 0xffffffff;
+/** Bits of a RecordLink that hold the record index within the category. */
+export const LINK_INDEX_BITS = 20;
+const LINK_INDEX_MASK = (1 << LINK_INDEX_BITS) - 1;
+
+/** Base type codes the typed getters check against (`type & 0x3F`, as the engine's by-name getters do). */
+const T = { Bool: 1, Float: 2, Int: 3, String: 4, StringEnum: 5, Int64: 6, FloatPair: 7, Vector3: 8, Type9: 9, RecordLink: 10, RecordLink11: 11 } as const;
+
+/** A decoded element of a field. */
+export type FieldValue =
+  | boolean
+  | number
+  | bigint
+  | string
+  | EnumValue
+  | readonly number[]
+  | readonly CurveKey[]
+  | Uint8Array
+  | DbRecord
+  | null;
+
+/** How a field is named in a call: its name, its P919 hash, or a cached slot (the fast path). */
+export type FieldRef = string | number | FieldSlot;
+
+/** How a category or record is named in a call: its name or its P919 hash. */
+export type NameRef = string | number;
+
+export interface DatabaseOptions {
+  /** P919 table used to hash names in lookups (default: the built-in table; pass a calibrated one for `/`). */
+  table?: P919Table;
+  /** Names for field hashes (default: empty; the Node helper loads the shipped list). */
+  names?: NameDictionary;
+  /** Options passed to the codec when opening from bytes. */
+  parse?: ParseGadbOptions;
+}
+
+/** A link cell decoded without following it. */
+export interface LinkInfo {
+  raw: number;
+  /** `raw >>> 20`. */
+  categoryOrdinal: number;
+  /** `raw & 0xFFFFF`: primaries first, then secondaries. */
+  index: number;
+  /** Why the link resolves to no record: the null word, a category past the table, an index past both sides. */
+  nullReason?: 'null' | 'category-out-of-range' | 'index-out-of-range';
+  /** The global record index of the target, when it resolves. */
+  target?: number;
+}
+
+/** One incoming reference: `record`'s field `field` element `element` links to the record asked about. */
+export interface Reference {
+  record: DbRecord;
+  field: Field;
+  element: number;
+}
+
+/** Incoming links in CSR form: the links to record t are entries `[start[t], start[t + 1])`. */
+interface ReverseIndex {
+  start: Uint32Array;
+  source: Uint32Array;
+  row: Uint32Array;
+  element: Uint16Array;
+}
+
+/** P919 of a NUL-terminated name in the block, or -1 when it has a byte of unknown (or only inferred) value. */
+function hashBlockText(data: Uint8Array, key: number, table: P919Table): number {
+  const { values, status } = table;
+  let h = 0;
+  for (let i = key; i < data.length; i++) {
+    const c = data[i]!;
+    if (c === 0) return h >>> 0;
+    const s = status[c];
+    if (s === 'unknown' || s === 'inferred') return -1;
+    h = (Math.imul(h, 919) + values[c]!) | 0;
+  }
+  return -1;
+}
+
+/**
+ * A GADB database opened for lookups. Construct with `Database.open(bytes)` (any container: `.gamedb`, `.fxp`,
+ * `.bvr`) or `new Database(model)` over a model already parsed or built.
+ */
+export class Database {
+  /** The codec's model; the database never changes it. */
+  readonly model: Gadb;
+  readonly table: P919Table;
+  readonly names: NameDictionary;
+  /** Reads values out of the string block. */
+  readonly block: BlockReader;
+  /** `recordCellStart[r]`: index in `model.cells` of record r's first cell; length `records.count + 1`. */
+  readonly recordCellStart: Uint32Array;
+  /** Ordinal of each record's category. */
+  readonly recordCategory: Uint32Array;
+  /** `categoryFirstRecord[c]`: global index of category c's first record; length `categories + 1`. */
+  readonly categoryFirstRecord: Uint32Array;
+  /** Cells read as f32 (the same memory as `model.cells`). */
+  readonly cellsF32: Float32Array;
+  readonly #categories: Category[];
+  #reverse: ReverseIndex | undefined;
+  #shared: Map<number, number> | undefined;
+
+  /** Parses `bytes` with the codec and opens the result. Throws the codec's `FormatError` on bad input. */
+  static open(bytes: Uint8Array, options: DatabaseOptions = {}): Database {
+    return new Database(parseGadb(bytes, options.parse), options);
+  }
+
+  constructor(model: Gadb, options: DatabaseOptions = {}) {
+    this.model = model;
+    this.table = options.table ?? DEFAULT_P919_TABLE;
+    this.names = options.names ?? new NameDictionary(this.table);
+    this.block = new BlockReader(model.strings.data);
+    const { records, categories, cells } = model;
+    this.cellsF32 = new Float32Array(cells.buffer, cells.byteOffset, cells.length);
+    this.recordCellStart = new Uint32Array(records.count + 1);
+    let at = 0;
+    for (let r = 0; r < records.count; r++) {
+      this.recordCellStart[r] = at;
+      at += records.cellCount[r]!;
+    }
+    this.recordCellStart[records.count] = at;
+    if (at !== cells.length) {
+      throw new FormatError('gadb', 0, '/cells', `records claim ${at} cells but the model holds ${cells.length}`);
+    }
+    this.categoryFirstRecord = new Uint32Array(categories.length + 1);
+    this.recordCategory = new Uint32Array(records.count);
+    let r = 0;
+    for (let c = 0; c < categories.length; c++) {
+      this.categoryFirstRecord[c] = r;
+      const n = categories[c]!.primaryCount + categories[c]!.secondaryCount;
+      if (r + n > records.count) throw new FormatError('gadb', 0, `/categories[${c}]`, `categories claim more records than the model's ${records.count}`);
+      this.recordCategory.fill(c, r, r + n);
+      r += n;
+    }
+    this.categoryFirstRecord[categories.length] = r;
+    if (r !== records.count) throw new FormatError('gadb', 0, '/records', `categories claim ${r} records but the model holds ${records.count}`);
+    this.#categories = categories.map((_, i) => new Category(this, i));
+  }
+
+  // ---------------------------------------------------------------- categories
+
+  /** Categories in file order, which is ascending sort key; a category's position is its link ordinal. */
+  get categories(): readonly Category[] {
+    return this.#categories;
+  }
+
+  /** The root type name at sb+0 (`GameDatabase`, `FXDB`, `BlendDB`). */
+  get rootName(): string {
+    return this.block.text(0);
+  }
+
+  /** P919 of `name` with this database's table; throws a `HashError` for a character of unknown value. */
+  hash(name: string): number {
+    return p919(name, { table: this.table });
+  }
+
+  /**
+   * The category named `ref` (text or P919 hash, or a `0x…` literal), by binary search over the stored sort keys,
+   * as the engine's FindCategory does. A name with a character of unknown P919 value (e.g. `/` before the table
+   * is calibrated) cannot be hashed; it is then matched against the stored names, ignoring case as the hash does.
+   */
+  findCategory(ref: NameRef): Category | undefined {
+    const hash = this.#keyOf(ref);
+    if (hash === undefined) {
+      const wanted = (ref as string).toLowerCase();
+      return this.#categories.find((c) => c.name.toLowerCase() === wanted);
+    }
+    const cats = this.model.categories;
+    let lo = 0;
+    let hi = cats.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const key = cats[mid]!.sortKey >>> 0;
+      if (key < hash) lo = mid + 1;
+      else if (key > hash) hi = mid - 1;
+      else return this.#categories[mid];
+    }
+    return undefined;
+  }
+
+  /** Like `findCategory`, but throws a `NotFoundError` naming what was asked. */
+  category(ref: NameRef | Category): Category {
+    if (ref instanceof Category) return ref;
+    const c = this.findCategory(ref);
+    if (!c) throw new NotFoundError(`no category ${typeof ref === 'number' ? formatHash(ref) : JSON.stringify(ref)}`);
+    return c;
+  }
+
+  /** Categories whose record-type name (category +0x04, H-CAT-04) is `typeName`, e.g. `AI.Template`. */
+  categoriesOfType(typeName: string): Category[] {
+    const wanted = typeName.toLowerCase();
+    return this.#categories.filter((c) => c.typeName.toLowerCase() === wanted);
+  }
+
+  /** The hash to search for, or `undefined` when `ref` is text that cannot be hashed with the table. */
+  #keyOf(ref: NameRef): number | undefined {
+    if (typeof ref === 'number') return ref >>> 0;
+    const literal = parseHashLiteral(ref);
+    if (literal !== undefined) return literal;
+    try {
+      return this.hash(ref);
+    } catch (e) {
+      if (e instanceof HashError) return undefined;
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- records
+
+  /** Number of records (primaries and secondaries) in the whole database. */
+  get recordCount(): number {
+    return this.model.records.count;
+  }
+
+  /** The record at a global index (file order), e.g. a handle a script VM kept. */
+  record(index: number): DbRecord {
+    if (!Number.isInteger(index) || index < 0 || index >= this.model.records.count) {
+      throw new NotFoundError(`no record #${index} (the database has ${this.model.records.count})`);
+    }
+    return new DbRecord(this, index);
+  }
+
+  /**
+   * The record named `ref` in `category`: binary search over P919 of the secondaries' names (stored ascending),
+   * as the engine's FindRecord. A `#N` reference selects the category's record N in link order (primaries
+   * first), which is how primaries, having no name, are addressed.
+   */
+  findRecord(category: NameRef | Category, ref: NameRef): DbRecord | undefined {
+    const cat = category instanceof Category ? category : this.findCategory(category);
+    return cat?.findRecord(ref);
+  }
+
+  /** Like `findRecord`, but throws a `NotFoundError` naming what was asked. */
+  getRecord(category: NameRef | Category, ref: NameRef): DbRecord {
+    const cat = this.category(category);
+    const rec = cat.findRecord(ref);
+    if (!rec) throw new NotFoundError(`no record ${typeof ref === 'number' ? formatHash(ref) : JSON.stringify(ref)} in category ${cat.name}`);
+    return rec;
+  }
+
+  /** @internal Binary search of a category's secondaries by name hash (names hashed on the fly). */
+  searchSecondaries(cat: Category, hash: number): number {
+    const data = this.model.strings.data;
+    const nameKey = this.model.records.nameKey;
+    let lo = cat.firstRecord + cat.primaryCount;
+    let hi = cat.firstRecord + cat.recordCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const key = hashBlockText(data, nameKey[mid]!, this.table);
+      if (key < 0) return this.#scanSecondaries(cat, hash);
+      if (key < hash) lo = mid + 1;
+      else if (key > hash) hi = mid - 1;
+      else return mid;
+    }
+    return -1;
+  }
+
+  /** Fallback when a probed name cannot be hashed: a linear scan over the names that can. */
+  #scanSecondaries(cat: Category, hash: number): number {
+    const data = this.model.strings.data;
+    const nameKey = this.model.records.nameKey;
+    for (let r = cat.firstRecord + cat.primaryCount; r < cat.firstRecord + cat.recordCount; r++) {
+      if (hashBlockText(data, nameKey[r]!, this.table) === hash) return r;
+    }
+    return -1;
+  }
+
+  /** @internal P919 of a record's stored name, or -1 when it cannot be hashed. */
+  hashRecordName(index: number): number {
+    return hashBlockText(this.model.strings.data, this.model.records.nameKey[index]!, this.table);
+  }
+
+  // ---------------------------------------------------------------- links
+
+  /** Decodes a link word: category ordinal, index, and the target record or why there is none. */
+  decodeLink(raw: number): LinkInfo {
+    raw >>>= 0;
+    const categoryOrdinal = raw >>> LINK_INDEX_BITS;
+    const index = raw & LINK_INDEX_MASK;
+    if (raw === NULL_LINK) return { raw, categoryOrdinal, index, nullReason: 'null' };
+    const cat = this.model.categories[categoryOrdinal];
+    if (!cat) return { raw, categoryOrdinal, index, nullReason: 'category-out-of-range' };
+    // H-PRIM-FIRST: an index below the primary count selects that primary, the next ones the secondaries.
+    if (index >= cat.primaryCount + cat.secondaryCount) return { raw, categoryOrdinal, index, nullReason: 'index-out-of-range' };
+    return { raw, categoryOrdinal, index, target: this.categoryFirstRecord[categoryOrdinal]! + index };
+  }
+
+  /** @internal Global index of a link's target, or -1 for null. */
+  linkTarget(raw: number): number {
+    if (raw === NULL_LINK) return -1;
+    const c = raw >>> LINK_INDEX_BITS;
+    if (c >= this.model.categories.length) return -1;
+    const index = raw & LINK_INDEX_MASK;
+    const first = this.categoryFirstRecord[c]!;
+    return index < this.categoryFirstRecord[c + 1]! - first ? first + index : -1;
+  }
+
+  /** The record a link word names, or null (the null word, or out of range: the loader's rule). */
+  resolveLink(raw: number): DbRecord | null {
+    const t = this.linkTarget(raw >>> 0);
+    return t < 0 ? null : new DbRecord(this, t);
+  }
+
+  /**
+   * The reverse index: every (record, field, element) whose RecordLink names `record`. Built once, on first use,
+   * in two passes over the link cells (a count per target, then a fill): O(cells) time, 10 bytes per link.
+   */
+  referencedBy(record: DbRecord): Reference[] {
+    const rev = this.#reverseIndex();
+    const out: Reference[] = [];
+    for (let i = rev.start[record.index]!; i < rev.start[record.index + 1]!; i++) {
+      const source = new DbRecord(this, rev.source[i]!);
+      out.push({ record: source, field: new Field(source, rev.row[i]!), element: rev.element[i]! });
+    }
+    return out;
+  }
+
+  /** How many link cells name `record` (builds the reverse index on first use). */
+  referenceCount(record: DbRecord): number {
+    const rev = this.#reverseIndex();
+    return rev.start[record.index + 1]! - rev.start[record.index]!;
+  }
+
+  /** Calls `visit(sourceRecord, row, element, target)` for every non-null link cell, in file order. */
+  #forEachLink(visit: (source: number, row: number, element: number, target: number) => void): void {
+    const { records, descriptors, cells } = this.model;
+    const { typeCode, elementCount, link } = descriptors;
+    for (let r = 0; r < records.count; r++) {
+      const first = records.firstDescriptor[r]!;
+      const end = first + records.descriptorCount[r]!;
+      const base = this.recordCellStart[r]!;
+      const own = records.cellCount[r]!;
+      for (let row = first; row < end && row < descriptors.count; row++) {
+        if (GADB_STORAGE_BY_TYPE_BYTE[typeCode[row]!] !== StorageCode.Link) continue;
+        const n = elementCount[row]!;
+        const l = link[row]!;
+        for (let e = 0; e < n && l + e < own; e++) {
+          const t = this.linkTarget(cells[base + l + e]!);
+          if (t >= 0) visit(r, row, e, t);
+        }
+      }
+    }
+  }
+
+  #reverseIndex(): ReverseIndex {
+    if (this.#reverse) return this.#reverse;
+    const n = this.model.records.count;
+    const start = new Uint32Array(n + 1);
+    let total = 0;
+    this.#forEachLink((_s, _r, _e, t) => {
+      start[t + 1]!++;
+      total++;
+    });
+    for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, n);
+    const source = new Uint32Array(total);
+    const row = new Uint32Array(total);
+    const element = new Uint16Array(total);
+    this.#forEachLink((s, r, e, t) => {
+      const at = fill[t]!++;
+      source[at] = s;
+      row[at] = r;
+      element[at] = e;
+    });
+    this.#reverse = { start, source, row, element };
+    return this.#reverse;
+  }
+
+  // ---------------------------------------------------------------- shared values
+
+  /**
+   * How many cells point at the string-block item `key` (strings, enum texts, 64-bit integers, float pairs,
+   * vectors, curves). The file stores each distinct value once (spec §3.3); a value behind `n > 1` cells is
+   * shared, and changing its bytes changes every one of those fields (seed "Shared values"). Counted once, on
+   * first use, over every block cell.
+   */
+  sharedCount(key: number): number {
+    if (!this.#shared) {
+      const counts = new Map<number, number>();
+      const { records, descriptors, cells } = this.model;
+      const { typeCode, elementCount, link } = descriptors;
+      for (let r = 0; r < records.count; r++) {
+        const first = records.firstDescriptor[r]!;
+        const end = first + records.descriptorCount[r]!;
+        const base = this.recordCellStart[r]!;
+        const own = records.cellCount[r]!;
+        for (let row = first; row < end && row < descriptors.count; row++) {
+          if (GADB_STORAGE_BY_TYPE_BYTE[typeCode[row]!] !== StorageCode.Block) continue;
+          const n = elementCount[row]!;
+          const l = link[row]!;
+          for (let e = 0; e < n && l + e < own; e++) {
+            const k = cells[base + l + e]!;
+            counts.set(k, (counts.get(k) ?? 0) + 1);
+          }
+        }
+      }
+      this.#shared = counts;
+    }
+    return this.#shared.get(key) ?? 0;
+  }
+
+  /** The extent of the block item that starts at `key` (`undefined` when no item starts there). */
+  itemAt(key: number): { key: number; size: number } | undefined {
+    const { itemKeys, itemSizes } = this.model.strings;
+    let lo = 0;
+    let hi = itemKeys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = itemKeys[mid]!;
+      if (k < key) lo = mid + 1;
+      else if (k > key) hi = mid - 1;
+      else return { key, size: itemSizes[mid]! };
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- fast path
+
+  /**
+   * A cached field slot for `field` in records of `category`, the way compiled accessors cache a descriptor index
+   * (seed "Reading a field"): resolved once by name in the category's first record that has fields, then applied
+   * to any record of the category without a search. Throws a `NotFoundError` when the category has no such field.
+   */
+  slot(category: NameRef | Category, field: NameRef): FieldSlot {
+    const cat = this.category(category);
+    const probe = cat.firstRecordWithFields();
+    const f = probe?.field(field);
+    if (!probe || !f) throw new NotFoundError(`category ${cat.name} has no field ${typeof field === 'number' ? formatHash(field) : JSON.stringify(field)}`);
+    return new FieldSlot(cat, f.hash, f.declIndex, f.name);
+  }
+}
+
+/** A category: a sorted table of records (primaries first, then secondaries by ascending P919 of their names). */
+export class Category {
+  readonly db: Database;
+  /** Position in the category table (the link ordinal). */
+  readonly ordinal: number;
+
+  constructor(db: Database, ordinal: number) {
+    this.db = db;
+    this.ordinal = ordinal;
+  }
+
+  get #entry() {
+    return this.db.model.categories[this.ordinal]!;
+  }
+
+  /** The category name, e.g. `AI/Templates`, `ClientFX.Sprite`. */
+  get name(): string {
+    return this.db.block.text(this.#entry.nameKey);
+  }
+
+  /** The record-type name at +0x04 (H-CAT-04), e.g. `AI.Template`. */
+  get typeName(): string {
+    return this.db.block.text(this.#entry.typeNameKey);
+  }
+
+  /** The stored sort key (P919 of the name in every known file). */
+  get sortKey(): number {
+    return this.#entry.sortKey >>> 0;
+  }
+
+  get primaryCount(): number {
+    return this.#entry.primaryCount;
+  }
+
+  get secondaryCount(): number {
+    return this.#entry.secondaryCount;
+  }
+
+  /** Primaries plus secondaries. */
+  get recordCount(): number {
+    return this.#entry.primaryCount + this.#entry.secondaryCount;
+  }
+
+  /** Global index of the first record (its first primary, else its first secondary). */
+  get firstRecord(): number {
+    return this.db.categoryFirstRecord[this.ordinal]!;
+  }
+
+  /** The record at `index` in link order (primaries first), or `undefined` past the end. */
+  at(index: number): DbRecord | undefined {
+    return Number.isInteger(index) && index >= 0 && index < this.recordCount ? new DbRecord(this.db, this.firstRecord + index) : undefined;
+  }
+
+  /** A page of records in link order: `offset`, at most `limit` (for listings of 17,000-record categories). */
+  records(offset = 0, limit = Number.POSITIVE_INFINITY): DbRecord[] {
+    const end = Math.min(this.recordCount, offset + limit);
+    const out: DbRecord[] = [];
+    for (let i = Math.max(0, offset); i < end; i++) out.push(new DbRecord(this.db, this.firstRecord + i));
+    return out;
+  }
+
+  /** The record named `ref` (name, P919 hash, `0x…` literal), or `#N` for record N in link order. */
+  findRecord(ref: NameRef): DbRecord | undefined {
+    if (typeof ref === 'string') {
+      const m = /^#(\d+)$/.exec(ref);
+      if (m) return this.at(Number(m[1]));
+      const literal = parseHashLiteral(ref);
+      if (literal !== undefined) return this.findRecord(literal);
+      let hash: number;
+      try {
+        hash = this.db.hash(ref);
+      } catch (e) {
+        if (!(e instanceof HashError)) throw e;
+        const wanted = ref.toLowerCase();
+        for (let i = this.primaryCount; i < this.recordCount; i++) {
+          const r = new DbRecord(this.db, this.firstRecord + i);
+          if (r.name?.toLowerCase() === wanted) return r;
+        }
+        return undefined;
+      }
+      return this.findRecord(hash);
+    }
+    const found = this.db.searchSecondaries(this, ref >>> 0);
+    return found < 0 ? undefined : new DbRecord(this.db, found);
+  }
+
+  /** The first record whose run has fields (the probe for a field slot), if any. */
+  firstRecordWithFields(): DbRecord | undefined {
+    const { descriptorCount } = this.db.model.records;
+    for (let r = this.firstRecord; r < this.firstRecord + this.recordCount; r++) if (descriptorCount[r]! > 0) return new DbRecord(this.db, r);
+    return undefined;
+  }
+
+  /** True for the `_Structures*` categories that hold inline (primary) structure arrays. */
+  get isStructures(): boolean {
+    return this.name.startsWith('_Structures');
+  }
+}
+
+/**
+ * A record. Identified by its category and name (secondaries) or its index in the category (primaries, which
+ * have no name). A light view: holds the database and a global index.
+ */
+export class DbRecord {
+  readonly db: Database;
+  /** Global index in file order; stable for the life of the database (a handle for script VMs). */
+  readonly index: number;
+
+  constructor(db: Database, index: number) {
+    this.db = db;
+    this.index = index;
+  }
+
+  get category(): Category {
+    return this.db.categories[this.db.recordCategory[this.index]!]!;
+  }
+
+  /** Position in the category in link order (primaries first). */
+  get indexInCategory(): number {
+    return this.index - this.db.categoryFirstRecord[this.db.recordCategory[this.index]!]!;
+  }
+
+  /** True for an inline-structure record (no name; H-PRIM-HDR). */
+  get isPrimary(): boolean {
+    return this.indexInCategory < this.db.model.categories[this.db.recordCategory[this.index]!]!.primaryCount;
+  }
+
+  /** The record's name, `undefined` for a primary. */
+  get name(): string | undefined {
+    return this.isPrimary ? undefined : this.db.block.text(this.db.model.records.nameKey[this.index]!);
+  }
+
+  /** P919 of the name (the key FindRecord searches), `undefined` for a primary or a name that cannot be hashed. */
+  get nameHash(): number | undefined {
+    if (this.isPrimary) return undefined;
+    const h = this.db.hashRecordName(this.index);
+    return h < 0 ? undefined : h;
+  }
+
+  /** The name, or `#N` (N = index in the category) for a primary: what `findRecord` accepts back. */
+  get label(): string {
+    return this.name ?? `#${this.indexInCategory}`;
+  }
+
+  /** `Category:Name` (category names may contain `/`, so the separator is `:`). */
+  get path(): string {
+    return `${this.category.name}:${this.label}`;
+  }
+
+  /** The link word that names this record: `(categoryOrdinal << 20) | indexInCategory`. */
+  get linkValue(): number {
+    return ((this.db.recordCategory[this.index]! << LINK_INDEX_BITS) | this.indexInCategory) >>> 0;
+  }
+
+  get descriptorCount(): number {
+    return this.db.model.records.descriptorCount[this.index]!;
+  }
+
+  get firstDescriptor(): number {
+    return this.db.model.records.firstDescriptor[this.index]!;
+  }
+
+  get cellCount(): number {
+    return this.db.model.records.cellCount[this.index]!;
+  }
+
+  /** Index in `model.cells` of the record's first cell. */
+  get cellStart(): number {
+    return this.db.recordCellStart[this.index]!;
+  }
+
+  /** Header byte +0x0B (0x08 in every sample record; H-REC-FLAGS). */
+  get flags(): number {
+    return this.db.model.records.flags[this.index]!;
+  }
+
+  /** The record's own cells (a view). */
+  get cells(): Uint32Array {
+    return this.db.model.cells.subarray(this.cellStart, this.cellStart + this.cellCount);
+  }
+
+  equals(other: DbRecord): boolean {
+    return other.db === this.db && other.index === this.index;
+  }
+
+  /** The record's fields in declaration order. */
+  fields(): Field[] {
+    const first = this.firstDescriptor;
+    const out: Field[] = [];
+    for (let i = 0; i < this.descriptorCount; i++) out.push(new Field(this, first + i));
+    return out;
+  }
+
+  /**
+   * The descriptor row of field `ref` in this record's own run: binary search of the sorted hash column, then the
+   * permutation byte (FindDescriptorPermuted). -1 when the run has no such field.
+   */
+  findDescriptor(hash: number): number {
+    const d = this.db.model.descriptors;
+    const first = this.firstDescriptor;
+    const n = this.descriptorCount;
+    if (first + n > d.count) throw new FormatError('gadb', 0, `/records[${this.index}]`, `run [${first}, ${first + n}) past the ${d.count} descriptors`);
+    let lo = first;
+    let hi = first + n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const key = d.sortedHash[mid]!;
+      if (key < hash) lo = mid + 1;
+      else if (key > hash) hi = mid - 1;
+      else {
+        const decl = d.sortedToDeclared[mid]!;
+        return decl < n ? first + decl : -1;
+      }
+    }
+    return -1;
+  }
+
+  /** The field named `ref` (name, hash, `0x…` literal or slot), or `undefined`. */
+  field(ref: FieldRef): Field | undefined {
+    const row = this.#row(ref);
+    return row < 0 ? undefined : new Field(this, row);
+  }
+
+  #row(ref: FieldRef): number {
+    if (ref instanceof FieldSlot) return this.#slotRow(ref);
+    if (typeof ref === 'number') return this.findDescriptor(ref >>> 0);
+    const literal = parseHashLiteral(ref);
+    return this.findDescriptor(literal ?? this.db.hash(ref));
+  }
+
+  /** The fast path: the cached index applied to this record's run, no search. */
+  #slotRow(slot: FieldSlot): number {
+    if (slot.declIndex >= this.descriptorCount) return -1;
+    const row = this.firstDescriptor + slot.declIndex;
+    if (this.db.model.descriptors.declaredHash[row] !== slot.hash) {
+      throw new SlotMismatchError(
+        `slot ${slot.label} (index ${slot.declIndex} of ${slot.category.name}) does not fit record ${this.path}: its field there is ${formatHash(this.db.model.descriptors.declaredHash[row]!)}`,
+      );
+    }
+    return row;
+  }
+
+  /** True when the record's run declares the field (it may still have count 0, i.e. no value). */
+  has(ref: FieldRef): boolean {
+    return this.#row(ref) >= 0;
+  }
+
+  /** Element count of the field in this record (0 when absent). */
+  count(ref: FieldRef): number {
+    const row = this.#row(ref);
+    return row < 0 ? 0 : this.db.model.descriptors.elementCount[row]!;
+  }
+
+  /** Element `element` of the field, decoded by its type; `undefined` when the slot rule gives no value. */
+  get(ref: FieldRef, element = 0): FieldValue | undefined {
+    const row = this.#row(ref);
+    return row < 0 ? undefined : decodeElement(this, row, element);
+  }
+
+  /** Every element of the field, decoded (empty when absent or count 0). */
+  values(ref: FieldRef): FieldValue[] {
+    const row = this.#row(ref);
+    return row < 0 ? [] : new Field(this, row).values();
+  }
+
+  #typed(ref: FieldRef, element: number, want: readonly number[], wantName: string): number {
+    const row = this.#row(ref);
+    if (row < 0) return -1;
+    const type = this.db.model.descriptors.typeCode[row]! & GADB_TYPE_MASK;
+    if (!want.includes(type)) {
+      throw new FieldTypeError(`field ${new Field(this, row).label} of ${this.path} is ${gadbTypeName(this.db.model.descriptors.typeCode[row]!)}, not ${wantName}`, wantName, gadbTypeName(type));
+    }
+    return row;
+  }
+
+  /** Bool element (bit `link + i` of the record's bool words); `fallback` when the slot rule gives no value. */
+  getBool(ref: FieldRef, element = 0, fallback = false): boolean {
+    const row = this.#typed(ref, element, [T.Bool], 'Bool');
+    const v = row < 0 ? undefined : decodeElement(this, row, element);
+    return v === undefined ? fallback : (v as boolean);
+  }
+
+  getFloat(ref: FieldRef, element = 0, fallback = 0): number {
+    const row = this.#typed(ref, element, [T.Float], 'Float');
+    const v = row < 0 ? undefined : decodeElement(this, row, element);
+    return v === undefined ? fallback : (v as number);
+  }
+
+  getInt(ref: FieldRef, element = 0, fallback = 0): number {
+    const row = this.#typed(ref, element, [T.Int], 'Int');
+    const v = row < 0 ? undefined : decodeElement(this, row, element);
+    return v === undefined ? fallback : (v as number);
+  }
+
+  /** A String (plain or resource path, 0x44). */
+  getString(ref: FieldRef, element = 0, fallback = ''): string {
+    const row = this.#typed(ref, element, [T.String], 'String');
+    const v = row < 0 ? undefined : decodeElement(this, row, element);
+    return v === undefined ? fallback : (v as string);
+  }
+
+  /** A StringEnum: its text and its P919 (the value the engine's cell holds after loading). */
+  getEnum(ref: FieldRef, element = 0): EnumValue | undefined {
+    const row = this.#typed(ref, element, [T.StringEnum], 'StringEnum');
+    return row < 0 ? undefined : (decodeElement(this, row, element) as EnumValue | undefined);
+  }
+
+  getInt64(ref: FieldRef, element = 0, fallback = 0n): bigint {
+    const row = this.#typed(ref, element, [T.Int64], 'Int64');
+    const v = row < 0 ? undefined : decodeElement(this, row, element);
+    return v === undefined ? fallback : (v as bigint);
+  }
+
+  getFloatPair(ref: FieldRef, element = 0): readonly [number, number] | undefined {
+    const row = this.#typed(ref, element, [T.FloatPair], 'FloatPair');
+    return row < 0 ? undefined : (decodeElement(this, row, element) as readonly [number, number] | undefined);
+  }
+
+  getVector3(ref: FieldRef, element = 0): readonly [number, number, number] | undefined {
+    const row = this.#typed(ref, element, [T.Vector3], 'Vector3');
+    return row < 0 ? undefined : (decodeElement(this, row, element) as readonly [number, number, number] | undefined);
+  }
+
+  /** A curve of any curve type (12 to 16). */
+  getCurve(ref: FieldRef, element = 0): readonly CurveKey[] | undefined {
+    const row = this.#typed(ref, element, [12, 13, 14, 15, 16], 'a curve');
+    return row < 0 ? undefined : (decodeElement(this, row, element) as readonly CurveKey[] | undefined);
+  }
+
+  /** The record a RecordLink names, `null` for a null or out-of-range link, `undefined` when there is no element. */
+  getLink(ref: FieldRef, element = 0): DbRecord | null | undefined {
+    const row = this.#typed(ref, element, [T.RecordLink, T.RecordLink11], 'RecordLink');
+    return row < 0 ? undefined : (decodeElement(this, row, element) as DbRecord | null | undefined);
+  }
+
+  /** Outgoing links: every (field, element, target) of this record's RecordLink fields, nulls included. */
+  links(): Array<{ field: Field; element: number; raw: number; target: DbRecord | null }> {
+    const out: Array<{ field: Field; element: number; raw: number; target: DbRecord | null }> = [];
+    for (const f of this.fields()) {
+      if (GADB_STORAGE_BY_TYPE_BYTE[f.typeByte] !== StorageCode.Link) continue;
+      for (let e = 0; e < f.count; e++) {
+        const raw = f.raw(e);
+        if (raw !== undefined) out.push({ field: f, element: e, raw, target: this.db.resolveLink(raw) });
+      }
+    }
+    return out;
+  }
+
+  /** Records whose links name this one (the reverse index). */
+  referencedBy(): Reference[] {
+    return this.db.referencedBy(this);
+  }
+}
+
+/** A field of one record: a descriptor row of the record's own run. */
+export class Field {
+  readonly record: DbRecord;
+  /** Global descriptor row. */
+  readonly row: number;
+
+  constructor(record: DbRecord, row: number) {
+    this.record = record;
+    this.row = row;
+  }
+
+  get #d() {
+    return this.record.db.model.descriptors;
+  }
+
+  /** Declaration index within the run (what a field slot caches). */
+  get declIndex(): number {
+    return this.row - this.record.firstDescriptor;
+  }
+
+  /** P919 of the field's name. */
+  get hash(): number {
+    return this.#d.declaredHash[this.row]!;
+  }
+
+  /** The name from the database's dictionary, if known. */
+  get name(): string | undefined {
+    return this.record.db.names.get(this.hash);
+  }
+
+  /** The name, or the hash as `0x%08X`. */
+  get label(): string {
+    return this.name ?? formatHash(this.hash);
+  }
+
+  /** The raw type byte (flags included). */
+  get typeByte(): number {
+    return this.#d.typeCode[this.row]!;
+  }
+
+  /** The codec's type-table row, `undefined` for an unknown code. */
+  get type(): GadbTypeInfo | undefined {
+    return gadbTypeInfo(this.typeByte);
+  }
+
+  /** `Float`, `String|ResourcePath`, `Type0x2A`… */
+  get typeName(): string {
+    return gadbTypeName(this.typeByte);
+  }
+
+  /** True for a resource-path String (flag 0x40, H-FLAG-40). */
+  get isResourcePath(): boolean {
+    return isResourcePathType(this.typeByte);
+  }
+
+  /** Element count in this record (0 = no value). */
+  get count(): number {
+    return this.#d.elementCount[this.row]!;
+  }
+
+  /** First cell, or for a Bool the bit index. */
+  get link(): number {
+    return this.#d.link[this.row]!;
+  }
+
+  /** The editor's schema ordinal (+0x08). */
+  get schemaOrdinal(): number {
+    return this.#d.schemaOrdinal[this.row]!;
+  }
+
+  /**
+   * The model cell index of element `i` by the slot rule, or -1 when `i >= count` or the cell lies outside the
+   * record's own cells (a broken file; `verifyGadb` reports it). For a Bool, the index of its bool word.
+   */
+  cellIndex(i = 0): number {
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) return -1;
+    const local = GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] === StorageCode.Bit ? (this.link + i) >>> 5 : this.link + i;
+    return local < this.record.cellCount ? this.record.cellStart + local : -1;
+  }
+
+  /** The raw 32-bit cell of element `i` (for a Bool, its whole bool word), `undefined` when none. */
+  raw(i = 0): number | undefined {
+    const c = this.cellIndex(i);
+    return c < 0 ? undefined : this.record.db.model.cells[c]!;
+  }
+
+  /** Element `i`, decoded; `undefined` when the slot rule gives no value. */
+  value(i = 0): FieldValue | undefined {
+    return decodeElement(this.record, this.row, i);
+  }
+
+  /** Every element, decoded. */
+  values(): FieldValue[] {
+    const out: FieldValue[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const v = decodeElement(this.record, this.row, i);
+      if (v !== undefined) out.push(v);
+    }
+    return out;
+  }
+
+  /** For block types: how many cells in the database point at the value of element `i` (1 = not shared). */
+  sharedCount(i = 0): number | undefined {
+    if (GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] !== StorageCode.Block) return undefined;
+    const raw = this.raw(i);
+    return raw === undefined ? undefined : this.record.db.sharedCount(raw);
+  }
+}
+
+/**
+ * A cached field index for records of one category (the engine's schema slot, seed "Reading a field").
+ * Pass it wherever a field name is accepted: `record.getFloat(slot)`.
+ */
+export class FieldSlot {
+  readonly category: Category;
+  readonly hash: number;
+  /** The cached declaration index. */
+  readonly declIndex: number;
+  readonly name: string | undefined;
+
+  constructor(category: Category, hash: number, declIndex: number, name?: string) {
+    this.category = category;
+    this.hash = hash >>> 0;
+    this.declIndex = declIndex;
+    this.name = name;
+  }
+
+  get label(): string {
+    return this.name ?? formatHash(this.hash);
+  }
+}
+
+/** Decodes element `element` of descriptor `row` of `record` by the slot rule and the type table. */
+export function decodeElement(record: DbRecord, row: number, element: number): FieldValue | undefined {
+  const db = record.db;
+  const d = db.model.descriptors;
+  const count = d.elementCount[row]!;
+  if (!Number.isInteger(element) || element < 0 || element >= count) return undefined;
+  const typeByte = d.typeCode[row]!;
+  const info = gadbTypeInfo(typeByte);
+  const own = record.cellCount;
+  const base = record.cellStart;
+  const link = d.link[row]!;
+  if (info?.storage === 'bit') {
+    const bit = link + element; // H-BOOL-ARRAY for element > 0
+    if (bit >>> 5 >= own) return undefined;
+    return ((db.model.cells[base + (bit >>> 5)]! >>> (bit & 31)) & 1) === 1;
+  }
+  const local = link + element;
+  if (local >= own) return undefined;
+  const raw = db.model.cells[base + local]!;
+  if (!info) return raw;
+  const dec = info.decoding;
+  switch (dec.kind) {
+    case 'f32':
+      return db.cellsF32[base + local]!;
+    case 'i32':
+      return raw | 0;
+    case 'text': {
+      const text = db.block.text(raw);
+      if (info.code !== T.StringEnum) return text;
+      let hash: number | undefined;
+      try {
+        hash = p919(db.block.textBytes(raw), { table: db.table });
+      } catch (e) {
+        if (!(e instanceof HashError)) throw e;
+      }
+      return { text, hash };
+    }
+    case 'fixed':
+      if (dec.element === 'i64') return db.block.i64(raw);
+      return db.block.floats(raw, dec.count);
+    case 'opaque': {
+      const item = db.itemAt(raw);
+      if (!item) throw new FormatError('gadb', raw, `/strings[${raw}]`, `cell of ${info.name} field points at 0x${raw.toString(16)}, where no string-block item starts`);
+      return db.model.strings.data.slice(item.key, item.key + item.size);
+    }
+    case 'curve':
+      return db.block.curve(raw, dec);
+    case 'link':
+      return db.resolveLink(raw);
+    case 'bool':
+      return undefined; // unreachable: bit storage is handled above
+  }
+}
