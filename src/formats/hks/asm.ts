@@ -1,0 +1,635 @@
+/**
+ * The assembler: a listing (as written by `disassembleHks`, or edited / written by hand) back to a chunk model.
+ * Jumps name labels and are fixed up after edits; constants may be written symbolically (`K("name")`, `K(1.5)`,
+ * `K(nil)`: the first equal constant, appended when absent); a missing `.header` means the Shadow of War header and
+ * a missing `.types` the standard type table. Errors are `AsmError`s with a 1-based line and column.
+ */
+import { AsmError } from '../../binary/errors.ts';
+import {
+  HKS_DEFAULT_PAD_BYTE,
+  HKS_FLAG_STRUCTURES,
+  HKS_MAX_FUNCTION_DEPTH,
+  HKS_SHADOW_OF_WAR_HEADER,
+  HKS_STANDARD_TYPES,
+  type HksChunk,
+  type HksConstant,
+  type HksDebug,
+  type HksFunction,
+  type HksHeader,
+  type HksStructure,
+  type HksStructureSection,
+  type HksTypeEntry,
+} from './chunk.ts';
+import { sameConstant } from './literals.ts';
+import { encodeABC, encodeABx, FIELD_MAX, hksOpcodes, HKS_DIALECTS, type HksDialect, type OpcodeInfo, type OperandKind, type OpcodeTable } from './opcodes.ts';
+
+export interface AssembleOptions {
+  /** Name used in error messages (`file.hksasm:12:5: …`). */
+  source?: string;
+  /** Opcode numbering when the listing has no `.dialect` directive. */
+  dialect?: HksDialect;
+}
+
+/** The assembled chunk, and the SCRI wrapper when the listing has a `.scri` directive. */
+export interface AssembleResult {
+  chunk: HksChunk;
+  scri: { version: number; flag: number; trailing: Uint8Array } | null;
+  dialect: HksDialect;
+}
+
+interface Token {
+  text: string;
+  col: number;
+}
+
+interface PendingInsn {
+  kind: 'insn';
+  info: OpcodeInfo;
+  operands: Token[];
+  line: number;
+  col: number;
+}
+interface RawWord {
+  kind: 'word';
+  value: number;
+}
+type CodeItem = PendingInsn | RawWord;
+
+interface FnState {
+  line: number;
+  depth: number;
+  fn: HksFunction;
+  debug: HksDebug | null;
+  explicitLines: number[] | null;
+  wordLines: (number | undefined)[];
+  items: CodeItem[];
+  labels: Map<string, number>;
+  inCode: boolean;
+}
+
+class Assembler {
+  readonly source: string;
+  table: OpcodeTable;
+  dialect: HksDialect;
+  header: HksHeader = { ...HKS_SHADOW_OF_WAR_HEADER };
+  types: HksTypeEntry[] | null = null;
+  main: HksFunction | null = null;
+  structures: HksStructureSection | null = null;
+  trailing: Uint8Array = new Uint8Array(0);
+  scri: AssembleResult['scri'] = null;
+  stack: FnState[] = [];
+  lineNo = 0;
+  block: { kind: 'types' | 'structures' | 'trailing' | 'scritrailing'; hex: string[]; size: number } | null = null;
+  headerSeen = false;
+
+  constructor(options: AssembleOptions) {
+    this.source = options.source ?? '<asm>';
+    this.dialect = options.dialect ?? 'default';
+    this.table = hksOpcodes(this.dialect);
+  }
+
+  error(message: string, col = 1): AsmError {
+    return new AsmError(message, this.lineNo, col, this.source);
+  }
+
+  run(text: string): AssembleResult {
+    const lines = text.split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      this.lineNo = i + 1;
+      const tokens = this.lex(lines[i]!);
+      if (tokens.length > 0) this.line(tokens);
+    }
+    this.lineNo = lines.length;
+    if (this.block) throw this.error(`missing end of the ${this.block.kind} block`);
+    if (this.stack.length > 0) throw this.error(`missing .end for the function opened at line ${this.stack[this.stack.length - 1]!.line}`);
+    if (!this.main) throw this.error('no .function: a listing needs the main function');
+    let structures = this.structures;
+    if (!structures && this.header.buildFlags & HKS_FLAG_STRUCTURES) structures = { layout: 'hksc', marker: 1, structures: [] };
+    if (structures && !(this.header.buildFlags & HKS_FLAG_STRUCTURES)) throw this.error('.structures given but header flags lack bit 1 (structures)');
+    const chunk: HksChunk = { header: this.header, types: this.types ?? HKS_STANDARD_TYPES.map((t) => ({ ...t })), main: this.main, structures, trailing: this.trailing };
+    return { chunk, scri: this.scri, dialect: this.dialect };
+  }
+
+  /** Splits a line into tokens; `;` outside a string starts a comment. Strings stay inside their token. */
+  lex(line: string): Token[] {
+    const tokens: Token[] = [];
+    let i = 0;
+    const n = line.length;
+    while (i < n) {
+      const ch = line[i]!;
+      if (ch === ' ' || ch === '\t') {
+        i++;
+        continue;
+      }
+      if (ch === ';') break;
+      const start = i;
+      while (i < n && line[i] !== ' ' && line[i] !== '\t' && line[i] !== ';') {
+        if (line[i] === '"') {
+          i++;
+          while (i < n && line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
+          if (i >= n) throw new AsmError('unterminated string', this.lineNo, start + 1, this.source);
+        }
+        i++;
+      }
+      tokens.push({ text: line.slice(start, i), col: start + 1 });
+    }
+    return tokens;
+  }
+
+  line(tokens: Token[]): void {
+    const first = tokens[0]!;
+    if (this.block) {
+      this.blockLine(tokens);
+      return;
+    }
+    const top = this.stack[this.stack.length - 1];
+    if (first.text.startsWith('.')) {
+      if (top && this.functionDirective(top, tokens)) return;
+      this.topDirective(tokens);
+      return;
+    }
+    if (!top || !top.inCode) throw this.error(`unexpected ${JSON.stringify(first.text)}: instructions belong after .code inside a .function`, first.col);
+    this.codeLine(top, tokens);
+  }
+
+  // ----- top level ----------------------------------------------------------------------------------------------
+
+  topDirective(tokens: Token[]): void {
+    const d = tokens[0]!;
+    const attrs = () => this.attributes(tokens.slice(1));
+    switch (d.text) {
+      case '.scri': {
+        const a = attrs();
+        this.scri = { version: this.intAttr(a, 'version', 0, 0xffffffff, tokens[0]!), flag: this.intAttr(a, 'flag', 0, 255, tokens[0]!), trailing: new Uint8Array(0) };
+        return;
+      }
+      case '.dialect': {
+        const t = tokens[1];
+        if (!t || !(HKS_DIALECTS as readonly string[]).includes(t.text)) throw this.error(`unknown dialect ${t ? JSON.stringify(t.text) : ''} (known: ${HKS_DIALECTS.join(', ')})`, t?.col ?? d.col);
+        if (this.main || this.stack.length) throw this.error('.dialect must come before the first .function', d.col);
+        this.dialect = t.text as HksDialect;
+        this.table = hksOpcodes(this.dialect);
+        return;
+      }
+      case '.header': {
+        const a = attrs();
+        const h = this.header;
+        const endian = a.get('endian');
+        if (endian) {
+          if (endian.text !== 'little' && endian.text !== 'big') throw this.error('endian must be little or big', endian.col);
+          h.littleEndian = endian.text === 'little';
+        }
+        const set = (key: string, field: Exclude<keyof HksHeader, 'littleEndian'>): void => {
+          if (a.has(key)) h[field] = this.intAttr(a, key, 0, 255, d);
+        };
+        set('lua', 'luaVersion');
+        set('format', 'formatVersion');
+        set('int', 'intSize');
+        set('size_t', 'sizeTSize');
+        set('instruction', 'instructionSize');
+        set('number', 'numberSize');
+        set('integral', 'integralNumbers');
+        set('flags', 'buildFlags');
+        set('referenced', 'referenced');
+        for (const [k, t] of a) if (!['endian', 'lua', 'format', 'int', 'size_t', 'instruction', 'number', 'integral', 'flags', 'referenced'].includes(k)) throw this.error(`unknown header setting ${k}`, t.col);
+        if (h.intSize !== 4 || h.instructionSize !== 4 || (h.sizeTSize !== 4 && h.sizeTSize !== 8) || (h.numberSize !== 4 && h.numberSize !== 8)) throw this.error('unsupported sizes: int and instruction must be 4, size_t and number 4 or 8', d.col);
+        this.headerSeen = true;
+        return;
+      }
+      case '.types':
+        this.types = [];
+        this.block = { kind: 'types', hex: [], size: 0 };
+        return;
+      case '.function': {
+        if (this.main || this.stack.length) throw this.error('only one main function per listing (nested functions go inside it)', d.col);
+        this.openFunction(0);
+        return;
+      }
+      case '.structures': {
+        const a = attrs();
+        const layout = a.get('layout')?.text ?? 'hksc';
+        if (layout !== 'hksc' && layout !== 'extends') throw this.error('layout must be hksc or extends', a.get('layout')!.col);
+        this.structures = { layout, marker: a.has('marker') ? this.intAttr(a, 'marker', -0x80000000, 0x7fffffff, d) : 1, structures: [] };
+        this.block = { kind: 'structures', hex: [], size: 0 };
+        return;
+      }
+      case '.trailing':
+      case '.scritrailing':
+        this.block = { kind: d.text === '.trailing' ? 'trailing' : 'scritrailing', hex: [], size: tokens[1] ? this.int(tokens[1], 0, 0x7fffffff) : -1 };
+        return;
+      default:
+        throw this.error(`unknown directive ${d.text}`, d.col);
+    }
+  }
+
+  blockLine(tokens: Token[]): void {
+    const b = this.block!;
+    const first = tokens[0]!;
+    if (b.kind === 'types') {
+      if (first.text === '.endtypes') {
+        this.block = null;
+        return;
+      }
+      if (tokens.length !== 2) throw this.error('type entry: ID "NAME"', first.col);
+      this.types!.push({ id: this.int(first, -0x80000000, 0x7fffffff), name: this.stringOrNull(tokens[1]!) });
+      return;
+    }
+    if (b.kind === 'structures') {
+      const sec = this.structures!;
+      const last = sec.structures[sec.structures.length - 1];
+      switch (first.text) {
+        case '.endstructures':
+          this.block = null;
+          return;
+        case '.struct': {
+          const nameTok = tokens[1];
+          if (!nameTok) throw this.error('.struct needs a name', first.col);
+          const name = this.stringOrNull(nameTok);
+          if (name === null) throw this.error('a structure name cannot be null (a null name ends the section)', nameTok.col);
+          const a = this.attributes(tokens.slice(2));
+          const s: HksStructure = { name, id: this.intAttr(a, 'id', 0, Number.MAX_SAFE_INTEGER, first), hasMeta: this.intAttr(a, 'meta', -0x80000000, 0x7fffffff, first), hasProxy: this.intAttr(a, 'proxy', -0x80000000, 0x7fffffff, first), slots: [] };
+          if (sec.layout === 'extends') s.extends = [];
+          sec.structures.push(s);
+          return;
+        }
+        case '.extends': {
+          if (!last) throw this.error('.extends before any .struct', first.col);
+          if (sec.layout !== 'extends') throw this.error('.extends needs `.structures layout=extends`', first.col);
+          if (tokens[1]) last.extends!.push(this.stringOrNull(tokens[1]));
+          return;
+        }
+        case '.slot': {
+          if (!last) throw this.error('.slot before any .struct', first.col);
+          const nameTok = tokens[1];
+          if (!nameTok) throw this.error('.slot needs a name', first.col);
+          const a = this.attributes(tokens.slice(2));
+          last.slots.push({
+            name: this.stringOrNull(nameTok),
+            structId: this.intAttr(a, 'struct', 0, Number.MAX_SAFE_INTEGER, first),
+            typeId: this.intAttr(a, 'type', -0x80000000, 0x7fffffff, first),
+            reserved: this.intAttr(a, 'reserved', -0x80000000, 0x7fffffff, first),
+            position: this.intAttr(a, 'position', 0, Number.MAX_SAFE_INTEGER, first),
+          });
+          return;
+        }
+        default:
+          throw this.error(`unexpected ${JSON.stringify(first.text)} in .structures (expected .struct, .extends, .slot or .endstructures)`, first.col);
+      }
+    }
+    const end = b.kind === 'trailing' ? '.endtrailing' : '.endscritrailing';
+    if (first.text === end) {
+      const hex = b.hex.join('');
+      const bytes = new Uint8Array(hex.length / 2);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+      if (b.size >= 0 && b.size !== bytes.length) throw this.error(`${b.kind} block declares ${b.size} bytes but holds ${bytes.length}`, first.col);
+      if (b.kind === 'trailing') this.trailing = bytes;
+      else {
+        if (!this.scri) throw this.error('.scritrailing needs a .scri directive first', first.col);
+        this.scri.trailing = bytes;
+      }
+      this.block = null;
+      return;
+    }
+    for (const t of tokens) {
+      if (!/^(?:[0-9a-fA-F]{2})+$/.test(t.text)) throw this.error('expected hex bytes', t.col);
+      b.hex.push(t.text);
+    }
+  }
+
+  // ----- functions ----------------------------------------------------------------------------------------------
+
+  openFunction(depth: number): void {
+    if (depth > HKS_MAX_FUNCTION_DEPTH) throw this.error(`functions nested deeper than ${HKS_MAX_FUNCTION_DEPTH}`);
+    this.stack.push({
+      line: this.lineNo,
+      depth,
+      fn: { upvalueCount: 0, paramCount: 0, varargFlags: 0, maxStackSize: 0, padByte: HKS_DEFAULT_PAD_BYTE, code: new Uint32Array(0), constants: [], debug: null, children: [] },
+      debug: null,
+      explicitLines: null,
+      wordLines: [],
+      items: [],
+      labels: new Map(),
+      inCode: false,
+    });
+  }
+
+  /** Handles a directive inside a function; false when it is not a function directive. */
+  functionDirective(st: FnState, tokens: Token[]): boolean {
+    const d = tokens[0]!;
+    switch (d.text) {
+      case '.params':
+      case '.upvalues':
+      case '.vararg':
+      case '.maxstack':
+      case '.padbyte': {
+        for (let i = 0; i < tokens.length; i += 2) {
+          const key = tokens[i]!;
+          const value = tokens[i + 1];
+          if (!value) throw this.error(`${key.text} needs a value`, key.col);
+          switch (key.text) {
+            case '.params':
+              st.fn.paramCount = this.int(value, 0, 0x7fffffff);
+              break;
+            case '.upvalues':
+              st.fn.upvalueCount = this.int(value, 0, 0x7fffffff);
+              break;
+            case '.vararg':
+              st.fn.varargFlags = this.int(value, 0, 255);
+              break;
+            case '.maxstack':
+              st.fn.maxStackSize = this.int(value, 0, 0x7fffffff);
+              break;
+            case '.padbyte':
+              st.fn.padByte = this.int(value, 0, 255);
+              break;
+            default:
+              throw this.error(`unexpected ${key.text} (one line holds .params / .upvalues / .vararg / .maxstack / .padbyte pairs)`, key.col);
+          }
+        }
+        return true;
+      }
+      case '.const': {
+        const v = tokens[1];
+        if (!v || tokens.length > 2) throw this.error('.const takes one value', d.col);
+        st.fn.constants.push(this.constant(v));
+        return true;
+      }
+      case '.debug': {
+        const a = this.attributes(tokens.slice(1));
+        st.debug = {
+          lineDefined: this.intAttr(a, 'line', -0x80000000, 0x7fffffff, d),
+          lastLineDefined: this.intAttr(a, 'last', -0x80000000, 0x7fffffff, d),
+          source: a.has('source') ? this.stringOrNull(a.get('source')!) : null,
+          name: a.has('name') ? this.stringOrNull(a.get('name')!) : null,
+          lines: [],
+          locals: [],
+          upvalueNames: [],
+        };
+        return true;
+      }
+      case '.local': {
+        const dbg = this.needDebug(st, d);
+        if (tokens.length !== 4) throw this.error('.local "NAME" STARTPC ENDPC', d.col);
+        dbg.locals.push({ name: this.stringOrNull(tokens[1]!), startPc: this.int(tokens[2]!, -0x80000000, 0x7fffffff), endPc: this.int(tokens[3]!, -0x80000000, 0x7fffffff) });
+        return true;
+      }
+      case '.upvalname': {
+        const dbg = this.needDebug(st, d);
+        if (tokens.length !== 2) throw this.error('.upvalname "NAME"', d.col);
+        dbg.upvalueNames.push(this.stringOrNull(tokens[1]!));
+        return true;
+      }
+      case '.lines': {
+        this.needDebug(st, d);
+        st.explicitLines = tokens.slice(1).map((t) => this.int(t, -0x80000000, 0x7fffffff));
+        return true;
+      }
+      case '.code':
+        st.inCode = true;
+        return true;
+      case '.function':
+        this.openFunction(st.depth + 1);
+        return true;
+      case '.end':
+        this.closeFunction(st);
+        return true;
+      case '.data':
+      case '.word':
+        if (!st.inCode) throw this.error(`${d.text} belongs after .code`, d.col);
+        this.codeLine(st, tokens);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  needDebug(st: FnState, d: Token): HksDebug {
+    if (!st.debug) throw this.error(`${d.text} needs a .debug line first`, d.col);
+    return st.debug;
+  }
+
+  codeLine(st: FnState, tokens: Token[]): void {
+    let i = 0;
+    while (i < tokens.length && /^[A-Za-z_][A-Za-z0-9_]*:$/.test(tokens[i]!.text)) {
+      const name = tokens[i]!.text.slice(0, -1);
+      if (st.labels.has(name)) throw this.error(`label ${name} defined twice`, tokens[i]!.col);
+      st.labels.set(name, st.items.length);
+      i++;
+    }
+    if (i < tokens.length && /^\d+$/.test(tokens[i]!.text)) i++; // the pc column: informative, ignored
+    let line: number | undefined;
+    if (i < tokens.length && /^\[-?\d+\]$/.test(tokens[i]!.text)) {
+      line = Number(tokens[i]!.text.slice(1, -1));
+      i++;
+    }
+    if (i >= tokens.length) {
+      if (line !== undefined) throw this.error('a line number needs an instruction', tokens[0]!.col);
+      return;
+    }
+    const m = tokens[i]!;
+    const rest = tokens.slice(i + 1);
+    if (m.text === '.data') {
+      if (rest.length !== 2) throw this.error('.data A BX', m.col);
+      st.items.push({ kind: 'word', value: encodeABx(this.table.dataOp, this.int(rest[0]!, 0, FIELD_MAX.a), this.int(rest[1]!, 0, FIELD_MAX.bx)) });
+    } else if (m.text === '.word') {
+      if (rest.length !== 1) throw this.error('.word 0xXXXXXXXX', m.col);
+      st.items.push({ kind: 'word', value: this.int(rest[0]!, 0, 0xffffffff) });
+    } else {
+      const info = this.table.byName.get(m.text.toUpperCase());
+      if (!info) throw this.error(`unknown opcode ${m.text} in the ${this.table.dialect} table`, m.col);
+      if (info.isData) throw this.error('write DATA words as `.data A BX`', m.col);
+      const want = operandKinds(info).length;
+      if (rest.length !== want) throw this.error(`${info.name} takes ${want} operand(s) (${operandKinds(info).join(' ')}), got ${rest.length}`, rest[want]?.col ?? m.col);
+      st.items.push({ kind: 'insn', info, operands: rest, line: this.lineNo, col: m.col });
+    }
+    st.wordLines.push(line);
+  }
+
+  closeFunction(st: FnState): void {
+    const fn = st.fn;
+    const code = new Uint32Array(st.items.length);
+    const savedLine = this.lineNo;
+    for (let pc = 0; pc < st.items.length; pc++) {
+      const item = st.items[pc]!;
+      if (item.kind === 'word') {
+        code[pc] = item.value;
+        continue;
+      }
+      this.lineNo = item.line;
+      code[pc] = this.encode(st, item, pc);
+    }
+    this.lineNo = savedLine;
+    fn.code = code;
+    const given = st.wordLines.filter((l) => l !== undefined).length;
+    if (given > 0 && given !== st.wordLines.length) throw this.error(`function opened at line ${st.line}: ${given} of ${st.wordLines.length} words have a [line]; give all or none`);
+    if (st.debug) {
+      if (st.explicitLines && given > 0) throw this.error(`function opened at line ${st.line}: both .lines and per-word [line] numbers`);
+      st.debug.lines = st.explicitLines ?? (given > 0 ? (st.wordLines as number[]) : []);
+      fn.debug = st.debug;
+    } else if (given > 0) throw this.error(`function opened at line ${st.line}: [line] numbers need a .debug line`);
+    this.stack.pop();
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) parent.fn.children.push(fn);
+    else this.main = fn;
+  }
+
+  encode(st: FnState, item: PendingInsn, pc: number): number {
+    const info = item.info;
+    const kinds = operandKinds(info);
+    const f = { a: 0, b: 0, c: 0, bx: 0, sbx: 0 };
+    kinds.forEach((k, i) => (f[k.field] = this.operand(st, k.kind, k.field, item.operands[i]!, pc)));
+    if (info.mode === 'ABC') return encodeABC(info.op, f.a, f.b, f.c);
+    return encodeABx(info.op, f.a, info.mode === 'AsBx' ? f.sbx + 0xffff : f.bx);
+  }
+
+  operand(st: FnState, kind: OperandKind, field: 'a' | 'b' | 'c' | 'bx' | 'sbx', t: Token, pc: number): number {
+    const max = field === 'a' || field === 'b' ? 0xff : field === 'c' ? 0x1ff : 0x1ffff;
+    const m = /^([RKP])\((.*)\)$/s.exec(t.text);
+    if (kind === 'J') {
+      if (/^[+-]?\d+$/.test(t.text)) return this.int(t, FIELD_MAX.sbxMin, FIELD_MAX.sbxMax);
+      const target = st.labels.get(t.text);
+      if (target === undefined) throw this.error(`unknown label ${t.text}`, t.col);
+      const off = target - (pc + 1);
+      if (off < FIELD_MAX.sbxMin || off > FIELD_MAX.sbxMax) throw this.error(`jump to ${t.text} is ${off} words, beyond sBx`, t.col);
+      return off;
+    }
+    if (!m) return this.int(t, 0, max);
+    const letter = m[1]!;
+    const inner: Token = { text: m[2]!, col: t.col + 2 };
+    if (letter === 'R') {
+      if (kind !== 'R' && kind !== 'RK') throw this.error(`operand ${t.text}: this field is ${describeKind(kind)}, not a register`, t.col);
+      return this.int(inner, 0, kind === 'RK' ? 0xff : max);
+    }
+    if (letter === 'P') {
+      if (kind !== 'P') throw this.error(`operand ${t.text}: this field is ${describeKind(kind)}, not a prototype`, t.col);
+      return this.int(inner, 0, max);
+    }
+    if (kind !== 'K' && kind !== 'RK') throw this.error(`operand ${t.text}: this field is ${describeKind(kind)}, not a constant`, t.col);
+    let index: number;
+    if (/^(?:0x[0-9a-fA-F]+|\d+)$/.test(inner.text)) index = this.int(inner, 0, 0x1ffff);
+    else {
+      const k = this.constant(inner);
+      index = st.fn.constants.findIndex((c) => sameConstant(c, k));
+      if (index < 0) {
+        index = st.fn.constants.length;
+        st.fn.constants.push(k);
+      }
+    }
+    if (kind === 'RK') {
+      if (index > 0xff) throw this.error(`constant K(${index}) cannot be an RK operand (only K(0)..K(255))`, t.col);
+      return index + 256;
+    }
+    if (index > max) throw this.error(`constant K(${index}) does not fit the ${field.toUpperCase()} field (max ${max})`, t.col);
+    return index;
+  }
+
+  // ----- values -------------------------------------------------------------------------------------------------
+
+  attributes(tokens: Token[]): Map<string, Token> {
+    const out = new Map<string, Token>();
+    for (const t of tokens) {
+      const eq = t.text.indexOf('=');
+      if (eq <= 0) throw this.error(`expected key=value, got ${JSON.stringify(t.text)}`, t.col);
+      out.set(t.text.slice(0, eq), { text: t.text.slice(eq + 1), col: t.col + eq + 1 });
+    }
+    return out;
+  }
+
+  intAttr(a: Map<string, Token>, key: string, min: number, max: number, at: Token): number {
+    const t = a.get(key);
+    if (!t) throw this.error(`missing ${key}=`, at.col);
+    return this.int(t, min, max);
+  }
+
+  int(t: Token, min: number, max: number): number {
+    const s = t.text;
+    if (!/^[+-]?(?:0x[0-9a-fA-F]+|\d+)$/.test(s)) throw this.error(`expected an integer, got ${JSON.stringify(s)}`, t.col);
+    const neg = s.startsWith('-');
+    const body = s.replace(/^[+-]/, '');
+    const v = (neg ? -1 : 1) * (body.startsWith('0x') ? parseInt(body.slice(2), 16) : Number(body));
+    if (!Number.isSafeInteger(v) || v < min || v > max) throw this.error(`${s} out of range ${min}..${max}`, t.col);
+    return v;
+  }
+
+  stringOrNull(t: Token): string | null {
+    if (t.text === 'null') return null;
+    return this.string(t);
+  }
+
+  string(t: Token): string {
+    const s = t.text;
+    if (s.length < 2 || s[0] !== '"' || s[s.length - 1] !== '"') throw this.error(`expected a "string", got ${s}`, t.col);
+    let out = '';
+    for (let i = 1; i < s.length - 1; i++) {
+      const c = s[i]!;
+      if (c !== '\\') {
+        const code = c.charCodeAt(0);
+        if (code > 0xff) throw this.error('characters above \\xff must be written as \\x bytes (strings are byte strings)', t.col + i);
+        out += c;
+        continue;
+      }
+      const e = s[++i];
+      if (e === 'n') out += '\n';
+      else if (e === 'r') out += '\r';
+      else if (e === 't') out += '\t';
+      else if (e === '\\' || e === '"') out += e;
+      else if (e === 'x' && /^[0-9a-fA-F]{2}$/.test(s.slice(i + 1, i + 3))) {
+        out += String.fromCharCode(parseInt(s.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else throw this.error(`bad escape \\${e ?? ''}`, t.col + i - 1);
+    }
+    return out;
+  }
+
+  constant(t: Token): HksConstant {
+    const s = t.text;
+    if (s === 'nil') return { type: 'nil' };
+    if (s === 'true') return { type: 'boolean', value: 1 };
+    if (s === 'false') return { type: 'boolean', value: 0 };
+    if (s === 'null') return { type: 'string', value: null };
+    if (s.startsWith('"')) return { type: 'string', value: this.string(t) };
+    const big = (prefix: string, bits: number): bigint | undefined => {
+      if (!s.startsWith(prefix)) return undefined;
+      const hex = s.slice(prefix.length);
+      if (!/^0x[0-9a-fA-F]+$/.test(hex)) throw this.error(`expected ${prefix}0xHEX`, t.col);
+      const v = BigInt(hex);
+      if (v >= 1n << BigInt(bits)) throw this.error(`${s} does not fit in ${bits} bits`, t.col);
+      return v;
+    };
+    if (s.startsWith('bool:')) return { type: 'boolean', value: this.int({ text: s.slice(5), col: t.col + 5 }, 0, 255) };
+    const lud = big('lud:', this.header.sizeTSize * 8);
+    if (lud !== undefined) return { type: 'lightuserdata', value: lud };
+    const u = big('ui64:', 64);
+    if (u !== undefined) return { type: 'ui64', value: u };
+    const nan = big('nan:', this.header.numberSize * 8);
+    if (nan !== undefined) return { type: 'number', value: NaN, nanBits: nan };
+    if (s === 'inf') return { type: 'number', value: Infinity };
+    if (s === '-inf') return { type: 'number', value: -Infinity };
+    if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) {
+      const v = Number(s);
+      if (this.header.integralNumbers && !Number.isInteger(v)) throw this.error(`${s}: this chunk's numbers are integers`, t.col);
+      return { type: 'number', value: this.header.numberSize === 4 && !this.header.integralNumbers ? Math.fround(v) : v };
+    }
+    throw this.error(`expected a constant (nil, true, false, a number, a "string", null, lud:0x…, ui64:0x…, nan:0x…), got ${JSON.stringify(s)}`, t.col);
+  }
+}
+
+/** The operand kinds an instruction takes in the listing, in order, with the field each fills. */
+export function operandKinds(info: OpcodeInfo): { kind: OperandKind; field: 'a' | 'b' | 'c' | 'bx' | 'sbx' }[] {
+  const out: { kind: OperandKind; field: 'a' | 'b' | 'c' | 'bx' | 'sbx' }[] = [];
+  if (info.a !== '-') out.push({ kind: info.a, field: 'a' });
+  if (info.mode === 'ABC') {
+    if (info.b !== '-') out.push({ kind: info.b, field: 'b' });
+    if (info.c !== '-') out.push({ kind: info.c, field: 'c' });
+  } else if (info.b !== '-') out.push({ kind: info.b, field: info.mode === 'AsBx' ? 'sbx' : 'bx' });
+  return out;
+}
+
+function describeKind(kind: OperandKind): string {
+  return { '-': 'unused', R: 'a register', K: 'a constant', RK: 'a register or constant', U: 'a number', J: 'a jump', P: 'a prototype', F: 'a flag' }[kind];
+}
+
+/** Assembles a listing into a chunk model (and its SCRI wrapper when the listing records one). */
+export function assembleHks(text: string, options: AssembleOptions = {}): AssembleResult {
+  return new Assembler(options).run(text);
+}

@@ -1,0 +1,285 @@
+/**
+ * The disassembler: a chunk model to a directive-complete, readable listing. Every header setting and every byte
+ * the model carries is written, so `assembleHks(disassembleHks(c))` rebuilds the same bytes (the round-trip
+ * contract, tested on every fixture). Readability: functions nested and named from debug info, constants shown
+ * beside their `K(n)` operands, jumps to labels, DATA words indented under their owner with their meaning,
+ * structure declarations, locals / lines / upvalue names. Listing syntax: `src/formats/hks/README.md`.
+ */
+import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader } from './chunk.ts';
+import { formatConstant, quoteBytes } from './literals.ts';
+import { aOf, bOf, bxOf, cOf, dataWordCount, hksOpcodes, opOf, sbxOf, type HksDialect, type OpcodeInfo, type OperandKind, type OpcodeTable } from './opcodes.ts';
+
+/** The SCRI wrapper around a chunk, recorded in the listing so `asm` can rebuild the container. */
+export interface ListingScri {
+  version: number;
+  flag: number;
+  trailing: Uint8Array;
+}
+
+export interface DisassembleOptions {
+  dialect?: HksDialect;
+  /** Record a SCRI wrapper (`.scri` directive). */
+  scri?: ListingScri;
+  /** Omit comments (values of constants, names): smaller, still exact. */
+  bare?: boolean;
+}
+
+const TYPE_NAMES = HKS_STANDARD_TYPES.map((t) => t.name);
+
+/** Renders the whole chunk as a listing. */
+export function disassembleHks(chunk: HksChunk, options: DisassembleOptions = {}): string {
+  const table = hksOpcodes(options.dialect);
+  const out: string[] = [];
+  out.push('; HavokScript listing by scry: `scry script asm` rebuilds the exact bytes');
+  if (options.scri) out.push(`.scri version=${options.scri.version} flag=${options.scri.flag}`);
+  if (table.dialect !== 'default') out.push(`.dialect ${table.dialect}`);
+  out.push(formatHeader(chunk.header));
+  if (!sameTypes(chunk)) {
+    out.push('.types');
+    for (const t of chunk.types) out.push(`  ${t.id} ${quoteBytes(t.name)}`);
+    out.push('.endtypes');
+  }
+  out.push('');
+  const structNames = new Map<number, string>();
+  for (const s of chunk.structures?.structures ?? []) structNames.set(s.id, s.name);
+  writeFunction(out, chunk, chunk.main, 'main', null, 0, table, structNames, options.bare === true);
+  if (chunk.structures) {
+    const sec = chunk.structures;
+    out.push('', `.structures layout=${sec.layout} marker=${sec.marker}`);
+    for (const s of sec.structures) {
+      out.push(`.struct ${quoteBytes(s.name)} id=${s.id} meta=${s.hasMeta} proxy=${s.hasProxy}`);
+      for (const e of s.extends ?? []) out.push(`  .extends ${quoteBytes(e)}`);
+      if (sec.layout === 'extends' && (s.extends?.length ?? 0) === 0) out.push('  .extends');
+      for (const slot of s.slots) {
+        const typeName = !options.bare ? `  ; ${slot.typeId === 0 ? 'object' : (TYPE_NAMES[slot.typeId] ?? '?')}${slot.structId !== 0xffff && structNames.has(slot.structId) ? ' ' + structNames.get(slot.structId) : ''}` : '';
+        out.push(`  .slot ${quoteBytes(slot.name)} struct=${slot.structId} type=${slot.typeId} reserved=${slot.reserved} position=${slot.position}${typeName}`);
+      }
+    }
+    out.push('.endstructures');
+  }
+  if (chunk.trailing.length > 0) pushHexBlock(out, '.trailing', chunk.trailing, '.endtrailing');
+  if (options.scri && options.scri.trailing.length > 0) pushHexBlock(out, '.scritrailing', options.scri.trailing, '.endscritrailing');
+  return out.join('\n') + '\n';
+}
+
+function pushHexBlock(out: string[], open: string, bytes: Uint8Array, close: string): void {
+  out.push('', `${open} ${bytes.length}`);
+  const hex = '0123456789abcdef';
+  for (let i = 0; i < bytes.length; i += 48) {
+    let line = '  ';
+    for (let j = i; j < Math.min(bytes.length, i + 48); j++) line += hex[bytes[j]! >> 4]! + hex[bytes[j]! & 15]!;
+    out.push(line);
+  }
+  out.push(close);
+}
+
+function formatHeader(h: HksHeader): string {
+  const hex2 = (n: number): string => '0x' + n.toString(16).padStart(2, '0');
+  return `.header lua=${hex2(h.luaVersion)} format=${h.formatVersion} endian=${h.littleEndian ? 'little' : 'big'} int=${h.intSize} size_t=${h.sizeTSize} instruction=${h.instructionSize} number=${h.numberSize} integral=${h.integralNumbers} flags=${hex2(h.buildFlags)} referenced=${h.referenced}`;
+}
+
+function sameTypes(chunk: HksChunk): boolean {
+  return chunk.types.length === HKS_STANDARD_TYPES.length && chunk.types.every((t, i) => t.id === HKS_STANDARD_TYPES[i]!.id && t.name === HKS_STANDARD_TYPES[i]!.name);
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Display name of a function: its debug name when it is an identifier, else its path. */
+export function functionDisplayName(fn: HksFunction, path: string): string {
+  const n = fn.debug?.name;
+  return n && IDENT.test(n) ? n : path;
+}
+
+/** Jump targets (pc) of a function's jumps, for labels. */
+function jumpTargets(fn: HksFunction, table: OpcodeTable): Set<number> {
+  const targets = new Set<number>();
+  const code = fn.code;
+  for (let pc = 0; pc < code.length; pc++) {
+    const info = table.byOp[opOf(code[pc]!)];
+    if (info && info.b === 'J' && canonical(info, code[pc]!)) {
+      const t = pc + 1 + sbxOf(code[pc]!);
+      if (t >= 0 && t < code.length) targets.add(t);
+    }
+  }
+  return targets;
+}
+
+/** True when the word's unused fields are zero, so its operand form re-encodes to the same word. */
+function canonical(info: OpcodeInfo, w: number): boolean {
+  if (info.a === '-' && aOf(w) !== 0) return false;
+  if (info.mode === 'ABC') {
+    if (info.b === '-' && bOf(w) !== 0) return false;
+    if (info.c === '-' && cOf(w) !== 0) return false;
+  }
+  return true;
+}
+
+function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: OpcodeTable, structNames: Map<number, string>, bare: boolean): void {
+  const ind = '  '.repeat(depth);
+  const h = chunk.header;
+  const name = functionDisplayName(fn, path);
+  const where = fn.debug ? ` lines ${fn.debug.lineDefined}..${fn.debug.lastLineDefined}` : '';
+  out.push(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${fn.code.length} words, ${fn.constants.length} constants, ${fn.children.length} functions`}`);
+  const i2 = ind + '  ';
+  out.push(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
+  fn.constants.forEach((k, i) => out.push(`${i2}.const ${formatConstant(k, h)}${bare ? '' : `  ; K(${i})`}`));
+  const d = fn.debug;
+  const perWordLines = d !== null && d.lines.length === fn.code.length && d.lines.length > 0;
+  if (d) {
+    out.push(`${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteBytes(d.source)} name=${quoteBytes(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
+    d.locals.forEach((l) => out.push(`${i2}.local ${quoteBytes(l.name)} ${l.startPc} ${l.endPc}`));
+    d.upvalueNames.forEach((u) => out.push(`${i2}.upvalname ${quoteBytes(u)}`));
+    if (!perWordLines && d.lines.length > 0) out.push(`${i2}.lines ${d.lines.join(' ')}`);
+  }
+  out.push(`${i2}.code`);
+  const code = fn.code;
+  const targets = jumpTargets(fn, table);
+  const pcWidth = Math.max(3, String(code.length).length);
+  let owner: OpcodeInfo | undefined;
+  let ownerWord = 0;
+  let dataIndex = 0;
+  for (let pc = 0; pc < code.length; pc++) {
+    const w = code[pc]!;
+    if (targets.has(pc)) out.push(`${i2}L${pc}:`);
+    const lineText = perWordLines ? `[${d!.lines[pc]}]`.padEnd(7) : '';
+    const prefix = `${i2}${String(pc).padStart(pcWidth)} ${lineText}`;
+    const info = table.byOp[opOf(w)];
+    if (info?.isData) {
+      const comment = bare ? '' : describeData(owner, ownerWord, dataIndex, w, fn, structNames);
+      out.push(withComment(`${prefix}  .data ${aOf(w)} ${bxOf(w)}`, comment));
+      dataIndex++;
+      continue;
+    }
+    owner = info;
+    ownerWord = w;
+    dataIndex = 0;
+    if (!info || !canonical(info, w)) {
+      out.push(withComment(`${prefix}.word 0x${w.toString(16).padStart(8, '0')}`, info ? `${info.name} with nonzero unused fields` : `opcode ${opOf(w)} is not in the ${table.dialect} table`));
+      continue;
+    }
+    const ops: string[] = [];
+    const notes: string[] = [];
+    const operand = (kind: OperandKind, v: number, rk9: boolean): void => {
+      switch (kind) {
+        case '-':
+          return;
+        case 'R':
+          ops.push(`R(${v})`);
+          return;
+        case 'K':
+          ops.push(`K(${v})`);
+          notes.push(constNote(fn, v, h));
+          return;
+        case 'RK':
+          if (rk9 && v >= 256) {
+            ops.push(`K(${v - 256})`);
+            notes.push(constNote(fn, v - 256, h));
+          } else ops.push(`R(${v})`);
+          return;
+        case 'J': {
+          const t = pc + 1 + v;
+          ops.push(t >= 0 && t < code.length ? `L${t}` : v >= 0 ? `+${v}` : String(v));
+          return;
+        }
+        case 'P': {
+          ops.push(`P(${v})`);
+          const child = fn.children[v];
+          if (child) notes.push(functionDisplayName(child, `${path}/${v}`));
+          return;
+        }
+        default:
+          ops.push(String(v));
+      }
+    };
+    operand(info.a, aOf(w), false);
+    if (info.mode === 'ABC') {
+      operand(info.b, bOf(w), false);
+      operand(info.c, cOf(w), true);
+    } else if (info.mode === 'ABx') operand(info.b, bxOf(w), false);
+    else operand(info.b, sbxOf(w), false);
+    if (!bare) extraNotes(info, w, fn, notes, structNames);
+    const text = `${prefix}${info.name.padEnd(14)} ${ops.join(' ')}`;
+    out.push(withComment(text, bare ? '' : notes.filter((n) => n).join('  ')));
+  }
+  fn.children.forEach((child, i) => {
+    out.push('');
+    writeFunction(out, chunk, child, `${path}/${i}`, fn, depth + 1, table, structNames, bare);
+  });
+  out.push(`${ind}.end`);
+}
+
+function withComment(text: string, comment: string): string {
+  return comment ? `${text.padEnd(52)} ; ${comment}` : text;
+}
+
+function constNote(fn: HksFunction, index: number, h: HksHeader): string {
+  const k = fn.constants[index];
+  if (!k) return '<out of range>';
+  const text = formatConstant(k, h);
+  return text.length > 60 ? text.slice(0, 57) + '..."' : text;
+}
+
+function extraNotes(info: OpcodeInfo, w: number, fn: HksFunction, notes: string[], structNames: Map<number, string>): void {
+  switch (info.name) {
+    case 'GETUPVAL':
+    case 'SETUPVAL':
+    case 'SETUPVAL_R1': {
+      const n = fn.debug?.upvalueNames[bOf(w)];
+      if (n) notes.push(`upvalue ${n}`);
+      return;
+    }
+    case 'CHECKTYPE':
+      notes.push(TYPE_NAMES[bxOf(w)] ?? `type ${bxOf(w)}`);
+      return;
+    case 'CHECKTYPES':
+    case 'CHECKTYPE_D':
+      notes.push(`struct ${structNames.get(bxOf(w)) ?? bxOf(w)}`);
+      return;
+    case 'SETSLOTMT': {
+      const b = bOf(w);
+      notes.push(`chain ${(b & 15) + 1}, type ${TYPE_NAMES[b >> 4] ?? b >> 4}`);
+      return;
+    }
+  }
+}
+
+function describeData(owner: OpcodeInfo | undefined, ownerWord: number, index: number, w: number, fn: HksFunction, structNames: Map<number, string>): string {
+  if (!owner) return 'orphan DATA word';
+  const a = aOf(w);
+  const bx = bxOf(w);
+  switch (owner.name) {
+    case 'GETGLOBAL_MEM':
+    case 'GETGLOBAL':
+      return `memo pair K(${bx}), K(${bx + 1})`;
+    case 'GETFIELD':
+    case 'GETFIELD_R1':
+    case 'GETTABLE_S':
+    case 'GETTABLE':
+      return 'inline cache';
+    case 'CLOSURE': {
+      if (a === 1) return `capture R(${bx})`;
+      if (a === 2) return `share upvalue ${bx}${fn.debug?.upvalueNames[bx] ? ` (${fn.debug.upvalueNames[bx]})` : ''}`;
+      return `capture kind ${a}?`;
+    }
+    case 'SETLIST':
+      return `block ${bx}`;
+    case 'NEWSTRUCT':
+    case 'SETSLOTS':
+      return `struct ${structNames.get(bx) ?? bx}`;
+    case 'SETSLOT':
+      return `type ${TYPE_NAMES[bx] ?? bx}`;
+    case 'SETSLOTMT': {
+      const b = bOf(ownerWord);
+      const structWord = b >> 4 === 12;
+      if (structWord && index === 0) return `struct ${structNames.get(bx) ?? bx}`;
+      return `slot ${a} via ${bx}`;
+    }
+    case 'GETSLOTMT':
+    case 'SELFSLOTMT':
+      return `slot ${a} via ${bx}`;
+    default: {
+      const expected = dataWordCount(owner, ownerWord);
+      return expected === 0 ? `DATA after ${owner.name}` : '';
+    }
+  }
+}
