@@ -154,12 +154,10 @@ export function encodeInline(info: Sd2TypeInfo, value: unknown, dv: DataView, of
     case 'u64':
     case 'i64': {
       let b: bigint;
-      try {
-        b = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : typeof value === 'string' && /^-?\d+$/.test(value) ? BigInt(value) : NaN as never;
-      } catch {
-        return `${info.name} needs an integer, got ${String(value)}`;
-      }
-      if (typeof b !== 'bigint') return `${info.name} needs an integer, got ${String(value)}`;
+      if (typeof value === 'bigint') b = value;
+      else if (typeof value === 'number' && Number.isSafeInteger(value)) b = BigInt(value);
+      else if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) b = BigInt(value.trim());
+      else return `${info.name} needs an integer, got ${String(value)}`;
       const ok = info.kind === 'u64' ? b >= 0n && b < 1n << 64n : b >= -(1n << 63n) && b < 1n << 63n;
       if (!ok) return `${info.name} out of range: ${b}`;
       dv.setBigUint64(off, BigInt.asUintN(64, b), true);
@@ -241,6 +239,8 @@ export function decodePoolPayload(info: Sd2TypeInfo, bytes: Uint8Array): Sd2Valu
 
 /** Encodes a pool value to its plain entry bytes (strings get one NUL appended). Returns a message on bad input. */
 export function encodePoolPayload(info: Sd2TypeInfo, value: unknown): Uint8Array | string {
+  // Raw entry bytes are taken as they are, for every pool type (exact copies of existing entries).
+  if (value instanceof Uint8Array) return value;
   switch (info.kind) {
     case 'string': {
       if (value instanceof Uint8Array) return value;
