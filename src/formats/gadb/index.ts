@@ -8,4 +8,29 @@ export * from './hypotheses.ts';
 export { isGadb, parseGadb, parseGadbWithLayout, GADB_FORMAT, GADB_VERSION, type ParseGadbOptions } from './parse.ts';
 export { writeGadb, type WriteGadbOptions } from './write.ts';
 export { validateGadb } from './validate.ts';
-export { planStringBlock, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+export { planGadbStringBlock, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+export { verifyGadb, type VerifyGadbOptions } from './verify.ts';
+export { buildGadbIndex } from './gadb-index.ts';
+export { assignGadbSlots, gadbRunFields, gadbSlotOrderKey, DEFAULT_GADB_FLAGGED_ORDER, type GadbFlaggedOrder, type GadbSlotField, type GadbSlotAssignment } from './slots.ts';
+export {
+  gadbCellToFloat,
+  gadbFloatToCell,
+  gadbCellToInt,
+  readGadbBool,
+  GADB_NULL_LINK,
+  decodeGadbLink,
+  encodeGadbLink,
+  resolveGadbLink,
+  findGadbItem,
+  gadbItemBytes,
+  decodeGadbText,
+  decodeGadbTextBytes,
+  decodeGadbFloats,
+  decodeGadbInt64,
+  decodeGadbCurve,
+  decodeGadbElement,
+  gadbBlockSize,
+  type GadbLink,
+  type GadbLinkTarget,
+  type GadbElement,
+} from './decode.ts';

@@ -5,7 +5,7 @@
  * by field in **ascending field-hash order** (the run's sorted column), array elements in order. Each item keeps
  * its own bytes (payload and padding); sharing is whatever the model's keys say (one key, one item).
  */
-import { GADB_STORAGE_BY_TYPE_BYTE, StorageCode } from './type-codes.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
 import type { Gadb } from './types.ts';
 
 /** How the writer orders the string block's items. */
@@ -46,7 +46,7 @@ export function itemOf(map: Int32Array, key: number): number {
 }
 
 /** Plans the string block of `g` (`validateGadb` must have passed). */
-export function planStringBlock(g: Gadb, order: GadbStringOrder = 'first-use'): GadbStringPlan {
+export function planGadbStringBlock(g: Gadb, order: GadbStringOrder = 'first-use'): GadbStringPlan {
   const { itemKeys, itemSizes } = g.strings;
   const n = itemKeys.length;
   const map = itemIndexByWord(g);
@@ -81,7 +81,7 @@ export function planStringBlock(g: Gadb, order: GadbStringOrder = 'first-use'): 
       const cellCount = records.cellCount[rec]!;
       for (let j = 0; j < fields; j++) {
         const k = first + d.sortedToDeclared[first + j]!;
-        if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== StorageCode.Block) continue;
+        if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
         const link = d.link[k]!;
         const end = Math.min(cellCount, link + d.elementCount[k]!);
         for (let e = link; e < end; e++) place(itemOf(map, cells[cellStart + e]!));
@@ -104,7 +104,7 @@ export function forEachBlockCell(g: Gadb, visit: (cellIndex: number, record: num
     const fields = records.descriptorCount[r]!;
     const cellCount = records.cellCount[r]!;
     for (let k = first; k < first + fields; k++) {
-      if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== StorageCode.Block) continue;
+      if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
       const link = d.link[k]!;
       const end = Math.min(cellCount, link + d.elementCount[k]!);
       for (let e = link; e < end; e++) visit(cellStart + e, r);

@@ -12,7 +12,7 @@
  */
 import { ByteReader, latin1Bytes } from '../../binary/reader.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { GADB_STORAGE_BY_TYPE_BYTE, StorageCode } from './type-codes.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -356,7 +356,7 @@ function deriveItems(g: Gadb, layout: GadbLayout, format: string): GadbStringBlo
       throw new FormatError(format, layout.recordOffsets[r]! , `/records[${r}]/firstDescriptor`, `descriptor run [${first}, ${first + count}) is outside the ${d.count} descriptors`, { actual: first });
     }
     for (let k = first; k < first + count; k++) {
-      if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== StorageCode.Block) continue;
+      if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
       const link = d.link[k]!;
       const end = Math.min(n, link + d.elementCount[k]!);
       for (let e = link; e < end; e++) {

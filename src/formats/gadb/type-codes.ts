@@ -97,7 +97,7 @@ export function gadbBaseType(typeByte: number): number {
 }
 
 /** True when the type byte carries the resource-path flag 0x40 (H-FLAG-40). */
-export function isResourcePathType(typeByte: number): boolean {
+export function isGadbResourcePath(typeByte: number): boolean {
   return (typeByte & GADB_TYPE_FLAG_RESOURCE_PATH) !== 0;
 }
 
@@ -126,7 +126,7 @@ export const GADB_STORAGE_BY_TYPE_BYTE: Uint8Array = (() => {
 })();
 
 /** Storage codes of `GADB_STORAGE_BY_TYPE_BYTE`. */
-export const StorageCode = { Inline: 0, Bit: 1, Block: 2, Link: 3 } as const;
+export const GadbStorageCode = { Inline: 0, Bit: 1, Block: 2, Link: 3 } as const;
 
 /** Per type byte: the `GadbItemKind` of the items it references (0 when it references none). */
 export const GADB_ITEM_KIND_BY_TYPE_BYTE: Uint8Array = (() => {
@@ -134,3 +134,9 @@ export const GADB_ITEM_KIND_BY_TYPE_BYTE: Uint8Array = (() => {
   for (let b = 0; b < 256; b++) t[b] = gadbTypeInfo(b)?.itemKind ?? 0;
   return t;
 })();
+
+/** Alias of `GadbStorageCode` (first published name; kept for the layers that import it). */
+export const StorageCode = GadbStorageCode;
+
+/** Alias of `isGadbResourcePath` (first published name; kept for the layers that import it). */
+export const isResourcePathType: (typeByte: number) => boolean = isGadbResourcePath;

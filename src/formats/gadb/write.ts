@@ -6,7 +6,7 @@
 import { ByteWriter } from '../../binary/writer.ts';
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Bytes } from '../../binary/reader.ts';
-import { planStringBlock, forEachBlockCell, itemOf, type GadbStringOrder } from './layout.ts';
+import { planGadbStringBlock, forEachBlockCell, itemOf, type GadbStringOrder } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE } from './parse.ts';
 import { validateGadb } from './validate.ts';
 import type { Gadb } from './types.ts';
@@ -24,7 +24,7 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array {
   const errors = validateGadb(g).filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
 
-  const plan = planStringBlock(g, options.stringOrder ?? 'first-use');
+  const plan = planGadbStringBlock(g, options.stringOrder ?? 'first-use');
   const remap = (key: number): number => {
     const i = itemOf(plan.itemIndexByWord, key);
     return i >= 0 ? plan.newOffset[i]! : key;

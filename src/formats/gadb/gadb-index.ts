@@ -1,0 +1,58 @@
+/** `buildGadbIndex`: the derived lookup tables of a model (cell starts, record categories, item kinds and reference counts). */
+import { GADB_ITEM_KIND_BY_TYPE_BYTE } from './type-codes.ts';
+import { itemIndexByWord, itemOf } from './layout.ts';
+import { GadbItemKind, type Gadb, type GadbIndex } from './types.ts';
+
+/** Builds the derived tables of `g` in one pass over records and block cells. */
+export function buildGadbIndex(g: Gadb): GadbIndex {
+  const { records, categories, descriptors: d, cells } = g;
+  const recordCellStart = new Uint32Array(records.count + 1);
+  for (let r = 0; r < records.count; r++) recordCellStart[r + 1] = recordCellStart[r]! + records.cellCount[r]!;
+  const recordCategory = new Uint32Array(records.count);
+  const categoryFirstRecord = new Uint32Array(categories.length + 1);
+  let rec = 0;
+  for (let c = 0; c < categories.length; c++) {
+    categoryFirstRecord[c] = rec;
+    const n = categories[c]!.primaryCount + categories[c]!.secondaryCount;
+    recordCategory.fill(c, rec, Math.min(records.count, rec + n));
+    rec += n;
+  }
+  categoryFirstRecord[categories.length] = Math.min(rec, records.count);
+
+  const items = g.strings.itemKeys.length;
+  const itemKinds = new Uint8Array(items);
+  const itemRefCounts = new Uint32Array(items);
+  const map = itemIndexByWord(g);
+  const mark = (key: number, kind: number): void => {
+    const i = itemOf(map, key);
+    if (i < 0) return;
+    itemRefCounts[i]!++;
+    const was = itemKinds[i]!;
+    if (was === GadbItemKind.Unreferenced) itemKinds[i] = kind;
+    else if (was !== kind) itemKinds[i] = GadbItemKind.Mixed;
+  };
+  if (items > 0 && g.strings.itemKeys[0] === 0) itemKinds[0] = GadbItemKind.Root;
+  rec = 0;
+  for (const cat of categories) {
+    mark(cat.nameKey, GadbItemKind.Text);
+    mark(cat.typeNameKey, GadbItemKind.Text);
+    mark(cat.unk08Key, GadbItemKind.Text);
+    rec += cat.primaryCount;
+    for (let i = 0; i < cat.secondaryCount && rec < records.count; i++, rec++) mark(records.nameKey[rec]!, GadbItemKind.Text);
+  }
+  // Kind of a block cell = kind of its field's type; walk runs to know which field a cell belongs to.
+  let cellStart = 0;
+  for (let r = 0; r < records.count; r++) {
+    const first = records.firstDescriptor[r]!;
+    const n = records.cellCount[r]!;
+    for (let k = first; k < first + records.descriptorCount[r]! && k < d.count; k++) {
+      const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[d.typeCode[k]!]!;
+      if (kind === 0) continue;
+      const link = d.link[k]!;
+      const end = Math.min(n, link + d.elementCount[k]!);
+      for (let e = link; e < end; e++) mark(cells[cellStart + e]!, kind);
+    }
+    cellStart += n;
+  }
+  return { recordCellStart, recordCategory, categoryFirstRecord, itemKinds, itemRefCounts };
+}
