@@ -197,7 +197,7 @@ export function p919Hasher(table?: P919Table): NameHasher {
 /** Resolves field names and hashes; a `0x…` literal is always accepted. */
 export interface FieldNamer {
   /** Name of a field hash, when known. */
-  nameOf(hash: number): string | undefined;
+  get(hash: number): string | undefined;
 }
 
 /** Parses `0x1234ABCD` as a hash, or undefined. */
@@ -212,7 +212,7 @@ export function hashText(h: number): string {
 
 /** A field's display name: its known name, else `0x%08X`. */
 export function fieldLabel(hash: number, namer?: FieldNamer): string {
-  return namer?.nameOf(hash) ?? hashText(hash);
+  return namer?.get(hash) ?? hashText(hash);
 }
 
 /** Finds a category by exact name (text comparison, so names with characters of unknown P919 value work). */
