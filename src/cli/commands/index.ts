@@ -5,5 +5,6 @@ import { dbCommands } from './db.ts';
 import { sd2Commands } from './sd2.ts';
 import { scriptCommands } from './script.ts';
 import { archCommands } from './arch.ts';
+import { serveCommands } from './serve.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...sd2Commands, ...scriptCommands, ...archCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...sd2Commands, ...scriptCommands, ...archCommands, ...serveCommands];

@@ -1,0 +1,62 @@
+/** `scry serve [FILE…]`: the workbench, a local web app over the given files (or the bundled samples). */
+import { statSync } from 'node:fs';
+import { UsageError } from '../../binary/errors.ts';
+import type { Command } from '../command.ts';
+import { startWorkbench } from '../../server/server.ts';
+import { defaultCacheDir, prepareSamples } from '../../server/samples.ts';
+import { generateSampleDatabase } from '../../server/generate.ts';
+
+/** Default port: stable across runs so shared URLs keep working (the next free one is used when taken). */
+export const DEFAULT_PORT = 7919;
+
+const serveCommand: Command = {
+  path: ['serve'],
+  summary: 'start the workbench (a local web app) on 127.0.0.1 over FILE… or the bundled samples',
+  usage: '[FILE…]',
+  options: {
+    port: { type: 'string', valueName: 'N', description: `port to listen on (default ${DEFAULT_PORT}, 0 = any free port)` },
+    out: { type: 'string', valueName: 'DIR', description: 'folder for saved files (default: beside each file; samples: the cache folder)' },
+  },
+  details:
+    'Binds 127.0.0.1 only and refuses requests whose Host or Origin is not its own. Serves only the files given.\n' +
+    'With no FILE, serves the real sample .fxp and a game-scale database generated on first run into .scry-cache/\n' +
+    '(or $SCRY_CACHE). Stops on Ctrl+C.',
+  async run(ctx) {
+    const portText = ctx.options['port'];
+    const port = portText === undefined ? DEFAULT_PORT : Number(portText);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(portText)}`);
+    const cacheDir = defaultCacheDir(ctx.io.env);
+    let files: { path: string; origin: 'argument' | 'sample' }[];
+    if (ctx.args.length > 0) {
+      files = ctx.args.map((a) => {
+        const path = ctx.resolvePath(a);
+        if (!statSync(path).isFile()) throw new UsageError(`${a} is not a file`);
+        return { path, origin: 'argument' as const };
+      });
+    } else {
+      const samples = await prepareSamples(cacheDir, generateSampleDatabase);
+      for (const n of samples.notes) ctx.err(n);
+      files = samples.files;
+    }
+    const out = ctx.options['out'];
+    const workbench = await startWorkbench({ files, port, outDir: typeof out === 'string' ? ctx.resolvePath(out) : cacheDir + '/saved' });
+    if (ctx.json) ctx.printJson({ url: workbench.url, files: workbench.workspace.list() });
+    else {
+      ctx.out(`scry workbench: ${workbench.url}`);
+      for (const f of workbench.workspace.list()) ctx.out(`  ${f.id.padEnd(28)} ${f.kind.padEnd(7)} ${f.size.toLocaleString('en-US').padStart(12)} bytes`);
+      ctx.out('Ctrl+C stops it.');
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void workbench.close().then(resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return 0;
+  },
+};
+
+export const serveCommands: Command[] = [serveCommand];

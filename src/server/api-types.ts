@@ -1,0 +1,208 @@
+/**
+ * The JSON contract between the workbench server and its page. Types only (no runtime code, no `node:*`), so the
+ * page imports them with `import type` and both sides are checked against one definition.
+ *
+ * Values travel as `TypedValue`: a small tagged union that keeps the type the file declares (a Float stays a
+ * float even when it holds 1, a StringEnum says it is an enum), so the page can pick the right editor.
+ */
+import type { FileInfo } from './workspace.ts';
+
+export type { FileInfo };
+
+/** `GET /api/session`. */
+export interface SessionInfo {
+  version: string;
+  files: FileInfo[];
+}
+
+/** An error answer (status 4xx/5xx). */
+export interface ApiError {
+  error: string;
+  code?: string;
+  message: string;
+  format?: string;
+  offset?: number;
+  path?: string;
+}
+
+/** One finding of `verify`, as the library reports it. */
+export interface Finding {
+  rule: string;
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+  offset?: number;
+  path?: string;
+  hypothesis?: string;
+}
+
+/** `GET /api/files/:file` for a GADB file. */
+export interface GadbOverview {
+  file: FileInfo;
+  kind: 'gadb';
+  /** `bare`, or the wrapper's magic and version (`LTFX` 8 for `.fxp`). */
+  container: string;
+  rootName: string;
+  /** Header fields by name, as stored (numbers as read; hex-looking ones also as hex strings). */
+  header: { name: string; value: number; hex: string; note?: string }[];
+  counts: { label: string; value: number }[];
+  findings: Finding[];
+  /** Milliseconds the server took to parse and index the file (first open only). */
+  openMs: number;
+}
+
+/** One category in the category list. */
+export interface CategorySummary {
+  ordinal: number;
+  name: string;
+  recordCount: number;
+  primaryCount: number;
+  secondaryCount: number;
+  fieldCount: number;
+}
+
+/** A field (column) of a category's records. */
+export interface FieldColumn {
+  /** P919 of the field name, as the file stores it. */
+  hash: number;
+  hex: string;
+  /** The known name, or `undefined` (shown as the hash). */
+  name?: string;
+  /** Type name (`Float`, `String|ResourcePath`, …) and the raw type byte. */
+  type: string;
+  typeCode: number;
+  /** Element count: 1 for scalars, n for arrays, 0 = no value stored. */
+  count: number;
+  /** Declaration index in the record layout. */
+  index: number;
+  /** An engine note for the field (e.g. it is read once at load, so an edit needs a reload). */
+  note?: string;
+  /** Whether the workbench can edit values of this type. */
+  editable: boolean;
+}
+
+/** `GET /api/files/:file/categories/:category`. */
+export interface CategoryDetail extends CategorySummary {
+  fields: FieldColumn[];
+}
+
+/** A value decoded with its declared type. */
+export type TypedValue =
+  | { t: 'bool'; v: boolean }
+  | { t: 'float'; v: number }
+  | { t: 'int'; v: number }
+  | { t: 'string'; v: string; resourcePath?: boolean }
+  | { t: 'enum'; v: string; hash?: string }
+  | { t: 'int64'; v: string }
+  | { t: 'vec'; v: number[] }
+  | { t: 'curve'; curve: string; keys: { time: number; value: number | number[] }[] }
+  | { t: 'link'; raw: number; target: RecordRef | null; broken?: boolean }
+  | { t: 'raw'; hex: string }
+  | { t: 'array'; items: TypedValue[] }
+  | { t: 'none' };
+
+/** A record named well enough to show and link to. */
+export interface RecordRef {
+  /** Index of the record in the file (file order). */
+  index: number;
+  category: string;
+  /** The record name; `null` for a primary (unnamed) record. */
+  name: string | null;
+}
+
+/** A row of the record table: the record and one compact value per column. */
+export interface RecordRow {
+  index: number;
+  name: string | null;
+  values: TypedValue[];
+}
+
+/** `GET /api/files/:file/categories/:category/records?offset&limit`. */
+export interface RecordPage {
+  total: number;
+  offset: number;
+  rows: RecordRow[];
+}
+
+/** One field of a record view. */
+export interface RecordField extends FieldColumn {
+  value: TypedValue;
+  /** A staged edit of this field, when there is one. */
+  staged?: TypedValue;
+}
+
+/** `GET /api/files/:file/records/:record`. */
+export interface RecordView {
+  ref: RecordRef;
+  categoryOrdinal: number;
+  /** Position of the record inside its category (for the table's scroll position). */
+  position: number;
+  primary: boolean;
+  fields: RecordField[];
+}
+
+/** `GET /api/files/:file/records/:record/referenced-by`. */
+export interface ReferencedBy {
+  total: number;
+  refs: { from: RecordRef; field: string; fieldHex: string; element?: number }[];
+}
+
+/** One search hit: where, and what matched. */
+export interface SearchHit {
+  kind: 'category' | 'record' | 'field' | 'value' | 'hash';
+  record?: RecordRef;
+  category?: string;
+  /** The field, for field and value hits. */
+  field?: { hex: string; name?: string };
+  element?: number;
+  /** The text that matched, for display. */
+  text: string;
+}
+
+/** `GET /api/files/:file/search?q=`. */
+export interface SearchResult {
+  query: string;
+  /** How the query was read: `text`, `hash` (a `0x…` literal), `number`. */
+  mode: string;
+  hits: SearchHit[];
+  /** True when the hit list was cut at the limit. */
+  truncated: boolean;
+}
+
+/** `GET /api/hash?text=` or `?hash=`. */
+export interface HashAnswer {
+  text?: string;
+  hash?: number;
+  hex?: string;
+  /** Why the text cannot be hashed faithfully (a character of unknown P919 value). */
+  error?: string;
+  /** Names known for the hash: from the name dictionary and from the served files. */
+  names: { name: string; source: string }[];
+}
+
+/** One staged edit. */
+export interface StagedEdit {
+  id: number;
+  record: RecordRef;
+  field: { hex: string; name?: string; type: string };
+  element?: number;
+  before: TypedValue;
+  after: TypedValue;
+  note?: string;
+}
+
+/** `GET /api/files/:file/edits`. */
+export interface EditList {
+  edits: StagedEdit[];
+  /** Formats the edits can be saved as. */
+  saveAs: { id: string; label: string; extension: string }[];
+  /** The suggested file name for a save. */
+  suggestedName: string;
+}
+
+/** `POST /api/files/:file/save` answer. */
+export interface SaveResult {
+  saved: FileInfo;
+  bytes: number;
+  /** Verify findings of the written file, re-read from disk. */
+  findings: Finding[];
+}

@@ -1,0 +1,61 @@
+/**
+ * The workbench JSON API: one route per view, each mapping its arguments to library calls. Kind-specific routes
+ * live beside this file (`api-gadb.ts`, …) and register themselves here.
+ */
+import { HashError, UsageError } from '../binary/errors.ts';
+import { p919 } from '../hash/p919.ts';
+import { hex32 } from '../cli/command.ts';
+import type { Router } from './router.ts';
+import type { Workspace } from './workspace.ts';
+import type { HashAnswer, SessionInfo } from './api-types.ts';
+import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
+
+/** What every handler can reach. */
+export interface ApiContext {
+  workspace: Workspace;
+  /** Folder for saved files whose source folder is a sample's. */
+  outDir: string;
+}
+
+export const WORKBENCH_VERSION = '0.1.0';
+
+/** Registers every route on `router` and the openers on the workspace. */
+export function registerApi(router: Router<ApiContext>, context: ApiContext): Router<ApiContext> {
+  router.add({ method: 'GET', pattern: '/api', summary: 'this listing', handler: () => ({ routes: router.list() }) });
+  router.add({
+    method: 'GET',
+    pattern: '/api/session',
+    summary: 'version and served files',
+    handler: (_req, c): SessionInfo => ({ version: WORKBENCH_VERSION, files: c.workspace.list() }),
+  });
+  router.add({ method: 'GET', pattern: '/api/files', summary: 'served files', handler: (_req, c) => c.workspace.list() });
+  router.add({
+    method: 'GET',
+    pattern: '/api/hash',
+    summary: 'P919 of ?text=, or the names known for ?hash=0x…',
+    handler: (req, c) => hashAnswer(req.query, c),
+  });
+  registerGadbApi(router, context);
+  return router;
+}
+
+function hashAnswer(query: URLSearchParams, c: ApiContext): HashAnswer {
+  const text = query.get('text');
+  const hashText = query.get('hash');
+  if (text !== null) {
+    try {
+      const hash = p919(text);
+      return { text, hash, hex: hex32(hash), names: gadbNamesForHash(c, hash) };
+    } catch (e) {
+      if (e instanceof HashError) return { text, error: e.message, names: [] };
+      throw e;
+    }
+  }
+  if (hashText !== null) {
+    const m = /^(?:0x)?([0-9a-fA-F]{1,8})$/.exec(hashText.trim());
+    if (!m) throw new UsageError(`hash must be 1 to 8 hex digits (0x… optional), got ${JSON.stringify(hashText)}`);
+    const hash = parseInt(m[1]!, 16) >>> 0;
+    return { hash, hex: hex32(hash), names: gadbNamesForHash(c, hash) };
+  }
+  throw new UsageError('give ?text= or ?hash=');
+}

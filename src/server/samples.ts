@@ -1,0 +1,48 @@
+/**
+ * The bundled samples `scry serve` opens when given no file: the real `.fxp` from the test fixtures, and a
+ * game-scale database made by the generator on first run and kept in a cache folder (ignored by git), so the
+ * workbench is always exercised at the real game's size.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** Root of the repository (where `package.json` is). */
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The real sample: a GADB v17 database in an LTFX wrapper (14.5 KB). */
+export const realSamplePath = join(repoRoot, 'test', 'fixtures', 'gadb', 'landmine_curse.fxp');
+
+/** The default cache folder: `.scry-cache/` in the repository, or `$SCRY_CACHE`. */
+export function defaultCacheDir(env: Record<string, string | undefined>): string {
+  return env['SCRY_CACHE'] || join(repoRoot, '.scry-cache');
+}
+
+export interface SampleSet {
+  files: { path: string; origin: 'sample' }[];
+  /** Lines to show the user (what was generated, what is missing). */
+  notes: string[];
+}
+
+/**
+ * The sample files, generating the game-scale database into `cacheDir` when it is not there yet. `generate`
+ * writes the database to the path it is given; when it is `undefined` (no generator in this build) only the
+ * real sample is served.
+ */
+export async function prepareSamples(cacheDir: string, generate: ((path: string) => Promise<void>) | undefined): Promise<SampleSet> {
+  const files: SampleSet['files'] = [];
+  const notes: string[] = [];
+  if (existsSync(realSamplePath)) files.push({ path: realSamplePath, origin: 'sample' });
+  else notes.push(`real sample missing: ${realSamplePath}`);
+  if (generate) {
+    const scale = join(cacheDir, 'game-scale.gamedb');
+    if (!existsSync(scale)) {
+      notes.push(`generating the game-scale sample database into ${scale} (first run only)…`);
+      await generate(scale);
+    }
+    files.push({ path: scale, origin: 'sample' });
+  } else {
+    notes.push('the game-scale sample is not available in this build (no generator yet)');
+  }
+  return { files, notes };
+}

@@ -1,0 +1,219 @@
+/**
+ * The workbench HTTP server: `node:http` on 127.0.0.1 only, the request gate of `security.ts`, the JSON API of
+ * `api.ts` and the bundled UI. Every non-API GET path answers the page, so every view's URL can be shared and
+ * reloaded.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import { ToolkitError, NotFoundError, UsageError, FormatError, ConsistencyError, VfsError } from '../binary/errors.ts';
+import { jsonReplacer } from '../cli/command.ts';
+import { buildWebAssets, type Asset, type WebAssets } from './assets.ts';
+import { checkRequest, SECURITY_HEADERS, TOKEN_HEADER } from './security.ts';
+import { Router } from './router.ts';
+import { Workspace } from './workspace.ts';
+import { registerApi, type ApiContext } from './api.ts';
+
+/** Host the server binds; never anything else. */
+export const BIND_HOST = '127.0.0.1';
+
+/** Largest request body accepted (edits are small JSON documents). */
+const MAX_BODY = 1 << 20;
+
+export interface WorkbenchOptions {
+  /** Files to serve, as disk paths (already resolved). */
+  files: { path: string; origin: 'argument' | 'sample' }[];
+  /** Port to try first (0: any free port). Taken ports are skipped up to 20 times. */
+  port?: number;
+  /** Folder where saved files go when their source's folder is not writable or is a sample. */
+  outDir: string;
+  /** Per-run token; random when not given (tests pass one). */
+  token?: string;
+}
+
+export interface Workbench {
+  url: string;
+  port: number;
+  token: string;
+  workspace: Workspace;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts a workbench; resolves once it listens. */
+export async function startWorkbench(options: WorkbenchOptions): Promise<Workbench> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const workspace = new Workspace();
+  for (const f of options.files) workspace.add(f.path, f.origin);
+  const context: ApiContext = { workspace, outDir: options.outDir };
+  const router = registerApi(new Router<ApiContext>(), context);
+  const assets = await buildWebAssets(token);
+
+  let port = 0;
+  const server = createServer((req, res) => {
+    handle(req, res, { port, token, router, context, assets }).catch((e: unknown) => {
+      // Unreachable in normal operation: handle() answers every error itself.
+      if (!res.headersSent) sendJson(req, res, 500, { error: 'InternalError', message: String(e) });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  port = await listen(server, options.port ?? 0);
+  const url = `http://${BIND_HOST}:${port}/`;
+  return {
+    url,
+    port,
+    token,
+    workspace,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function listen(server: Server, first: number): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = first === 0 ? 0 : first + attempt;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onError = (e: Error) => reject(e);
+        server.once('error', onError);
+        server.listen(port, BIND_HOST, () => {
+          server.off('error', onError);
+          resolve();
+        });
+      });
+      return (server.address() as AddressInfo).port;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EADDRINUSE' || first === 0 || attempt >= 20) throw e;
+    }
+  }
+}
+
+interface HandleState {
+  port: number;
+  token: string;
+  router: Router<ApiContext>;
+  context: ApiContext;
+  assets: WebAssets;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, s: HandleState): Promise<void> {
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+  const method = req.method ?? 'GET';
+  const refusal = checkRequest(
+    {
+      method,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      secFetchSite: header(req, 'sec-fetch-site'),
+      token: header(req, TOKEN_HEADER),
+    },
+    s.port,
+    s.token,
+  );
+  if (refusal) {
+    req.resume();
+    return sendJson(req, res, refusal.status, { error: 'Forbidden', message: refusal.reason });
+  }
+  const url = new URL(req.url ?? '/', `http://${BIND_HOST}:${s.port}`);
+  const path = url.pathname;
+
+  if (path === '/api' || path.startsWith('/api/')) {
+    try {
+      const match = s.router.match(method, path);
+      if (!match) throw new NotFoundError(`no API route ${method} ${path}`);
+      if ('allowed' in match) {
+        res.setHeader('allow', match.allowed.join(', '));
+        req.resume();
+        return sendJson(req, res, 405, { error: 'MethodNotAllowed', message: `${method} not allowed on ${path}` });
+      }
+      const body = method === 'POST' || method === 'PUT' ? await readJsonBody(req) : (req.resume(), undefined);
+      const value = await match.route.handler({ params: match.params, query: url.searchParams, body }, s.context);
+      return sendJson(req, res, 200, value);
+    } catch (e) {
+      return sendError(req, res, e);
+    }
+  }
+
+  req.resume();
+  if (method !== 'GET' && method !== 'HEAD') return sendJson(req, res, 405, { error: 'MethodNotAllowed', message: `${method} not allowed on ${path}` });
+  if (path.startsWith('/assets/')) {
+    const asset = s.assets.files.get(path.slice('/assets/'.length));
+    if (!asset) return sendJson(req, res, 404, { error: 'NotFound', message: `no asset ${path}` });
+    return sendAsset(req, res, asset, 'no-cache');
+  }
+  // Every other path is a view of the app: the page routes it.
+  return sendAsset(req, res, s.assets.page, 'no-store');
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new UsageError(`request body larger than ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  const type = header(req, 'content-type') ?? '';
+  if (!type.startsWith('application/json')) throw new UsageError('request body must be application/json');
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new UsageError('request body is not valid JSON');
+  }
+}
+
+function sendError(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+  if (e instanceof ToolkitError) {
+    const status = e instanceof NotFoundError ? 404 : e instanceof VfsError && e.code === 'EEXIST' ? 409 : 400;
+    const detail: Record<string, unknown> = { error: e.name, code: e.code, message: e.message };
+    if (e instanceof FormatError) Object.assign(detail, { format: e.format, offset: e.offset, path: e.path });
+    if (e instanceof ConsistencyError) detail['issues'] = e.issues;
+    return sendJson(req, res, status, detail);
+  }
+  const err = e as Error;
+  sendJson(req, res, 500, { error: err.name ?? 'Error', message: err.message ?? String(e) });
+}
+
+function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value ?? null, jsonReplacer);
+  res.setHeader('cache-control', 'no-store');
+  send(req, res, status, Buffer.from(text, 'utf8'), 'application/json; charset=utf-8');
+}
+
+function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asset, cache: string): void {
+  res.setHeader('cache-control', cache);
+  res.setHeader('etag', asset.etag);
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  send(req, res, 200, asset.body, asset.type);
+}
+
+/** Writes a body, gzipped when the client accepts it and it is worth it. */
+function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array, type: string): void {
+  res.statusCode = status;
+  res.setHeader('content-type', type);
+  res.setHeader('vary', 'accept-encoding');
+  let out = body;
+  if (body.byteLength > 1400 && /\bgzip\b/.test(header(req, 'accept-encoding') ?? '')) {
+    out = gzipSync(body, { level: 4 });
+    res.setHeader('content-encoding', 'gzip');
+  }
+  res.setHeader('content-length', out.byteLength);
+  if (req.method === 'HEAD') res.end();
+  else res.end(out);
+}

@@ -1,0 +1,126 @@
+/**
+ * The files a workbench run serves. The browser names a file only by its id (a slug of its base name, stable
+ * across runs so URLs can be shared); no request parameter ever reaches the file system as a path. Files are read
+ * and opened lazily, once, on first use, by the opener registered for their kind.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { NotFoundError } from '../binary/errors.ts';
+import { readBytes } from '../node/fs.ts';
+
+/** What a file holds, decided from its first bytes (and its extension where the bytes cannot tell). */
+export type FileKind = 'gadb' | 'sd2' | 'arch06' | 'hks' | 'unknown';
+
+/** Where a file came from. */
+export type FileOrigin = 'argument' | 'sample' | 'saved';
+
+/** The public description of one served file. */
+export interface FileInfo {
+  id: string;
+  /** Base name shown to the user (never the full path: the page has no business knowing the user's folders). */
+  name: string;
+  kind: FileKind;
+  size: number;
+  origin: FileOrigin;
+  /** For a saved file, the id of the file it was saved from. */
+  savedFrom?: string;
+}
+
+/** Opens the bytes of a file of one kind into whatever model its views use. */
+export type Opener = (bytes: Uint8Array, info: FileInfo) => unknown;
+
+interface Entry {
+  info: FileInfo;
+  path: string;
+  opened?: unknown;
+}
+
+/** Decides a file's kind from its magic bytes, falling back to its extension. */
+export function detectKind(head: Uint8Array, name: string): FileKind {
+  const ascii = (offset: number) => String.fromCharCode(...head.subarray(offset, offset + 4));
+  if (head.length >= 4 && ascii(0) === 'GADB') return 'gadb';
+  if (head.length >= 12 && ascii(8) === 'GADB') return 'gadb';
+  const lower = name.toLowerCase();
+  if (head.length >= 4 && head[0] === 0x1b && ascii(1).startsWith('Lua')) return 'hks';
+  if (lower.endsWith('.sd2')) return 'sd2';
+  if (lower.endsWith('.arch06')) return 'arch06';
+  if (lower.endsWith('.gamedb') || lower.endsWith('.fxp') || lower.endsWith('.bvr')) return 'gadb';
+  return 'unknown';
+}
+
+function slug(name: string): string {
+  const s = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  return s.length > 0 ? s : 'file';
+}
+
+export class Workspace {
+  private readonly entries = new Map<string, Entry>();
+  private readonly openers = new Map<FileKind, Opener>();
+
+  /** Registers how files of `kind` are opened. */
+  registerOpener(kind: FileKind, opener: Opener): void {
+    this.openers.set(kind, opener);
+  }
+
+  /** Adds a file from disk (read lazily) and returns its description. */
+  add(path: string, origin: FileOrigin, savedFrom?: string): FileInfo {
+    const name = basename(path);
+    const size = statSync(path).size;
+    const head = readHead(path);
+    let id = slug(name);
+    for (let n = 2; this.entries.has(id); n++) id = `${slug(name)}~${n}`;
+    const info: FileInfo = { id, name, kind: detectKind(head, name), size, origin };
+    if (savedFrom !== undefined) info.savedFrom = savedFrom;
+    this.entries.set(id, { info, path });
+    return info;
+  }
+
+  list(): FileInfo[] {
+    return [...this.entries.values()].map((e) => e.info);
+  }
+
+  /** The description of file `id`; a `NotFoundError` for an id this run does not serve. */
+  info(id: string): FileInfo {
+    return this.entry(id).info;
+  }
+
+  /** The disk path of file `id`, for the server's own use (saving beside it); never sent to the browser. */
+  pathOf(id: string): string {
+    return this.entry(id).path;
+  }
+
+  /** The opened model of file `id`, opened on first use with the opener of its kind. */
+  open<T>(id: string, kind: FileKind): T {
+    const entry = this.entry(id);
+    if (entry.info.kind !== kind) throw new NotFoundError(`file ${id} is a ${entry.info.kind} file, not ${kind}`);
+    if (entry.opened === undefined) {
+      const opener = this.openers.get(kind);
+      if (!opener) throw new NotFoundError(`this build of scry cannot open ${kind} files yet`);
+      entry.opened = opener(readBytes(entry.path), entry.info);
+    }
+    return entry.opened as T;
+  }
+
+  /** Whether file `id` has been opened already. */
+  isOpen(id: string): boolean {
+    return this.entry(id).opened !== undefined;
+  }
+
+  private entry(id: string): Entry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new NotFoundError(`no file ${JSON.stringify(id)} in this workbench`);
+    return entry;
+  }
+}
+
+/** The first 16 bytes: enough to tell the kind; a 56 MB database is read once, when opened. */
+function readHead(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(16);
+    const n = readSync(fd, head, 0, 16, 0);
+    return head.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}

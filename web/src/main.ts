@@ -1,0 +1,246 @@
+/**
+ * The workbench page: a top bar (file, search, hash tool, edit mode), the category list of the current file, and
+ * the view of the current URL. Navigation is `history.pushState`; every view renders from its URL alone.
+ */
+import type { CategorySummary, EditList, SessionInfo } from '../../src/server/api-types.ts';
+import { get } from './api.ts';
+import { categoriesOf, link, type App } from './app.ts';
+import { h, mount, num } from './dom.ts';
+import { formatRoute, parseRoute, type Route } from './routes.ts';
+import { CategoryView } from './views/category.ts';
+import { editsView, hashView, homeView, overviewView, searchView } from './views/pages.ts';
+import { VirtualTable } from './virtual-table.ts';
+
+const root = document.getElementById('app')!;
+
+class Workbench implements App {
+  session!: SessionInfo;
+  editMode = sessionStorage.getItem('scry.editMode') === '1';
+  private route: Route = { view: 'home' };
+  private readonly fileSelect = h('select', { class: 'file-select', 'aria-label': 'file' });
+  private readonly search = h('input', { class: 'search', type: 'search', placeholder: 'Search names, 0x… hashes, values   /', spellcheck: 'false', 'aria-label': 'search' });
+  private readonly editToggle = h('button', { class: 'toggle', title: 'Edit mode: typed editors in the record view' }, 'Edit');
+  private readonly editsBadge = h('a', { class: 'edits-badge', href: '#' }, '');
+  private readonly side = h('aside', { class: 'side' });
+  private readonly main = h('main', { class: 'main' });
+  private readonly toastHost = h('div', { class: 'toasts', 'aria-live': 'polite' });
+  private sideFile: string | undefined;
+  private sideList: VirtualTable<CategorySummary> | undefined;
+  private categoryView: CategoryView | undefined;
+  private renderToken = 0;
+
+  async start(): Promise<void> {
+    this.session = await get<SessionInfo>(['session']);
+    for (const f of this.session.files) this.fileSelect.appendChild(h('option', { value: f.id }, f.name));
+    this.fileSelect.addEventListener('change', () => this.navigate({ view: 'file', file: this.fileSelect.value }));
+    this.search.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        const file = this.currentFile() ?? this.session.files.find((f) => f.kind === 'gadb')?.id;
+        if (file) this.navigate({ view: 'search', file, q: this.search.value });
+      }
+      if (e.key === 'Escape') this.search.blur();
+    });
+    this.editToggle.addEventListener('click', () => {
+      this.editMode = !this.editMode;
+      sessionStorage.setItem('scry.editMode', this.editMode ? '1' : '0');
+      this.syncChrome();
+      void this.render(true);
+    });
+    this.editsBadge.addEventListener('click', (e) => {
+      e.preventDefault();
+      const file = this.currentFile();
+      if (file) this.navigate({ view: 'edits', file });
+    });
+    document.addEventListener('keydown', (e) => {
+      const target = e.target as HTMLElement;
+      const typing = target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT';
+      if (e.key === '/' && !typing) {
+        e.preventDefault();
+        this.search.focus();
+        this.search.select();
+      }
+    });
+    window.addEventListener('popstate', () => void this.render());
+    mount(
+      root,
+      h(
+        'header',
+        { class: 'top' },
+        link(this, { view: 'home' }, h('img', { src: '/assets/icon.svg', alt: '', width: 22, height: 22 }), h('span', null, 'scry')),
+        this.fileSelect,
+        this.search,
+        link(this, { view: 'hash' }, '#', h('span', null, ' Hash')),
+        this.editsBadge,
+        this.editToggle,
+      ),
+      h('div', { class: 'shell' }, this.side, this.main),
+      this.toastHost,
+    );
+    root.classList.remove('boot');
+    await this.render();
+  }
+
+  navigate(route: Route, options: { replace?: boolean; silent?: boolean } = {}): void {
+    const url = formatRoute(route);
+    if (url !== location.pathname + location.search) {
+      if (options.replace) history.replaceState(null, '', url);
+      else history.pushState(null, '', url);
+    }
+    if (!options.silent) void this.render();
+  }
+
+  editsChanged(file: string): void {
+    void this.refreshEdits(file);
+    if (this.route.view === 'edits') void this.render(true);
+  }
+
+  toast(message: string, kind: 'info' | 'error' = 'info'): void {
+    const el = h('div', { class: `toast ${kind}` }, message);
+    this.toastHost.appendChild(el);
+    setTimeout(() => el.remove(), kind === 'error' ? 6000 : 2500);
+  }
+
+  private currentFile(): string | undefined {
+    return 'file' in this.route ? this.route.file : undefined;
+  }
+
+  private syncChrome(): void {
+    this.editToggle.classList.toggle('on', this.editMode);
+    this.editToggle.setAttribute('aria-pressed', String(this.editMode));
+    document.body.classList.toggle('editing', this.editMode);
+  }
+
+  private async refreshEdits(file: string): Promise<void> {
+    try {
+      const list = await get<EditList>(['files', file, 'edits']);
+      this.editsBadge.textContent = list.edits.length > 0 ? `${list.edits.length} staged` : '';
+      this.editsBadge.classList.toggle('visible', list.edits.length > 0);
+    } catch {
+      this.editsBadge.classList.remove('visible');
+    }
+  }
+
+  private async render(force = false): Promise<void> {
+    const token = ++this.renderToken;
+    const route = parseRoute(location.pathname, location.search);
+    const previous = this.route;
+    this.route = route;
+    this.syncChrome();
+    const file = this.currentFile();
+    if (file !== undefined) this.fileSelect.value = file;
+    if (route.view === 'search') this.search.value = route.q;
+    const info = file !== undefined ? this.session.files.find((f) => f.id === file) : undefined;
+    if (file !== undefined && info?.kind === 'gadb') {
+      void this.renderSide(file, route.view === 'category' ? route.category : undefined);
+      if (file !== this.sideFile || force) void this.refreshEdits(file);
+    } else {
+      this.sideFile = undefined;
+      mount(this.side);
+    }
+    document.body.classList.toggle('with-side', file !== undefined && info?.kind === 'gadb');
+    try {
+      if (route.view === 'category') {
+        const reuse = !force && previous.view === 'category' && this.categoryView && this.categoryView.file === route.file && this.categoryView.category === route.category;
+        if (!reuse) {
+          this.categoryView?.destroy();
+          const view = new CategoryView(this, route.file, route.category);
+          this.categoryView = view;
+          mount(this.main, view.element);
+          await view.load();
+        }
+        if (token !== this.renderToken) return;
+        document.title = `${route.record ? ('name' in route.record ? route.record.name : `#${route.record.index}`) + ' · ' : ''}${route.category} · scry`;
+        await this.categoryView!.show(route);
+        return;
+      }
+      this.categoryView?.destroy();
+      this.categoryView = undefined;
+      let view: HTMLElement;
+      switch (route.view) {
+        case 'home':
+          view = homeView(this);
+          document.title = 'scry workbench';
+          break;
+        case 'file':
+          view = await overviewView(this, route.file);
+          document.title = `${route.file} · scry`;
+          break;
+        case 'search':
+          view = await searchView(this, route.file, route.q);
+          document.title = `${route.q} · search · scry`;
+          break;
+        case 'edits':
+          view = await editsView(this, route.file);
+          document.title = `edits · ${route.file} · scry`;
+          break;
+        case 'hash':
+          view = hashView(this, route.text, route.hash);
+          document.title = 'hash · scry';
+          break;
+        case 'missing':
+          view = h('div', { class: 'page' }, h('h2', null, 'No such view'), h('p', { class: 'mono' }, route.path));
+          break;
+      }
+      if (token === this.renderToken) mount(this.main, view);
+    } catch (e) {
+      if (token === this.renderToken) mount(this.main, h('div', { class: 'page' }, h('div', { class: 'error' }, (e as Error).message)));
+    }
+  }
+
+  private async renderSide(file: string, category: string | undefined): Promise<void> {
+    if (this.sideFile !== file) {
+      this.sideFile = file;
+      this.sideList?.destroy();
+      this.sideList = undefined;
+      mount(this.side, h('div', { class: 'muted pad' }, 'Loading categories…'));
+      const all = await categoriesOf(file);
+      if (this.sideFile !== file) return;
+      const filter = h('input', { class: 'filter', type: 'search', placeholder: `Filter ${num(all.length)} categories`, spellcheck: 'false', 'aria-label': 'filter categories' });
+      const host = h('div', { class: 'side-list' });
+      const overview = link(this, { view: 'file', file }, 'Overview');
+      overview.className = 'side-overview';
+      mount(this.side, overview, filter, host);
+      const build = () => {
+        const words = filter.value.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+        const shown = words.length === 0 ? all : all.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
+        this.sideList?.destroy();
+        this.sideList = new VirtualTable<CategorySummary>({
+          columns: [
+            {
+              head: `${num(shown.length)} categories`,
+              width: 236,
+              cell: (c) => {
+                const a = link(this, { view: 'category', file, category: c.name }, h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
+                a.className = 'cat';
+                a.title = c.name;
+                return a;
+              },
+            },
+          ],
+          total: shown.length,
+          rowHeight: 24,
+          pageSize: 500,
+          load: async (offset, limit) => shown.slice(offset, offset + limit),
+          selected: shown.findIndex((c) => c.name === this.currentCategory()),
+        });
+        mount(host, this.sideList.element);
+        const sel = shown.findIndex((c) => c.name === this.currentCategory());
+        if (sel >= 0) this.sideList.select(sel);
+      };
+      filter.addEventListener('input', build);
+      build();
+      return;
+    }
+    if (category !== undefined && this.sideList) {
+      const all = await categoriesOf(file);
+      const filterValue = (this.side.querySelector('input.filter') as HTMLInputElement | null)?.value ?? '';
+      if (filterValue === '') this.sideList.select(all.findIndex((c) => c.name === category));
+    }
+  }
+
+  private currentCategory(): string | undefined {
+    return this.route.view === 'category' ? this.route.category : undefined;
+  }
+}
+
+void new Workbench().start().catch((e: unknown) => mount(root, h('div', { class: 'error' }, `The workbench could not start: ${(e as Error).message}`)));

@@ -1,0 +1,95 @@
+/**
+ * Every view has a URL, so any view can be bookmarked, shared and reloaded:
+ *
+ *   /                                          the served files
+ *   /f/FILE                                    overview (header, counts, verify findings)
+ *   /f/FILE/c/CATEGORY                         record table
+ *   /f/FILE/c/CATEGORY/r/NAME?field=0x…        record (by name) in its table, field highlighted
+ *   /f/FILE/c/CATEGORY/i/INDEX                 record by file index (unnamed primaries)
+ *   /f/FILE/search?q=…                         search results
+ *   /f/FILE/edits                              staged edits as a diff, and save
+ *   /hash?text=… | ?hash=0x…                   hash tool
+ *
+ * Segments are percent-encoded (category names contain `/`).
+ */
+
+export type Route =
+  | { view: 'home' }
+  | { view: 'hash'; text?: string; hash?: string }
+  | { view: 'file'; file: string }
+  | { view: 'category'; file: string; category: string; record?: { name: string } | { index: number }; field?: string }
+  | { view: 'search'; file: string; q: string }
+  | { view: 'edits'; file: string }
+  | { view: 'missing'; path: string };
+
+const enc = encodeURIComponent;
+
+export function parseRoute(pathname: string, search: string): Route {
+  const q = new URLSearchParams(search);
+  let parts: string[];
+  try {
+    parts = pathname.split('/').filter((s) => s.length > 0).map(decodeURIComponent);
+  } catch {
+    return { view: 'missing', path: pathname };
+  }
+  if (parts.length === 0) return { view: 'home' };
+  if (parts[0] === 'hash' && parts.length === 1) {
+    const r: Route = { view: 'hash' };
+    const text = q.get('text');
+    const hash = q.get('hash');
+    if (text !== null) r.text = text;
+    if (hash !== null) r.hash = hash;
+    return r;
+  }
+  if (parts[0] === 'f' && parts.length >= 2) {
+    const file = parts[1]!;
+    if (parts.length === 2) return { view: 'file', file };
+    if (parts[2] === 'search' && parts.length === 3) return { view: 'search', file, q: q.get('q') ?? '' };
+    if (parts[2] === 'edits' && parts.length === 3) return { view: 'edits', file };
+    if (parts[2] === 'c' && parts.length >= 4) {
+      const r: Route = { view: 'category', file, category: parts[3]! };
+      if (parts.length === 6 && parts[4] === 'r') r.record = { name: parts[5]! };
+      else if (parts.length === 6 && parts[4] === 'i' && /^\d+$/.test(parts[5]!)) r.record = { index: Number(parts[5]) };
+      else if (parts.length !== 4) return { view: 'missing', path: pathname };
+      const field = q.get('field');
+      if (field !== null) r.field = field;
+      return r;
+    }
+  }
+  return { view: 'missing', path: pathname };
+}
+
+export function formatRoute(r: Route): string {
+  switch (r.view) {
+    case 'home':
+      return '/';
+    case 'hash': {
+      const q = new URLSearchParams();
+      if (r.text !== undefined) q.set('text', r.text);
+      else if (r.hash !== undefined) q.set('hash', r.hash);
+      const s = q.toString();
+      return s ? `/hash?${s}` : '/hash';
+    }
+    case 'file':
+      return `/f/${enc(r.file)}`;
+    case 'search':
+      return `/f/${enc(r.file)}/search?q=${enc(r.q)}`;
+    case 'edits':
+      return `/f/${enc(r.file)}/edits`;
+    case 'category': {
+      let s = `/f/${enc(r.file)}/c/${enc(r.category)}`;
+      if (r.record) s += 'name' in r.record ? `/r/${enc(r.record.name)}` : `/i/${r.record.index}`;
+      if (r.field !== undefined) s += `?field=${enc(r.field)}`;
+      return s;
+    }
+    case 'missing':
+      return r.path;
+  }
+}
+
+/** The route of a record reference. */
+export function recordRoute(file: string, ref: { index: number; category: string; name: string | null }, field?: string): Route {
+  const r: Route = { view: 'category', file, category: ref.category, record: ref.name !== null ? { name: ref.name } : { index: ref.index } };
+  if (field !== undefined) r.field = field;
+  return r;
+}

@@ -1,0 +1,250 @@
+/**
+ * The record table of one category (virtual-scrolled, paged from the server) with the record inspector beside
+ * it: typed values, curve plots, links to follow, referenced-by, and typed editors in edit mode.
+ */
+import type { CategoryDetail, FieldColumn, RecordPage, RecordRef, RecordRow, RecordView, ReferencedBy, TypedValue, StagedEdit } from '../../../src/server/api-types.ts';
+import { get, send, ApiFailure } from '../api.ts';
+import { categoryDetail, link, type App } from '../app.ts';
+import { h, mount, num } from '../dom.ts';
+import { recordRoute, type Route } from '../routes.ts';
+import { compactValue, f32Text, fullValue, valueText } from '../values.ts';
+import { VirtualTable, type Column } from '../virtual-table.ts';
+
+type CategoryRoute = Extract<Route, { view: 'category' }>;
+
+const WIDTH_BY_TYPE: Record<string, number> = {
+  Bool: 64,
+  Float: 96,
+  Int: 96,
+  String: 220,
+  StringEnum: 150,
+  Vector3: 190,
+  RecordLink: 200,
+  RecordLink11: 200,
+  Int64: 150,
+  FloatPair: 150,
+};
+
+function fieldLabel(f: { hex: string; name?: string }): string {
+  return f.name ?? f.hex;
+}
+
+/** The table state kept across route changes inside one category. */
+export class CategoryView {
+  readonly file: string;
+  readonly category: string;
+  readonly element: HTMLElement;
+  private table: VirtualTable<RecordRow> | undefined;
+  private detail: CategoryDetail | undefined;
+  private readonly tableHost: HTMLElement;
+  private readonly inspector: HTMLElement;
+  private readonly app: App;
+  private recordToken = 0;
+
+  constructor(app: App, file: string, category: string) {
+    this.app = app;
+    this.file = file;
+    this.category = category;
+    this.tableHost = h('div', { class: 'table-host' }, h('div', { class: 'empty' }, 'Loading…'));
+    this.inspector = h('section', { class: 'inspector', 'aria-label': 'record' });
+    this.element = h('div', { class: 'category-view' }, this.tableHost, this.inspector);
+  }
+
+  async load(): Promise<void> {
+    const detail = await categoryDetail(this.file, this.category);
+    this.detail = detail;
+    const onLink = (ref: RecordRef) => this.app.navigate(recordRoute(this.file, ref));
+    const columns: Column<RecordRow>[] = [
+      {
+        head: h('span', null, 'record ', h('small', null, `${num(detail.recordCount)}`)),
+        width: 260,
+        className: 'sticky name',
+        cell: (row) => h('span', null, h('small', { class: 'idx' }, String(row.index)), row.name ?? h('i', null, 'primary')),
+      },
+      ...detail.fields.map((f, i): Column<RecordRow> => ({
+        head: h('span', { class: 'col-head' }, h('b', { class: f.name ? '' : 'hash' }, fieldLabel(f)), h('small', null, f.count > 1 ? `${f.type}[${f.count}]` : f.type)),
+        title: `${f.name ?? '(name unknown)'}  ${f.hex}  ${f.type}${f.count !== 1 ? ` × ${f.count}` : ''}${f.note ? `\n${f.note}` : ''}`,
+        width: f.count > 1 ? 220 : (WIDTH_BY_TYPE[f.type.split('|')[0]!] ?? 130),
+        className: f.type === 'Float' || f.type === 'Int' ? 'num' : '',
+        cell: (row) => {
+          const v = row.values[i];
+          return v === undefined ? '' : compactValue(v, onLink);
+        },
+      })),
+    ];
+    this.table?.destroy();
+    this.table = new VirtualTable<RecordRow>({
+      columns,
+      total: detail.recordCount,
+      load: async (offset, limit, signal) => (await get<RecordPage>(['files', this.file, 'categories', this.category, 'records'], { offset, limit }, signal)).rows,
+      onActivate: (row) => this.app.navigate(recordRoute(this.file, { index: row.index, category: this.category, name: row.name })),
+    });
+    mount(
+      this.tableHost,
+      h(
+        'div',
+        { class: 'table-title' },
+        h('h2', null, this.category),
+        h('span', { class: 'muted' }, `${num(detail.recordCount)} records · ${detail.fields.length} fields`, detail.primaryCount > 0 ? ` · ${num(detail.primaryCount)} primaries` : ''),
+      ),
+      this.table.element,
+    );
+  }
+
+  /** Shows the record of the route (or none) in the inspector and selects its row. */
+  async show(route: CategoryRoute): Promise<void> {
+    const token = ++this.recordToken;
+    if (!route.record) {
+      this.inspector.classList.remove('open');
+      mount(this.inspector);
+      this.table?.select(-1, false);
+      return;
+    }
+    this.inspector.classList.add('open');
+    const path = 'name' in route.record ? ['files', this.file, 'categories', this.category, 'records', route.record.name] : ['files', this.file, 'records', route.record.index];
+    let view: RecordView;
+    try {
+      view = await get<RecordView>(path);
+    } catch (e) {
+      if (token !== this.recordToken) return;
+      mount(this.inspector, h('div', { class: 'error' }, (e as Error).message));
+      return;
+    }
+    if (token !== this.recordToken) return;
+    this.table?.select(view.position);
+    this.renderRecord(view, route.field);
+  }
+
+  private renderRecord(view: RecordView, field: string | undefined): void {
+    const onLink = (ref: RecordRef) => this.app.navigate(recordRoute(this.file, ref));
+    const refsHost = h('div', { class: 'refs' }, h('div', { class: 'muted' }, 'Looking for references…'));
+    const fieldRows = view.fields.map((f) => this.fieldRow(view, f, f.hex === field || (field !== undefined && f.name === field), onLink));
+    mount(
+      this.inspector,
+      h(
+        'header',
+        { class: 'rec-head' },
+        h('div', { class: 'nav-buttons' }, h('button', { class: 'icon', title: 'Back (Alt+←)', onclick: () => history.back() }, '←'), h('button', { class: 'icon', title: 'Forward (Alt+→)', onclick: () => history.forward() }, '→')),
+        h('div', { class: 'rec-title' }, h('div', { class: 'crumb' }, view.ref.category), h('h3', null, view.ref.name ?? `primary #${view.ref.index}`)),
+        h('button', { class: 'icon', title: 'Close', onclick: () => this.app.navigate({ view: 'category', file: this.file, category: this.category }) }, '×'),
+      ),
+      h('div', { class: 'rec-meta muted' }, `record ${num(view.ref.index)} · ${num(view.position)} in category · ${view.fields.length} fields`),
+      this.app.editMode ? h('div', { class: 'edit-hint' }, 'Edit mode: change a value and press Enter to stage it. Staged edits are saved as a new file from ', link(this.app, { view: 'edits', file: this.file }, 'Edits'), '.') : null,
+      h('div', { class: 'fields' }, fieldRows),
+      h('h4', null, 'Referenced by'),
+      refsHost,
+    );
+    const target = this.inspector.querySelector('.field.highlight');
+    if (target) target.scrollIntoView({ block: 'center' });
+    void this.loadRefs(view, refsHost);
+  }
+
+  private async loadRefs(view: RecordView, host: HTMLElement): Promise<void> {
+    try {
+      const refs = await get<ReferencedBy>(['files', this.file, 'records', view.ref.index, 'referenced-by'], { limit: 200 });
+      if (refs.total === 0) return mount(host, h('div', { class: 'muted' }, 'No record links to this record.'));
+      mount(
+        host,
+        h(
+          'ul',
+          { class: 'ref-list' },
+          refs.refs.map((r) =>
+            h(
+              'li',
+              null,
+              link(this.app, recordRoute(this.file, r.from, r.fieldHex), h('span', { class: 'v-link-cat' }, r.from.category, ' / '), r.from.name ?? `#${r.from.index}`),
+              h('span', { class: 'muted' }, ` · ${r.field}${r.element !== undefined ? `[${r.element}]` : ''}`),
+            ),
+          ),
+        ),
+        refs.total > refs.refs.length ? h('div', { class: 'muted' }, `and ${num(refs.total - refs.refs.length)} more`) : null,
+      );
+    } catch (e) {
+      mount(host, h('div', { class: 'error' }, (e as Error).message));
+    }
+  }
+
+  private fieldRow(view: RecordView, f: RecordView['fields'][number], highlight: boolean, onLink: (ref: RecordRef) => void): HTMLElement {
+    const name = h('div', { class: 'f-name', title: `${f.hex} · declared #${f.index}${f.note ? `\n${f.note}` : ''}` }, f.name ?? h('span', { class: 'hash' }, f.hex), f.name ? h('small', { class: 'hash' }, f.hex) : null);
+    const type = h('div', { class: 'f-type' }, f.count > 1 ? `${f.type}[${f.count}]` : f.type);
+    const shown = f.staged ?? f.value;
+    let value: Node;
+    if (this.app.editMode && f.editable) value = this.editor(view, f, shown);
+    else value = fullValue(shown, onLink);
+    return h(
+      'div',
+      { class: `field${highlight ? ' highlight' : ''}${f.staged ? ' staged' : ''}`, 'data-field': f.hex },
+      name,
+      type,
+      h('div', { class: 'f-value' }, value, f.staged ? h('div', { class: 'was' }, 'was ', valueText(f.value)) : null, f.note ? h('div', { class: 'note' }, '⚠ ', f.note) : null),
+    );
+  }
+
+  private editor(view: RecordView, f: FieldColumn, v: TypedValue): Node {
+    const stage = async (value: TypedValue) => {
+      try {
+        await send<StagedEdit>('POST', ['files', this.file, 'edits'], { record: view.ref.index, field: f.hex, value });
+        this.app.editsChanged(this.file);
+        this.app.toast(`Staged ${fieldLabel(f)} = ${valueText(value)}`);
+        const fresh = await get<RecordView>(['files', this.file, 'records', view.ref.index]);
+        this.renderRecord(fresh, f.hex);
+      } catch (e) {
+        this.app.toast(e instanceof ApiFailure ? e.message : String(e), 'error');
+      }
+    };
+    const input = (text: string, parse: (s: string) => TypedValue | undefined, cls = '') => {
+      const el = h('input', { class: `editor ${cls}`, value: text, spellcheck: 'false', 'aria-label': fieldLabel(f) });
+      const commit = () => {
+        if (el.value === text) return;
+        const parsed = parse(el.value);
+        if (parsed === undefined) {
+          el.classList.add('invalid');
+          this.app.toast(`Not a valid ${f.type}: ${el.value}`, 'error');
+          return;
+        }
+        void stage(parsed);
+      };
+      el.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') commit();
+        if (e.key === 'Escape') el.value = text;
+      });
+      el.addEventListener('change', commit);
+      return el;
+    };
+    switch (v.t) {
+      case 'bool': {
+        const el = h('input', { type: 'checkbox', class: 'editor', checked: v.v, 'aria-label': fieldLabel(f) });
+        el.addEventListener('change', () => void stage({ t: 'bool', v: el.checked }));
+        return h('label', { class: 'check' }, el, v.v ? ' true' : ' false');
+      }
+      case 'float':
+        return input(f32Text(v.v), (s) => (s.trim() !== '' && Number.isFinite(Number(s)) ? { t: 'float', v: Math.fround(Number(s)) } : undefined), 'num');
+      case 'int':
+        return input(String(v.v), (s) => (/^\s*-?\d+\s*$/.test(s) && Number(s) >= -2147483648 && Number(s) <= 2147483647 ? { t: 'int', v: Number(s) } : undefined), 'num');
+      case 'string':
+        return input(v.v, (s) => ({ t: 'string', v: s }));
+      case 'enum':
+        return input(v.v, (s) => ({ t: 'enum', v: s }));
+      case 'vec': {
+        return input(v.v.map(f32Text).join(', '), (s) => {
+          const parts = s.replace(/[()]/g, '').split(/[\s,]+/).filter((p) => p.length > 0).map(Number);
+          return parts.length === v.v.length && parts.every(Number.isFinite) ? { t: 'vec', v: parts.map(Math.fround) } : undefined;
+        });
+      }
+      case 'link':
+        return input(v.target ? `${v.target.category} / ${v.target.name ?? '#' + v.target.index}` : 'null', (s) => {
+          const text = s.trim();
+          if (text === 'null' || text === '') return { t: 'link', raw: 0xffffffff, target: null };
+          const at = text.lastIndexOf(' / ');
+          if (at < 0) return undefined;
+          return { t: 'link', raw: 0, target: { index: -1, category: text.slice(0, at), name: text.slice(at + 3) } };
+        });
+      default:
+        return fullValue(v, () => undefined);
+    }
+  }
+
+  destroy(): void {
+    this.table?.destroy();
+  }
+}

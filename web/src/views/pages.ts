@@ -1,0 +1,220 @@
+/** The simpler views: served files, a file's overview, search results, staged edits, and the hash tool. */
+import type { EditList, FileInfo, GadbOverview, HashAnswer, SaveResult, SearchResult } from '../../../src/server/api-types.ts';
+import { DEFAULT_P919_TABLE, canHashP919, p919 } from '../../../src/hash/p919.ts';
+import { get, send, ApiFailure } from '../api.ts';
+import { link, type App } from '../app.ts';
+import { bytes, debounce, h, hex32, mount, num } from '../dom.ts';
+import { recordRoute } from '../routes.ts';
+import { valueText } from '../values.ts';
+
+const KIND_LABEL: Record<string, string> = { gadb: 'GameDB', sd2: 'Static DB', arch06: 'Archive', hks: 'Script', unknown: 'Unknown' };
+
+function fileCard(app: App, f: FileInfo): HTMLElement {
+  return h(
+    'li',
+    { class: 'file-card' },
+    link(
+      app,
+      { view: 'file', file: f.id },
+      h('span', { class: `kind kind-${f.kind}` }, KIND_LABEL[f.kind] ?? f.kind),
+      h('b', null, f.name),
+      h('span', { class: 'muted' }, `${bytes(f.size)} · ${f.origin}${f.savedFrom ? ` from ${f.savedFrom}` : ''}`),
+    ),
+  );
+}
+
+export function homeView(app: App): HTMLElement {
+  return h(
+    'div',
+    { class: 'page home' },
+    h('h1', null, 'scry workbench'),
+    h('p', { class: 'lede' }, 'Browse, search, follow links, and edit Shadow of War game data. Everything stays on this machine.'),
+    h('ul', { class: 'file-list' }, app.session.files.map((f) => fileCard(app, f))),
+    h(
+      'div',
+      { class: 'tips' },
+      h('h3', null, 'Tips'),
+      h(
+        'ul',
+        null,
+        h('li', null, h('kbd', null, '/'), ' focuses search: names, ', h('code', null, '0x…'), ' hashes, numbers and text values.'),
+        h('li', null, 'Every view has its own URL: copy it to share exactly what you see.'),
+        h('li', null, h('kbd', null, 'Alt ←'), ' / ', h('kbd', null, 'Alt →'), ' go back and forward through followed links.'),
+        h('li', null, link(app, { view: 'hash' }, 'Hash tool'), ': text ↔ P919.'),
+      ),
+    ),
+  );
+}
+
+export async function overviewView(app: App, file: string): Promise<HTMLElement> {
+  const info = app.session.files.find((f) => f.id === file);
+  if (info && info.kind !== 'gadb') return h('div', { class: 'page' }, h('h1', null, info.name), h('p', null, `${KIND_LABEL[info.kind] ?? info.kind} files cannot be opened by this build of the workbench yet.`));
+  const o = await get<GadbOverview>(['files', file]);
+  const errors = o.findings.filter((f) => f.severity === 'error').length;
+  return h(
+    'div',
+    { class: 'page overview' },
+    h('h1', null, o.file.name, ' ', h('span', { class: 'kind kind-gadb' }, 'GameDB')),
+    h('p', { class: 'muted' }, `${o.container} · root ${o.rootName} · ${bytes(o.file.size)} · opened in ${o.openMs.toFixed(0)} ms`),
+    h('div', { class: 'counts' }, o.counts.map((c) => h('div', { class: 'count' }, h('b', null, num(c.value)), h('span', null, c.label)))),
+    h(
+      'div',
+      { class: 'two-col' },
+      h(
+        'section',
+        null,
+        h('h3', null, 'Header'),
+        h('table', { class: 'kv' }, o.header.map((f) => h('tr', { title: f.note }, h('th', null, f.name), h('td', { class: 'mono' }, f.hex), h('td', { class: 'mono muted' }, num(f.value))))),
+      ),
+      h(
+        'section',
+        null,
+        h('h3', null, 'Verify ', h('span', { class: errors ? 'badge bad' : 'badge good' }, o.findings.length === 0 ? 'no findings' : `${o.findings.length} finding${o.findings.length === 1 ? '' : 's'}`)),
+        o.findings.length === 0
+          ? h('p', { class: 'muted' }, 'Every rule the verifier knows holds for this file.')
+          : h(
+              'ul',
+              { class: 'findings' },
+              o.findings.slice(0, 200).map((f) =>
+                h('li', { class: `sev-${f.severity}` }, h('b', null, f.rule), ' ', f.message, f.offset !== undefined ? h('span', { class: 'mono muted' }, ` @0x${f.offset.toString(16).toUpperCase()}`) : null, f.hypothesis ? h('span', { class: 'badge' }, f.hypothesis) : null),
+              ),
+            ),
+      ),
+    ),
+  );
+}
+
+export async function searchView(app: App, file: string, q: string): Promise<HTMLElement> {
+  if (q.trim() === '') return h('div', { class: 'page' }, h('p', { class: 'muted' }, 'Type in the search box: a name, a 0x… hash, a number or a text value.'));
+  const t0 = performance.now();
+  const r = await get<SearchResult>(['files', file, 'search'], { q, limit: 500 });
+  const ms = performance.now() - t0;
+  return h(
+    'div',
+    { class: 'page search' },
+    h('h2', null, `${r.hits.length}${r.truncated ? '+' : ''} result${r.hits.length === 1 ? '' : 's'} for `, h('q', null, r.query)),
+    h('p', { class: 'muted' }, `read as ${r.mode} · ${ms.toFixed(0)} ms`),
+    h(
+      'ol',
+      { class: 'hits' },
+      r.hits.map((hit) => {
+        const target = hit.record ? recordRoute(file, hit.record, hit.field?.hex) : hit.category ? { view: 'category' as const, file, category: hit.category } : undefined;
+        const label = hit.record ? `${hit.record.category} / ${hit.record.name ?? '#' + hit.record.index}` : (hit.category ?? '');
+        return h(
+          'li',
+          { class: `hit hit-${hit.kind}` },
+          h('span', { class: 'hit-kind' }, hit.kind),
+          target ? link(app, target, label) : label,
+          hit.field ? h('span', { class: 'hit-field' }, ' · ', hit.field.name ?? hit.field.hex, hit.element !== undefined ? `[${hit.element}]` : '') : null,
+          h('span', { class: 'hit-text' }, hit.text),
+        );
+      }),
+    ),
+  );
+}
+
+export async function editsView(app: App, file: string): Promise<HTMLElement> {
+  const list = await get<EditList>(['files', file, 'edits']);
+  const nameInput = h('input', { class: 'save-name', value: list.suggestedName, spellcheck: 'false', 'aria-label': 'file name' });
+  const result = h('div', { class: 'save-result' });
+  const save = async () => {
+    try {
+      const r = await send<SaveResult>('POST', ['files', file, 'save'], { name: nameInput.value, as: list.saveAs[0]?.id });
+      app.session.files.push(r.saved);
+      mount(
+        result,
+        h('div', { class: 'ok' }, 'Saved ', link(app, { view: 'file', file: r.saved.id }, r.saved.name), ` (${bytes(r.bytes)}); verify: ${r.findings.length === 0 ? 'no findings' : `${r.findings.length} findings`}.`),
+      );
+      app.toast(`Saved ${r.saved.name}`);
+    } catch (e) {
+      mount(result, h('div', { class: 'error' }, e instanceof ApiFailure ? e.message : String(e)));
+    }
+  };
+  const remove = async (id: number) => {
+    await send('DELETE', ['files', file, 'edits', id]);
+    app.editsChanged(file);
+  };
+  return h(
+    'div',
+    { class: 'page edits' },
+    h('h2', null, 'Staged edits'),
+    list.edits.length === 0
+      ? h('p', { class: 'muted' }, 'Nothing staged. Turn on edit mode, open a record and change a value.')
+      : h(
+          'table',
+          { class: 'diff' },
+          h('tr', null, h('th', null, 'record'), h('th', null, 'field'), h('th', null, 'before'), h('th', null, 'after'), h('th', null, '')),
+          list.edits.map((e) =>
+            h(
+              'tr',
+              null,
+              h('td', null, link(app, recordRoute(file, e.record, e.field.hex), `${e.record.category} / ${e.record.name ?? '#' + e.record.index}`)),
+              h('td', null, e.field.name ?? h('span', { class: 'hash' }, e.field.hex), h('small', { class: 'muted' }, ` ${e.field.type}`), e.note ? h('div', { class: 'note' }, '⚠ ', e.note) : null),
+              h('td', { class: 'del' }, valueText(e.before)),
+              h('td', { class: 'ins' }, valueText(e.after)),
+              h('td', null, h('button', { class: 'icon', title: 'Unstage', onclick: () => void remove(e.id) }, '×')),
+            ),
+          ),
+        ),
+    list.edits.length === 0
+      ? null
+      : h(
+          'div',
+          { class: 'save-form' },
+          h('label', null, 'Save as ', nameInput),
+          h('button', { class: 'primary', onclick: () => void save() }, 'Save new file'),
+          h('span', { class: 'muted' }, ' written atomically beside the original (samples: the cache folder); the original is never touched.'),
+        ),
+    result,
+  );
+}
+
+export function hashView(app: App, text: string | undefined, hash: string | undefined): HTMLElement {
+  const textInput = h('input', { class: 'big', value: text ?? '', placeholder: 'a name, e.g. CombatProp', spellcheck: 'false', 'aria-label': 'text' });
+  const hashInput = h('input', { class: 'big mono', value: hash ?? '', placeholder: '0x9CE11687', spellcheck: 'false', 'aria-label': 'hash' });
+  const textOut = h('div', { class: 'hash-out' });
+  const hashOut = h('div', { class: 'hash-out' });
+  const forward = () => {
+    const t = textInput.value;
+    app.navigate({ view: 'hash', text: t }, { replace: true, silent: true });
+    if (t === '') return mount(textOut);
+    // P919 runs here, in the page: the same code as the CLI.
+    if (!canHashP919(t, { table: DEFAULT_P919_TABLE })) {
+      try {
+        p919(t);
+      } catch (e) {
+        return mount(textOut, h('div', { class: 'error' }, (e as Error).message));
+      }
+    }
+    const value = p919(t);
+    mount(textOut, h('div', { class: 'hash-value mono' }, hex32(value)), h('div', { class: 'muted mono' }, `${value} (u32)`));
+  };
+  const backward = debounce(async () => {
+    const v = hashInput.value.trim();
+    app.navigate({ view: 'hash', hash: v }, { replace: true, silent: true });
+    if (v === '') return mount(hashOut);
+    try {
+      const a = await get<HashAnswer>(['hash'], { hash: v });
+      mount(
+        hashOut,
+        h('div', { class: 'hash-value mono' }, a.hex ?? ''),
+        a.names.length === 0 ? h('div', { class: 'muted' }, 'No known name has this hash (names come from the dictionary and the served files).') : h('ul', null, a.names.map((n) => h('li', null, h('b', null, n.name), h('span', { class: 'muted' }, ` · ${n.source}`)))),
+      );
+    } catch (e) {
+      mount(hashOut, h('div', { class: 'error' }, (e as Error).message));
+    }
+  }, 150);
+  textInput.addEventListener('input', forward);
+  hashInput.addEventListener('input', () => void backward());
+  queueMicrotask(() => {
+    if (text) forward();
+    if (hash) void backward();
+  });
+  return h(
+    'div',
+    { class: 'page hash-tool' },
+    h('h1', null, 'P919 hash'),
+    h('p', { class: 'muted' }, 'The engine stores field names only as P919 hashes. Type a name to hash it, or a hash to find the names known for it.'),
+    h('div', { class: 'two-col' }, h('section', null, h('h3', null, 'text → hash'), textInput, textOut), h('section', null, h('h3', null, 'hash → names'), hashInput, hashOut)),
+  );
+}
