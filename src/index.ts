@@ -9,6 +9,8 @@ export * from './formats/sd2/index.ts';
 export * from './formats/scri/index.ts';
 export * from './formats/hks/index.ts';
 export * from './formats/arch06/index.ts';
+export * from './formats/apl/index.ts';
+export * from './compress/index.ts';
 export * from './gamedb/index.ts';
 export * from './staticdb/index.ts';
 export * from './script/index.ts';

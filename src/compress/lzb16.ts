@@ -1,0 +1,177 @@
+/**
+ * Oodle LZB16: scry's own decoder, written from the grammar rebuilt from four real chunks (spec `archives.md`
+ * §4.3; no public decoder exists). Byte layout of one chunk payload:
+ *
+ *     8C 02            Oodle block header (restart, codec 2 = LZB16)
+ *     u16 BE           quantum header: top 2 bits flags (0), low 14 bits = compressed quantum size - 1
+ *     tokens…          until the quantum's raw size is produced
+ *
+ * Token: `T`; literals `L = T & 15` (15 → `+ next byte`), then unless the output is complete a match:
+ * `M = T >> 4 < 15` → length `M + 4` and a u16 LE offset; `M = 15` → byte `E`: `E < 0x80` → length `E + 19` and a
+ * u16 LE offset, `E >= 0x80` → length `((E >> 3) & 15) + 4` at offset `E & 7` (no offset bytes).
+ *
+ * Branches never met in real data are named in `hypotheses.ts`; `strict` (the default) refuses the ones whose
+ * reading is a guess, with an `UnsupportedError` naming the hypothesis. The output is bounded by `rawSize`:
+ * nothing the input says can make it write more.
+ */
+import { FormatError, UnsupportedError } from '../binary/errors.ts';
+import { COMPRESS_HYPOTHESES as H } from './hypotheses.ts';
+
+/** The codec id of LZB16 in byte 1 of an Oodle stream. */
+export const LZB16_STREAM_ID = 0x02;
+/** Raw bytes per quantum [inferred from ooz; only single-quantum chunks were seen]. */
+export const LZB16_QUANTUM = 0x4000;
+
+export interface Lzb16Options {
+  /** Refuse input that depends on an open hypothesis (default true). */
+  strict?: boolean;
+  /** File offset of the payload, for error messages. */
+  offset?: number;
+  /** Format id for error messages (default `lzb16`). */
+  format?: string;
+}
+
+/** Decodes one LZB16 chunk payload (block header included) to exactly `rawSize` bytes. */
+export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16Options = {}): Uint8Array {
+  const strict = options.strict ?? true;
+  const base = options.offset ?? 0;
+  const format = options.format ?? 'lzb16';
+  const fail = (pos: number, path: string, reason: string): FormatError => new FormatError(format, base + pos, `/lzb16/${path}`, reason);
+  const refuse = (pos: number, hypothesis: string, reason: string): UnsupportedError =>
+    new UnsupportedError(format, base + pos, `/lzb16`, hypothesis, `${reason} (hypothesis ${hypothesis} is unverified; decode with strict off to accept it)`);
+
+  if (!Number.isInteger(rawSize) || rawSize < 0 || rawSize > 0x10000) throw fail(0, 'rawSize', `raw size ${rawSize} is outside 0..65536`);
+  const n = payload.length;
+  if (n < 2) throw fail(0, 'blockHeader', 'payload too short for the block header');
+  if ((payload[0]! & 0x0f) !== 0x0c || (payload[0]! & 0x30) !== 0) throw fail(0, 'blockHeader', `block header byte 0x${payload[0]!.toString(16)} is not an Oodle header`);
+  if ((payload[0]! & 0x40) !== 0) throw new UnsupportedError(format, base, '/lzb16/blockHeader', 'oodle.uncompressedBlock', 'Oodle "uncompressed block" flag set (never seen)');
+  if ((payload[1]! & 0x7f) !== LZB16_STREAM_ID) throw fail(1, 'blockHeader', `codec byte 0x${payload[1]!.toString(16)} is not LZB16 (0x02)`);
+  if ((payload[1]! & 0x80) !== 0) throw new UnsupportedError(format, base + 1, '/lzb16/blockHeader', 'oodle.checksums', 'Oodle checksum flag set (never seen)');
+  if (strict && rawSize > LZB16_QUANTUM) throw refuse(2, H.multiQuantum.id, `raw size ${rawSize} needs more than one 16 KiB quantum`);
+
+  const out = new Uint8Array(rawSize);
+  let pos = 2;
+  let op = 0;
+  while (op < rawSize) {
+    if (pos + 2 > n) throw fail(pos, 'quantumHeader', 'payload ends before the quantum header');
+    const qh = (payload[pos]! << 8) | payload[pos + 1]!;
+    if (qh >> 14 !== 0) throw refuse(pos, H.quantumFlags.id, `quantum header flags 0b${(qh >> 14).toString(2)} set`);
+    pos += 2;
+    const qEnd = pos + (qh & 0x3fff) + 1;
+    if (qEnd > n) throw fail(pos - 2, 'quantumHeader', `quantum of ${qEnd - pos} byte(s) runs past the payload (${n - pos} left)`);
+    const outEnd = Math.min(rawSize, op + LZB16_QUANTUM);
+    while (op < outEnd) {
+      if (pos >= qEnd) throw fail(pos, 'token', `quantum input ends with ${outEnd - op} byte(s) still to produce`);
+      const tokenAt = pos;
+      const t = payload[pos++]!;
+      let lit = t & 15;
+      if (lit === 15) {
+        if (pos >= qEnd) throw fail(pos, 'literalExtension', 'input ends inside a literal count');
+        let e = payload[pos++]!;
+        lit += e;
+        if (e === 0xff) {
+          if (strict) throw refuse(pos - 1, H.literalChain.id, 'literal extension byte 0xFF');
+          while (e === 0xff) {
+            if (pos >= qEnd) throw fail(pos, 'literalExtension', 'input ends inside a literal count');
+            e = payload[pos++]!;
+            lit += e;
+          }
+        }
+      }
+      if (lit > qEnd - pos) throw fail(tokenAt, 'literals', `${lit} literal(s) run past the quantum input (${qEnd - pos} left)`);
+      if (lit > outEnd - op) throw fail(tokenAt, 'literals', `${lit} literal(s) overflow the declared raw size (${outEnd - op} left)`);
+      out.set(payload.subarray(pos, pos + lit), op);
+      pos += lit;
+      op += lit;
+      if (op === outEnd) break;
+      const m = t >> 4;
+      let len: number;
+      let dist: number;
+      if (m < 15) {
+        len = m + 4;
+        if (pos + 2 > qEnd) throw fail(pos, 'matchOffset', 'input ends inside a match offset');
+        dist = payload[pos]! | (payload[pos + 1]! << 8);
+        pos += 2;
+      } else {
+        if (pos >= qEnd) throw fail(pos, 'matchExtension', 'input ends inside a match length');
+        const e = payload[pos++]!;
+        if (e < 0x80) {
+          if (e === 0x7f && strict) throw refuse(pos - 1, H.longMatch.id, 'match extension byte 0x7F');
+          len = e + 19;
+          if (pos + 2 > qEnd) throw fail(pos, 'matchOffset', 'input ends inside a match offset');
+          dist = payload[pos]! | (payload[pos + 1]! << 8);
+          pos += 2;
+        } else {
+          len = ((e >> 3) & 15) + 4;
+          dist = e & 7;
+        }
+      }
+      if (dist === 0) throw fail(tokenAt, 'matchOffset', 'match offset 0');
+      if (dist > op) throw fail(tokenAt, 'matchOffset', `match offset ${dist} reaches before the start of the chunk (${op} byte(s) produced)`);
+      if (len > outEnd - op) throw fail(tokenAt, 'matchLength', `match of ${len} byte(s) overflows the declared raw size (${outEnd - op} left)`);
+      if (dist >= len) {
+        out.copyWithin(op, op - dist, op - dist + len);
+        op += len;
+      } else {
+        for (const stop = op + len; op < stop; op++) out[op] = out[op - dist]!;
+      }
+    }
+    if (pos !== qEnd) throw fail(pos, 'quantum', `${qEnd - pos} byte(s) of quantum input left after its ${outEnd} raw bytes`);
+  }
+  if (pos !== n) throw fail(pos, 'trailing', `${n - pos} trailing byte(s) after the last quantum`);
+  return out;
+}
+
+/**
+ * A small greedy LZB16 encoder that emits only the verified grammar (single quantum, ≤ 16 KiB, no 0xFF literal
+ * extension, no 0x7F match extension). Returns `undefined` when the data cannot be expressed that way (a literal
+ * run longer than 269 bytes with no match to end it) or would not shrink: store the chunk raw then.
+ * Whether the game accepts LZB16 chunks written by scry is untested.
+ */
+export function encodeLzb16(data: Uint8Array): Uint8Array | undefined {
+  const n = data.length;
+  if (n === 0 || n > LZB16_QUANTUM) return undefined;
+  const out = new Uint8Array(n + (n >> 3) + 16);
+  out[0] = 0x8c;
+  out[1] = LZB16_STREAM_ID;
+  let o = 4;
+  const head = new Int32Array(4096).fill(-1);
+  const hashAt = (i: number): number => ((data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)) * 0x9e3779b1) >>> 20;
+  let anchor = 0;
+  let i = 0;
+  /** One token: the literals since `anchor`, then a match of `len` (0: none, end of data) at `dist`. */
+  const emit = (litEnd: number, len: number, dist: number): boolean => {
+    const lit = litEnd - anchor;
+    if (lit > 269 || o + lit + 6 > out.length) return false;
+    const code = len === 0 ? 0 : len <= 18 ? len - 4 : 15;
+    out[o++] = (lit >= 15 ? 15 : lit) | (code << 4);
+    if (lit >= 15) out[o++] = lit - 15;
+    out.set(data.subarray(anchor, litEnd), o);
+    o += lit;
+    if (len > 0) {
+      if (code === 15) out[o++] = len - 19;
+      out[o++] = dist & 0xff;
+      out[o++] = dist >> 8;
+    }
+    return true;
+  };
+  while (i + 4 <= n) {
+    const h = hashAt(i);
+    const cand = head[h]!;
+    head[h] = i;
+    if (cand >= 0 && i - cand <= 0xffff && data[cand] === data[i] && data[cand + 1] === data[i + 1] && data[cand + 2] === data[i + 2] && data[cand + 3] === data[i + 3]) {
+      let len = 4;
+      while (i + len < n && len < 126 + 19 && data[cand + len] === data[i + len]) len++;
+      if (!emit(i, len, i - cand)) return undefined;
+      for (let k = i + 1; k < i + len && k + 4 <= n; k++) head[hashAt(k)] = k;
+      i += len;
+      anchor = i;
+    } else i++;
+  }
+  if (anchor < n && !emit(n, 0, 0)) return undefined;
+  const size = o - 4;
+  if (o >= n + 8 || size > LZB16_QUANTUM) return undefined;
+  out[2] = (size - 1) >> 8;
+  out[3] = (size - 1) & 0xff;
+  return out.slice(0, o);
+}

@@ -1,0 +1,140 @@
+/**
+ * `archivepatchloosefiles.txt`: the path index an archive may carry in its root (binary despite the name).
+ * Little-endian. Spec: shared `specs/archives.md` §6 (verified on 2 real files + 1 export).
+ *
+ *     0      u32 version = 1
+ *     4      u32 stringTableSize
+ *     8      char[stringTableSize]   NUL-terminated full paths (`\`, lower case), in hash order
+ *     8+S    u32 count
+ *     12+S   {u32 hash, u32 offset} × count   P919 of the path; offset into the string table; sorted by hash
+ *
+ * The engine merges every mounted archive's index into one hash → path table (seed 001).
+ */
+import { FormatError, type Issue } from '../../binary/errors.ts';
+import { ByteReader } from '../../binary/reader.ts';
+import { ByteWriter } from '../../binary/writer.ts';
+import { p919, type P919Table } from '../../hash/p919.ts';
+
+export const APL_FORMAT = 'archivepatchloosefiles';
+/** The file name the index has inside an archive. */
+export const APL_FILE_NAME = 'archivepatchloosefiles.txt';
+
+export interface AplString {
+  offset: number;
+  text: string;
+}
+
+export interface AplEntry {
+  hash: number;
+  /** Offset of the path in the string table. */
+  offset: number;
+  /** The path at `offset` (derived). */
+  path: string;
+}
+
+export interface ArchivePathIndex {
+  version: number;
+  strings: AplString[];
+  /** Bytes after the last NUL of the string table (none in real files). */
+  stringTableTail: Uint8Array;
+  entries: AplEntry[];
+}
+
+/** Whether `bytes` look like a path index (version 1 and a consistent total size). */
+export function isArchivePathIndex(bytes: Uint8Array): boolean {
+  if (bytes.length < 12) return false;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const s = dv.getUint32(4, true);
+  if (dv.getUint32(0, true) !== 1 || s > bytes.length - 12) return false;
+  return 12 + s + 8 * dv.getUint32(8 + s, true) === bytes.length;
+}
+
+export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
+  const r = new ByteReader(bytes, { format: APL_FORMAT });
+  const version = r.expectU32(1, '/version');
+  const size = r.u32('/stringTableSize');
+  r.need(size, '/stringTableSize');
+  const table = r.bytes(size, '/strings');
+  const strings: AplString[] = [];
+  const byOffset = new Map<number, string>();
+  let start = 0;
+  for (let i = 0; i < table.length; i++) {
+    if (table[i] !== 0) continue;
+    let text = '';
+    for (let k = start; k < i; k++) text += String.fromCharCode(table[k]!);
+    strings.push({ offset: start, text });
+    byOffset.set(start, text);
+    start = i + 1;
+  }
+  const tail = table.slice(start);
+  const count = r.guardCount(r.u32('/count'), 8, '/count');
+  const entries: AplEntry[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const hash = r.u32(`/entries/${i}/hash`);
+    const at = r.pos;
+    const offset = r.u32(`/entries/${i}/offset`);
+    const path = byOffset.get(offset);
+    if (path === undefined) throw new FormatError(APL_FORMAT, at, `/entries/${i}/offset`, `offset ${offset} is not the start of a string in the ${size}-byte table`, { actual: offset });
+    entries[i] = { hash, offset, path };
+  }
+  r.end('/');
+  return { version, strings, stringTableTail: tail, entries };
+}
+
+export function writeArchivePathIndex(index: ArchivePathIndex): Uint8Array {
+  const w = new ByteWriter({ format: APL_FORMAT });
+  w.u32(index.version);
+  const size = w.reserveU32('stringTableSize');
+  const start = w.pos;
+  for (const s of index.strings) {
+    for (let i = 0; i < s.text.length; i++) w.u8(s.text.charCodeAt(i));
+    w.u8(0);
+  }
+  w.bytes(index.stringTableTail);
+  size.fill(w.pos - start);
+  w.u32(index.entries.length);
+  for (const e of index.entries) {
+    w.u32(e.hash);
+    w.u32(e.offset);
+  }
+  return w.finish();
+}
+
+/**
+ * Builds the index of `paths` the way real archives carry it: `\` separators, lower case, sorted by P919 hash
+ * (ties by path), strings in the same order, duplicates listed once. Throws a HashError for a path holding a
+ * character whose P919 value is unknown (pass a calibrated `table`).
+ */
+export function buildArchivePathIndex(paths: Iterable<string>, table?: P919Table): ArchivePathIndex {
+  const unique = new Map<string, number>();
+  for (const p of paths) {
+    const norm = p.replace(/\//g, '\\').toLowerCase();
+    if (!unique.has(norm)) unique.set(norm, table ? p919(norm, { table }) : p919(norm));
+  }
+  const rows = [...unique].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const strings: AplString[] = [];
+  const entries: AplEntry[] = [];
+  let offset = 0;
+  for (const [text, hash] of rows) {
+    strings.push({ offset, text });
+    entries.push({ hash, offset, path: text });
+    offset += text.length + 1;
+  }
+  return { version: 1, strings, stringTableTail: new Uint8Array(0), entries };
+}
+
+/** Checks sort order and every hash against P919 of its path (paths with unhashable characters are reported). */
+export function validateArchivePathIndex(index: ArchivePathIndex, table?: P919Table): Issue[] {
+  const issues: Issue[] = [];
+  index.entries.forEach((e, i) => {
+    if (i > 0 && index.entries[i - 1]!.hash > e.hash) issues.push({ rule: 'apl.sorted', message: `entry ${i} hash ${e.hash} is below the previous one`, path: `/entries/${i}`, severity: 'error' });
+    if (i > 0 && index.entries[i - 1]!.offset > e.offset) issues.push({ rule: 'apl.stringOrder', message: `entry ${i} string comes before the previous entry's`, path: `/entries/${i}`, severity: 'warning' });
+    try {
+      const h = table ? p919(e.path, { table }) : p919(e.path);
+      if (h !== e.hash) issues.push({ rule: 'apl.hash', message: `hash 0x${e.hash.toString(16)} ≠ P919(${JSON.stringify(e.path)}) = 0x${h.toString(16)}`, path: `/entries/${i}/hash`, severity: 'error' });
+    } catch (err) {
+      issues.push({ rule: 'apl.hashable', message: (err as Error).message, path: `/entries/${i}`, severity: 'info' });
+    }
+  });
+  return issues;
+}

@@ -1,0 +1,2 @@
+/** Public surface of the archivepatchloosefiles (archive path index) module. */
+export * from './apl.ts';

@@ -1,0 +1,195 @@
+/**
+ * Lazy `.arch06` reader: the index is read once (header + tables, a few bytes per entry); entry data is read by
+ * `dataOffset` only when asked for. Works over any random-access byte source (a Node file handle, a browser
+ * `Blob`, a buffer already in memory).
+ */
+import { ConsistencyError, FormatError, NotFoundError, type Issue } from '../../binary/errors.ts';
+import { ChunkDecoder, type ChunkDecoderOptions } from '../../compress/codecs.ts';
+import { ARCH06_FORMAT, ARCH06_HEADER_SIZE, arch06TablesSize, parseArch06Index, validateArch06Index, type Arch06FileRecord, type Arch06Index } from './arch06.ts';
+import { checkArch06Chunks, decodeArch06Chunks, scanArch06Chunks, type Arch06Chunk } from './chunks.ts';
+
+/** Random access to the bytes of a file. `read` may return fewer bytes only at the end of the file. */
+export interface RandomAccess {
+  readonly size: number;
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close?(): Promise<void>;
+}
+
+/** A `RandomAccess` over bytes in memory (views, no copies). */
+export function bytesRandomAccess(bytes: Uint8Array): RandomAccess {
+  return {
+    size: bytes.length,
+    read: async (offset, length) => bytes.subarray(Math.min(offset, bytes.length), Math.min(bytes.length, offset + length)),
+  };
+}
+
+/** Largest gap (bytes) read into the index model; longer gaps are measured but not loaded. */
+const MAX_GAP_READ = 1 << 20;
+
+/** Lower-cases ASCII letters only (the engine's hash folds A–Z, nothing else). */
+export function asciiLower(s: string): string {
+  return /[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s;
+}
+
+/** A path as the archive stores it: `/` → `\`, no leading or doubled separators. Case is kept. */
+export function normalizeArchivePath(path: string): string {
+  return path.replace(/\//g, '\\').replace(/\\{2,}/g, '\\').replace(/^\\+|\\+$/g, '');
+}
+
+export interface OpenArch06Options extends ChunkDecoderOptions {
+  /** Shared decoder (keeps ooz loaded across archives). */
+  decoder?: ChunkDecoder;
+  /** A name for messages (usually the file path). */
+  name?: string;
+}
+
+export interface Arch06EntryCheck {
+  index: number;
+  path: string;
+  ok: boolean;
+  chunks: number;
+  kinds: string[];
+  issues: Issue[];
+}
+
+/** An opened `.arch06`: its index and lazy access to its entries. */
+export class Arch06Archive {
+  readonly index: Arch06Index;
+  readonly source: RandomAccess;
+  readonly decoder: ChunkDecoder;
+  readonly name: string;
+  private byPath: Map<string, number> | undefined;
+
+  private constructor(index: Arch06Index, source: RandomAccess, decoder: ChunkDecoder, name: string) {
+    this.index = index;
+    this.source = source;
+    this.decoder = decoder;
+    this.name = name;
+  }
+
+  /** Reads the header and tables from `source`. */
+  static async open(source: RandomAccess, options: OpenArch06Options = {}): Promise<Arch06Archive> {
+    const head = await source.read(0, ARCH06_HEADER_SIZE);
+    // parse once with just the header to learn the table sizes (errors name the header fields)
+    if (head.length < ARCH06_HEADER_SIZE) parseArch06Index(head);
+    const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    const sizes = { stringTableSize: dv.getUint32(8, true), folderCount: dv.getUint32(12, true), fileCount: dv.getUint32(16, true) };
+    const tablesSize = arch06TablesSize(sizes);
+    if (tablesSize > source.size) {
+      parseArch06Index(head.length >= tablesSize ? head : await source.read(0, source.size));
+      throw new FormatError(ARCH06_FORMAT, 0, '/header', `tables of ${tablesSize} byte(s) exceed the ${source.size}-byte archive`);
+    }
+    let bytes = await source.read(0, tablesSize);
+    let index = parseArch06Index(bytes);
+    if (index.gapLength > 0 && index.gap.length < index.gapLength) {
+      bytes = await source.read(0, Math.min(source.size, tablesSize + Math.min(index.gapLength, MAX_GAP_READ)));
+      index = parseArch06Index(bytes);
+    }
+    return new Arch06Archive(index, source, options.decoder ?? new ChunkDecoder(options), options.name ?? 'archive');
+  }
+
+  /** Opens an archive held in memory. */
+  static async fromBytes(bytes: Uint8Array, options: OpenArch06Options = {}): Promise<Arch06Archive> {
+    return Arch06Archive.open(bytesRandomAccess(bytes), options);
+  }
+
+  get files(): readonly Arch06FileRecord[] {
+    return this.index.files;
+  }
+
+  /** The file record for a path (case-insensitive, `/` or `\`), or undefined. */
+  find(path: string): Arch06FileRecord | undefined {
+    if (!this.byPath) {
+      this.byPath = new Map();
+      const files = this.index.files;
+      for (let i = 0; i < files.length; i++) {
+        const key = asciiLower(files[i]!.path);
+        if (!this.byPath.has(key)) this.byPath.set(key, i);
+      }
+    }
+    const i = this.byPath.get(asciiLower(normalizeArchivePath(path)));
+    return i === undefined ? undefined : this.index.files[i];
+  }
+
+  /** Like `find`, but throws a NotFoundError naming the archive. */
+  get(path: string): Arch06FileRecord {
+    const f = this.find(path);
+    if (!f) throw new NotFoundError(`${this.name}: no entry ${JSON.stringify(path)}`);
+    return f;
+  }
+
+  /** The stored bytes of an entry (chunk headers and padding included). */
+  async readStored(file: Arch06FileRecord): Promise<Uint8Array> {
+    if (file.dataOffset + file.storedSize > this.source.size) {
+      throw new FormatError(ARCH06_FORMAT, Math.min(file.dataOffset, this.source.size), `/files/${this.index.files.indexOf(file)}/dataOffset`, `data [${file.dataOffset}, ${file.dataOffset + file.storedSize}) of ${JSON.stringify(file.path)} runs past the end of the archive (${this.source.size} bytes)`);
+    }
+    const bytes = await this.source.read(file.dataOffset, file.storedSize);
+    if (bytes.length !== file.storedSize) throw new FormatError(ARCH06_FORMAT, file.dataOffset + bytes.length, `/files/${this.index.files.indexOf(file)}`, `short read: ${bytes.length} of ${file.storedSize} byte(s)`);
+    return bytes;
+  }
+
+  /** The decoded content of an entry (a path or a record). */
+  async read(entry: Arch06FileRecord | string): Promise<Uint8Array> {
+    const file = typeof entry === 'string' ? this.get(entry) : entry;
+    const stored = await this.readStored(file);
+    if (file.isCompressed === 0) {
+      if (file.storedSize !== file.rawSize) throw new FormatError(ARCH06_FORMAT, file.dataOffset, `/files/${this.index.files.indexOf(file)}/rawSize`, `stored entry with storedSize ${file.storedSize} ≠ rawSize ${file.rawSize}`);
+      return stored;
+    }
+    return decodeArch06Chunks(stored, file.rawSize, this.decoder, file.dataOffset, `/files/${this.index.files.indexOf(file)}`);
+  }
+
+  /** The chunk layout of a compressed entry (empty for a stored entry). */
+  async chunks(file: Arch06FileRecord): Promise<Arch06Chunk[]> {
+    if (file.isCompressed === 0) return [];
+    return scanArch06Chunks(await this.readStored(file), file.rawSize, file.dataOffset, `/files/${this.index.files.indexOf(file)}`);
+  }
+
+  /** Checks one entry: its data lies inside the archive, its chunks add up and each decodes to its declared size. */
+  async checkEntry(i: number): Promise<Arch06EntryCheck> {
+    const file = this.index.files[i]!;
+    const path = `/files/${i}`;
+    const result: Arch06EntryCheck = { index: i, path: file.path, ok: true, chunks: 0, kinds: [], issues: [] };
+    try {
+      const stored = await this.readStored(file);
+      if (file.isCompressed !== 0) {
+        const chunks = scanArch06Chunks(stored, file.rawSize, file.dataOffset, path);
+        result.chunks = chunks.length;
+        result.kinds = [...new Set(chunks.map((c) => c.kind))];
+        result.issues.push(...checkArch06Chunks(chunks, file.storedSize, path, file.dataOffset));
+        const out = await decodeArch06Chunks(stored, file.rawSize, this.decoder, file.dataOffset, path);
+        if (out.length !== file.rawSize) result.issues.push({ rule: 'entry.rawSize', message: `decoded ${out.length} byte(s), ${file.rawSize} declared`, path, severity: 'error' });
+      }
+    } catch (e) {
+      const err = e as Error & { offset?: number };
+      const issue: Issue = { rule: 'entry.decode', message: err.message, path, severity: 'error' };
+      if (typeof err.offset === 'number') issue.offset = err.offset;
+      result.issues.push(issue);
+    }
+    result.ok = !result.issues.some((x) => x.severity === 'error');
+    return result;
+  }
+
+  /** Every table invariant plus every entry (`onProgress` is called after each entry). */
+  async verify(onProgress?: (done: number, total: number) => void): Promise<{ issues: Issue[]; entries: Arch06EntryCheck[] }> {
+    const issues = validateArch06Index(this.index, this.source.size);
+    const entries: Arch06EntryCheck[] = [];
+    for (let i = 0; i < this.index.files.length; i++) {
+      const check = await this.checkEntry(i);
+      entries.push(check);
+      issues.push(...check.issues);
+      onProgress?.(i + 1, this.index.files.length);
+    }
+    return { issues, entries };
+  }
+
+  async close(): Promise<void> {
+    await this.source.close?.();
+  }
+}
+
+/** Throws a ConsistencyError when `issues` hold an error. */
+export function throwOnErrors(issues: Issue[]): void {
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0) throw new ConsistencyError(ARCH06_FORMAT, errors);
+}

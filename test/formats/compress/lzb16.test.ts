@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readdirSync } from 'node:fs';
+import { ChunkDecoder, CodecError, COMPRESS_HYPOTHESES, FormatError, ToolkitError, UnsupportedError, decodeLzb16, encodeLzb16, readOodleBlockHeader } from '../../../src/index.ts';
+import { fixturePath, hex, loadFixture, propertySeed } from '../../support/fixtures.ts';
+
+const regions = ['island', 'mtnpass', 'snowmtn', 'volcano'] as const;
+const realChunks = regions.map((region) => {
+  const file = readdirSync(fixturePath('oodle')).find((f) => f.startsWith(`lzb16.Patch_00.fortwallgameplay_${region}.`))!;
+  return { region, payload: loadFixture('oodle', file), expected: loadFixture('bndl', `fortwallgameplay_${region}.bndl`) };
+});
+
+describe('LZB16 on the four real chunks', () => {
+  it.each(realChunks)('decodes the $region .bndl chunk to the expected bytes', ({ payload, expected }) => {
+    const out = decodeLzb16(payload, expected.length);
+    expect(out.length).toBe(expected.length);
+    expect(Buffer.from(out).equals(Buffer.from(expected))).toBe(true);
+    expect(String.fromCharCode(...out.subarray(0, 4))).toBe('BNDL');
+  });
+
+  it('reads the block and quantum headers as the spec traces them', () => {
+    const island = realChunks[0]!.payload;
+    expect(readOodleBlockHeader(island)).toMatchObject({ streamId: 2, restart: true, uncompressed: false, checksums: false });
+    expect(readOodleBlockHeader(island).codec?.name).toBe('LZB16');
+    // 8C 02 | 00 F2: 0xF2 + 1 = 243 bytes of quantum input = 247 - 4
+    expect(((island[2]! << 8) | island[3]!) + 1).toBe(island.length - 4);
+  });
+
+  it('refuses a raw size that disagrees with the stream', () => {
+    const { payload, expected } = realChunks[0]!;
+    expect(() => decodeLzb16(payload, expected.length - 1)).toThrow(FormatError);
+    expect(() => decodeLzb16(payload, expected.length + 1)).toThrow(FormatError);
+  });
+});
+
+describe('LZB16 branches on synthetic data (hex literals)', () => {
+  // 8C 02 | quantum header (size - 1, BE) | tokens
+  it('decodes literals only, with and without the 15 + E extension', () => {
+    expect(Array.from(decodeLzb16(hex`8C 02 00 03 03 61 62 63`, 3))).toEqual([0x61, 0x62, 0x63]);
+    const lits = Array.from({ length: 17 }, (_, i) => i + 1);
+    const stream = new Uint8Array([0x8c, 0x02, 0x00, 18, 0x0f, 0x02, ...lits]);
+    expect(Array.from(decodeLzb16(stream, 17))).toEqual(lits);
+  });
+
+  it('near match: M < 15 means length M + 4 and a u16 offset (overlapping copy)', () => {
+    // 'ab' then match len 5 (M=1) at offset 2 -> ababababa? no: len 5 -> 'ababa'; then 1 literal 'z'
+    const out = decodeLzb16(hex`8C 02 00 06 | 12 61 62 02 00 | 01 7A`, 8);
+    expect(String.fromCharCode(...out)).toBe('abababaz');
+  });
+
+  it('long match: M = 15, E < 0x80 means length E + 19', () => {
+    // 1 literal 'x', then E = 0x01 -> length 20 at offset 1, then 'y'
+    const out = decodeLzb16(hex`8C 02 00 06 | F1 78 01 01 00 | 01 79`, 22);
+    expect(String.fromCharCode(...out)).toBe('x'.repeat(21) + 'y');
+  });
+
+  it('short match: E >= 0x80 means length ((E >> 3) & 15) + 4 at offset E & 7 (offsets 2..7 inferred)', () => {
+    // 'abc' then E = 0b1_0001_011 = 0x8B -> length 1 + 4 = 5, offset 3 -> 'abcab', then 1 literal
+    const out = decodeLzb16(hex`8C 02 00 06 | F3 61 62 63 8B | 01 21`, 9);
+    expect(String.fromCharCode(...out)).toBe('abcabcab!');
+    expect(COMPRESS_HYPOTHESES.shortMatch.status).toBe('inferred');
+  });
+
+  it('refuses offset 0, offsets before the chunk start and overflowing matches with typed errors', () => {
+    expect(() => decodeLzb16(hex`8C 02 00 04 | 11 61 00 00 | 00`, 6)).toThrow(/offset 0/);
+    expect(() => decodeLzb16(hex`8C 02 00 04 | 11 61 05 00 | 00`, 6)).toThrow(/before the start/);
+    expect(() => decodeLzb16(hex`8C 02 00 04 | F1 61 7E 01 00`, 10)).toThrow(/overflows the declared raw size/);
+    expect(() => decodeLzb16(hex`8C 02 00 03 03 61 62 63 FF`, 3)).toThrow(/trailing/);
+    expect(() => decodeLzb16(hex`8C 02 00 09 03 61 62 63`, 3)).toThrow(/runs past the payload/);
+    expect(() => decodeLzb16(hex`8C 06 00 03 03 61 62 63`, 3)).toThrow(/not LZB16/);
+  });
+
+  it('strict mode refuses the open hypotheses, naming them; lax mode decodes them', () => {
+    const lits = new Uint8Array(270 + 1).fill(0x41);
+    // literal extension 0xFF then 0x01: chain reading = 15 + 255 + 1 = 271 literals
+    // quantum input: token + 2 extension bytes + 271 literals = 274 bytes -> header 273
+    const chained = new Uint8Array([0x8c, 0x02, 273 >> 8, 273 & 0xff, 0x0f, 0xff, 0x01, ...lits]);
+    let err: unknown;
+    try {
+      decodeLzb16(chained, 271);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UnsupportedError);
+    expect((err as UnsupportedError).variant).toBe(COMPRESS_HYPOTHESES.literalChain.id);
+    expect(decodeLzb16(chained, 271, { strict: false }).length).toBe(271);
+
+    const long = hex`8C 02 00 04 | F1 78 7F 01 00`;
+    expect(() => decodeLzb16(long, 147)).toThrow(/lzb16.longMatch/);
+    expect(decodeLzb16(long, 147, { strict: false }).every((b) => b === 0x78)).toBe(true);
+
+    expect(() => decodeLzb16(hex`8C 02 40 00 00`, 1)).toThrow(/lzb16.quantumFlags/);
+    expect(() => decodeLzb16(hex`8C 02 00 00 00`, 0x4001)).toThrow(/lzb16.multiQuantum/);
+  });
+
+  it('lax mode reads a two-quantum chunk under the multi-quantum hypothesis', () => {
+    const a = encodeLzb16(new Uint8Array(0x4000).fill(7))!;
+    const b = encodeLzb16(new Uint8Array(16).fill(7))!;
+    const stream = new Uint8Array([...a, ...b.subarray(2)]);
+    const out = decodeLzb16(stream, 0x4010, { strict: false });
+    expect(out.length).toBe(0x4010);
+    expect(out.every((x) => x === 7)).toBe(true);
+  });
+});
+
+describe('LZB16 encoder and decoder agree (property)', () => {
+  it('decode(encode(x)) = x for repetitive data', () => {
+    const seed = propertySeed();
+    const chunk = fc.array(fc.constantFrom(...'the quick brown fox \\worlds\\retail\\'.split('')), { minLength: 1, maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.array(chunk, { minLength: 1, maxLength: 60 }), (parts) => {
+        const data = new TextEncoder().encode(parts.join(parts[0]!));
+        if (data.length > 0x4000) return;
+        const enc = encodeLzb16(data);
+        if (enc === undefined) return;
+        expect(Buffer.from(decodeLzb16(enc, data.length)).equals(Buffer.from(data))).toBe(true);
+      }),
+      { seed, numRuns: 200 },
+    );
+  });
+
+  it('mutated real chunks give typed errors or bounded output, never a crash', () => {
+    const seed = propertySeed();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.integer({ min: -4, max: 4 }), (which, flips, sizeDelta) => {
+        const { payload, expected } = realChunks[which]!;
+        const m = payload.slice();
+        for (const [at, v] of flips) m[at % m.length] = v;
+        const raw = Math.max(0, expected.length + sizeDelta);
+        try {
+          const out = decodeLzb16(m, raw);
+          expect(out.length).toBe(raw);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ToolkitError);
+        }
+      }),
+      { seed, numRuns: 400 },
+    );
+  });
+});
+
+describe('Kraken through ooz-wasm (optional)', () => {
+  it('decodes the two real Kraken chunks', async () => {
+    const decoder = new ChunkDecoder();
+    const apl = await decoder.decode(loadFixture('oodle', 'kraken.Patch_13_LC.archivepatchloosefiles.1243.bin'), 3749);
+    expect(Buffer.from(apl).equals(Buffer.from(loadFixture('archivepatchloosefiles', 'Patch_13_LC.archivepatchloosefiles.txt')))).toBe(true);
+    const scripts = await decoder.decode(loadFixture('oodle', 'kraken.Patch_13_LC.fagameplay.scripts.chunk0.10982.bin'), 65536);
+    expect(Buffer.from(scripts).equals(Buffer.from(loadFixture('scripts', 'island_fortassault_fagameplay.scripts.first65536.bin')))).toBe(true);
+  });
+
+  it('names the package when it is absent, and loads it only when a Kraken chunk is met', async () => {
+    let calls = 0;
+    const missing = new ChunkDecoder({
+      oozLoader: async () => {
+        calls++;
+        const e = new Error("Cannot find package 'ooz-wasm'") as Error & { code: string };
+        e.code = 'ERR_MODULE_NOT_FOUND';
+        throw new CodecError(`Kraken-family Oodle chunks need the optional npm package 'ooz-wasm'`, { cause: e });
+      },
+    });
+    const lzb = realChunks[0]!;
+    expect((await missing.decode(lzb.payload, lzb.expected.length)).length).toBe(740);
+    expect(calls).toBe(0);
+    await expect(missing.decode(loadFixture('oodle', 'kraken.Patch_13_LC.archivepatchloosefiles.1243.bin'), 3749)).rejects.toThrow(/ooz-wasm/);
+    expect(calls).toBe(1);
+  });
+
+  it('wraps a failing decode in a CodecError and checks the decoded size', async () => {
+    const bad = new ChunkDecoder({ oozLoader: async () => ({ decompress: () => new Uint8Array(3) }) });
+    await expect(bad.decode(loadFixture('oodle', 'kraken.Patch_13_LC.archivepatchloosefiles.1243.bin'), 3749)).rejects.toThrow(/decoded to 3 bytes, 3749 declared/);
+    const real = new ChunkDecoder();
+    const k = loadFixture('oodle', 'kraken.Patch_13_LC.archivepatchloosefiles.1243.bin').slice();
+    k.fill(0xaa, 20, 200);
+    await expect(real.decode(k, 3749)).rejects.toBeInstanceOf(CodecError);
+  });
+
+  it('reports unsupported codecs by name', () => {
+    expect(() => new ChunkDecoder().decodeSync(hex`8C 1F 00 00`, 10)).toThrow(UnsupportedError);
+    expect(ChunkDecoder.kindOf(hex`8C 06 00`, 100)).toBe('Kraken');
+    expect(ChunkDecoder.kindOf(hex`8C 02 00`, 100)).toBe('LZB16');
+    expect(ChunkDecoder.kindOf(hex`01 02 03`, 3)).toBe('raw');
+  });
+});
