@@ -6,3 +6,5 @@ export * from './disasm.ts';
 export * from './asm.ts';
 export * from './file.ts';
 export * from './hypotheses.ts';
+export * from './verify.ts';
+export * from './analyze.ts';

@@ -1,0 +1,231 @@
+/**
+ * The verifier: operand-range and DATA-ownership checks over every instruction of every function, plus the
+ * chunk-level facts that rest on hypotheses. On compiler output it reports no errors or warnings; on code read
+ * with its fields confused (e.g. A and B swapped, the seed's control) it reports many. Findings are `Issue`s:
+ * `error` = the VM would misbehave or the loader would reject; `warning` = never seen in compiler output;
+ * `info` = a fact worth knowing that rests on a hypothesis (named in `hypothesis`).
+ */
+import type { Issue } from '../../binary/errors.ts';
+import { HKS_DEFAULT_PAD_BYTE, listHksFunctions, type HksChunk, type HksFunction } from './chunk.ts';
+import { aOf, bOf, bxOf, cOf, dataWordCount, hksOpcodes, opOf, sbxOf, type HksDialect, type OpcodeInfo, type OperandKind } from './opcodes.ts';
+
+export interface VerifyOptions {
+  dialect?: HksDialect;
+  /** Stop after this many findings (default 10 000). */
+  limit?: number;
+}
+
+/** Number of type ids in the standard type table (CHECKTYPE / SETSLOT type operands must be below it). */
+const TYPE_COUNT = 13;
+
+/**
+ * Registers an instruction touches beyond its plain R operands, as [first, last] from its fields, for the
+ * multi-register forms (calls, returns, loops, SETLIST …). `null` = nothing beyond the operand table.
+ */
+const REGISTER_SPANS: Record<string, (a: number, b: number, c: number) => [number, number] | null> = {
+  CALL_I: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
+  CALL_I_R1: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
+  CALL: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
+  CALL_C: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
+  CALL_M: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
+  TAILCALL_I: (a, b) => [a, a + Math.max(b - 1, 0)],
+  TAILCALL_I_R1: (a, b) => [a, a + Math.max(b - 1, 0)],
+  TAILCALL: (a, b) => [a, a + Math.max(b - 1, 0)],
+  TAILCALL_C: (a, b) => [a, a + Math.max(b - 1, 0)],
+  TAILCALL_M: (a, b) => [a, a + Math.max(b - 1, 0)],
+  RETURN: (a, b) => (b >= 2 ? [a, a + b - 2] : null),
+  SELF: (a) => [a, a + 1],
+  SELFSLOT: (a) => [a, a + 1],
+  SELFSLOTMT: (a) => [a, a + 1],
+  TFORLOOP: (a, _b, c) => [a, a + 2 + Math.max(c, 1)],
+  SETLIST: (a, b) => [a, a + b],
+  VARARG: (a, b) => (b >= 2 ? [a, a + b - 2] : [a, a]),
+};
+
+/** Checks a chunk; returns the findings (empty for clean compiler output). */
+export function verifyHksChunk(chunk: HksChunk, options: VerifyOptions = {}): Issue[] {
+  const table = hksOpcodes(options.dialect);
+  const limit = options.limit ?? 10_000;
+  const issues: Issue[] = [];
+  const structIds = new Set((chunk.structures?.structures ?? []).map((s) => s.id));
+  const hasStructs = chunk.structures !== null && chunk.structures.structures.length > 0;
+
+  for (const { fn, path } of listHksFunctions(chunk)) {
+    if (issues.length >= limit) break;
+    verifyFunction(fn, path, table.byOp, issues, structIds, hasStructs, limit);
+  }
+
+  if (chunk.trailing.length > 0) issues.push({ rule: 'hks.trailing', message: `${chunk.trailing.length} byte(s) after the last section (kept verbatim; Halo Infinite stores tag tables there)`, severity: 'info', path: '/trailing' });
+  if (chunk.structures && chunk.structures.structures.length > 0) {
+    issues.push({ rule: 'hks.structures.layout', message: `structure section read with the ${chunk.structures.layout} layout`, severity: 'info', path: '/structures', hypothesis: 'hks.structures.layout' });
+  }
+  return issues.slice(0, limit);
+}
+
+function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo[], issues: Issue[], structIds: Set<number>, hasStructs: boolean, limit: number): void {
+  const code = fn.code;
+  const n = code.length;
+  const maxStack = fn.maxStackSize;
+  const kCount = fn.constants.length;
+  const at = (pc: number): string => `/${path}/code[${pc}]`;
+  const add = (pc: number, rule: string, message: string, severity: Issue['severity'] = 'error', hypothesis?: string): void => {
+    if (issues.length >= limit) return;
+    const issue: Issue = { rule, message: `${path} pc ${pc}: ${message}`, path: at(pc), severity };
+    if (hypothesis) issue.hypothesis = hypothesis;
+    issues.push(issue);
+  };
+  const dataOp = byOp.findIndex((o) => o.isData);
+  const isData = (pc: number): boolean => pc >= 0 && pc < n && opOf(code[pc]!) === dataOp;
+
+  if (fn.padByte !== HKS_DEFAULT_PAD_BYTE) issues.push({ rule: 'hks.padding.byte', message: `${path}: pad byte 0x${fn.padByte.toString(16)} (every known writer uses '_')`, path: `/${path}/padByte`, severity: 'warning', hypothesis: 'hks.padding.byte' });
+  if (n === 0) {
+    add(0, 'hks.code.empty', 'function has no code (compilers always end with RETURN)', 'warning');
+  } else if (byOp[opOf(code[n - 1]!)]?.name !== 'RETURN') {
+    add(n - 1, 'hks.code.noreturn', 'last word is not RETURN (compilers always end a function with RETURN 0 1)', 'warning');
+  }
+
+  for (let pc = 0; pc < n; pc++) {
+    if (issues.length >= limit) return;
+    const w = code[pc]!;
+    const info = byOp[opOf(w)];
+    if (!info) {
+      add(pc, 'hks.op.unknown', `opcode ${opOf(w)} is outside the table (${byOp.length} opcodes)`);
+      continue;
+    }
+    if (info.isData) {
+      add(pc, 'hks.data.orphan', 'DATA word not owned by a preceding instruction');
+      continue;
+    }
+    const a = aOf(w);
+    const b = bOf(w);
+    const c = cOf(w);
+    const bx = bxOf(w);
+
+    // unused fields
+    if (info.a === '-' && a !== 0) add(pc, 'hks.op.unused', `${info.name}: unused A is ${a}`, 'warning');
+    if (info.mode === 'ABC') {
+      if (info.b === '-' && b !== 0) add(pc, 'hks.op.unused', `${info.name}: unused B is ${b}`, 'warning');
+      if (info.c === '-' && c !== 0) add(pc, 'hks.op.unused', `${info.name}: unused C is ${c}`, 'warning');
+    }
+
+    // operands by kind
+    const check = (kind: OperandKind, v: number, field: string, rk9: boolean): void => {
+      switch (kind) {
+        case 'R':
+          if (v >= maxStack) add(pc, 'hks.operand.register', `${info.name}: ${field} = R(${v}) is not below max stack ${maxStack}`);
+          return;
+        case 'RK':
+          if (rk9 && v >= 256) {
+            if (v - 256 >= kCount) add(pc, 'hks.operand.constant', `${info.name}: ${field} = K(${v - 256}) but the function has ${kCount} constant(s)`);
+          } else if (v >= maxStack) add(pc, 'hks.operand.register', `${info.name}: ${field} = R(${v}) is not below max stack ${maxStack}`);
+          return;
+        case 'K':
+          if (v >= kCount) add(pc, 'hks.operand.constant', `${info.name}: ${field} = K(${v}) but the function has ${kCount} constant(s)`);
+          return;
+        case 'F':
+          if (v > 1) add(pc, 'hks.operand.flag', `${info.name}: ${field} is ${v}, expected 0 or 1`);
+          return;
+        case 'P':
+          if (v >= fn.children.length) add(pc, 'hks.operand.prototype', `${info.name}: P(${v}) but the function has ${fn.children.length} child function(s)`);
+          return;
+        case 'J': {
+          const t = pc + 1 + v;
+          if (t < 0 || t >= n) add(pc, 'hks.jump.range', `${info.name}: target ${t} is outside the code (0..${n - 1})`);
+          else if (isData(t)) add(pc, 'hks.jump.data', `${info.name}: target ${t} is a DATA word`);
+          return;
+        }
+        default:
+          return;
+      }
+    };
+    check(info.a, a, 'A', false);
+    if (info.mode === 'ABC') {
+      check(info.b, b, 'B', false);
+      check(info.c, c, 'C', true);
+    } else if (info.mode === 'ABx') check(info.b, bx, 'Bx', false);
+    else check(info.b, sbxOf(w), 'sBx', false);
+
+    const span = REGISTER_SPANS[info.name]?.(a, b, c);
+    if (span && span[1] >= maxStack) add(pc, 'hks.operand.span', `${info.name}: uses registers R(${span[0]})..R(${span[1]}), max stack is ${maxStack}`);
+
+    switch (info.name) {
+      case 'LOADNIL':
+        if (b < a) add(pc, 'hks.operand.order', `LOADNIL: B ${b} below A ${a}`);
+        break;
+      case 'CONCAT':
+        if (c <= b) add(pc, 'hks.operand.order', `CONCAT: C ${c} must be above B ${b}`);
+        break;
+      case 'GETUPVAL':
+      case 'SETUPVAL':
+      case 'SETUPVAL_R1':
+        if (b >= fn.upvalueCount) add(pc, 'hks.operand.upvalue', `${info.name}: upvalue ${b} but the function has ${fn.upvalueCount}`);
+        break;
+      case 'CHECKTYPE':
+        if (bx >= TYPE_COUNT) add(pc, 'hks.operand.type', `CHECKTYPE: type id ${bx} is not a Lua type`);
+        break;
+      case 'CHECKTYPES':
+      case 'CHECKTYPE_D':
+        if (hasStructs && !structIds.has(bx)) add(pc, 'hks.operand.struct', `${info.name}: structure id ${bx} is not declared`);
+        break;
+      case 'GETFIELD':
+      case 'GETFIELD_R1':
+      case 'SETFIELD':
+      case 'SETFIELD_R1': {
+        const key = fn.constants[info.name.startsWith('GET') ? c : b];
+        if (key && key.type !== 'string') add(pc, 'hks.operand.fieldkey', `${info.name}: field key K(${info.name.startsWith('GET') ? c : b}) is a ${key.type}, not a string`, 'warning');
+        break;
+      }
+    }
+    if (info.test && (pc + 1 >= n || byOp[opOf(code[pc + 1]!)]?.name !== 'JMP')) add(pc, 'hks.test.jmp', `${info.name}: the word after a test instruction must be a JMP`, pc + 1 >= n ? 'error' : 'warning');
+
+    // DATA ownership
+    let run = 0;
+    while (pc + 1 + run < n && isData(pc + 1 + run)) run++;
+    const child = info.data.kind === 'closure' ? fn.children[bx] : undefined;
+    const expected = dataWordCount(info, w, child?.upvalueCount);
+    if (info.data.kind === 'unknown') {
+      if (run !== info.data.assumed) add(pc, 'hks.data.count', `${info.name} is followed by ${run} DATA word(s); its rule is unknown (assumed ${info.data.assumed})`, 'warning', 'hks.data.unknown');
+    } else if (info.data.kind === 'optional') {
+      if (run > info.data.max) add(pc, 'hks.data.count', `${info.name} is followed by ${run} DATA words, at most ${info.data.max} expected`);
+    } else if (expected !== undefined && run !== expected) {
+      add(pc, 'hks.data.count', `${info.name} owns ${expected} DATA word(s), ${run} follow`);
+    }
+    for (let i = 0; i < run; i++) {
+      const d = code[pc + 1 + i]!;
+      const da = aOf(d);
+      const dbx = bxOf(d);
+      if (info.name === 'CLOSURE') {
+        if (da === 1 && dbx >= maxStack) add(pc + 1 + i, 'hks.data.capture', `CLOSURE capture of R(${dbx}) is not below max stack ${maxStack}`);
+        else if (da === 2 && dbx >= fn.upvalueCount) add(pc + 1 + i, 'hks.data.capture', `CLOSURE shares upvalue ${dbx} but the function has ${fn.upvalueCount}`);
+        else if (da !== 1 && da !== 2) add(pc + 1 + i, 'hks.data.capture', `CLOSURE capture kind ${da} (expected 1 = register, 2 = upvalue)`);
+      } else if (info.name === 'GETGLOBAL_MEM' || info.name === 'GETGLOBAL') {
+        if (dbx + 1 >= kCount) add(pc + 1 + i, 'hks.data.memo', `memo pair K(${dbx}), K(${dbx + 1}) beyond the ${kCount} constant(s)`);
+        else if (fn.constants[dbx]!.type !== 'nil' || fn.constants[dbx + 1]!.type !== 'nil') add(pc + 1 + i, 'hks.data.memo', `memo pair K(${dbx}), K(${dbx + 1}) is not two nil constants`, 'warning');
+      } else if ((info.name === 'NEWSTRUCT' || info.name === 'SETSLOTS') && hasStructs && !structIds.has(dbx)) {
+        add(pc + 1 + i, 'hks.data.struct', `${info.name}: structure id ${dbx} is not declared`);
+      } else if (info.name === 'SETSLOT' && dbx >= TYPE_COUNT) {
+        add(pc + 1 + i, 'hks.data.type', `SETSLOT: type id ${dbx} is not a Lua type`);
+      }
+    }
+    pc += run;
+  }
+
+  if (fn.debug) {
+    const d = fn.debug;
+    if (d.lines.length !== 0 && d.lines.length !== n) issues.push({ rule: 'hks.debug.lines', message: `${path}: ${d.lines.length} line entries for ${n} code words`, path: `/${path}/debug/lines`, severity: 'warning', hypothesis: 'hks.lines.perword' });
+    d.locals.forEach((l, i) => {
+      if (l.startPc < 0 || l.endPc > n || l.startPc > l.endPc) issues.push({ rule: 'hks.debug.local', message: `${path}: local ${i} range ${l.startPc}..${l.endPc} outside the code (0..${n})`, path: `/${path}/debug/locals[${i}]`, severity: 'error' });
+    });
+    if (d.upvalueNames.length !== 0 && d.upvalueNames.length !== fn.upvalueCount) issues.push({ rule: 'hks.debug.upvalues', message: `${path}: ${d.upvalueNames.length} upvalue names for ${fn.upvalueCount} upvalues`, path: `/${path}/debug/upvalueNames`, severity: 'warning' });
+  }
+  fn.children.forEach((ch, i) => {
+    if (ch.upvalueCount > 255) issues.push({ rule: 'hks.upvalues', message: `${path}/${i}: ${ch.upvalueCount} upvalues`, severity: 'warning', path: `/${path}/${i}` });
+  });
+}
+
+/** Counts findings by severity. */
+export function countFindings(issues: readonly Issue[]): { error: number; warning: number; info: number } {
+  const out = { error: 0, warning: 0, info: 0 };
+  for (const i of issues) out[i.severity]++;
+  return out;
+}
