@@ -419,7 +419,7 @@ export interface WriteSd2Options {
 function layoutFits(image: Sd2Image, headerSize: number): boolean {
   const layout = image.layout;
   if (!layout || layout.headerSize !== headerSize || layout.rowOffsets.length !== image.tables.length) return false;
-  return image.tables.every((t, i) => t.rows.length === layout.blockLengths[i]);
+  return image.tables.every((t, i) => t.rowCount * t.numBytes === layout.blockLengths[i] && t.rows.length === layout.blockLengths[i]);
 }
 
 /** Builds the memory image of a model. Never mutates the model. */
