@@ -5,8 +5,7 @@
  */
 import { basename } from 'node:path';
 import { UsageError, type Issue } from '../../binary/errors.ts';
-import { parseGadbWithLayout, writeGadb } from '../../formats/gadb/index.ts';
-import { validateGadb } from '../../formats/gadb/validate.ts';
+import { parseGadbWithLayout, verifyGadb, writeGadb } from '../../formats/gadb/index.ts';
 import { Database, DbRecord, Field, type FieldValue } from '../../gamedb/database.ts';
 import { formatValue, recordRef, valueToJson } from '../../gamedb/format.ts';
 import { formatHash } from '../../gamedb/names.ts';
@@ -344,15 +343,14 @@ function issueLine(i: Issue): string {
 
 const verify: Command = {
   path: ['db', 'verify'],
-  summary: 'check every invariant of the spec; findings with offsets and the hypothesis they concern (exit 1 when any)',
+  summary: 'check every invariant of the spec and the seed; findings with offsets and the hypothesis they concern (exit 1 when any)',
   usage: 'FILE',
   minArgs: 1,
   maxArgs: 1,
   run(ctx) {
     const path = ctx.resolvePath(ctx.args[0]!);
     const bytes = readBytes(path);
-    const { gadb } = parseGadbWithLayout(bytes);
-    const issues = validateGadb(gadb);
+    const issues = verifyGadb(bytes);
     const findings = issues.filter((i) => i.severity !== 'info');
     if (ctx.json) ctx.printJson({ file: path, findings: findings.length, issues });
     else {
