@@ -186,7 +186,7 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
         const f = stringConstant(fn, C);
         if (f !== undefined) {
           bump(a.fieldsRead, f);
-          const base = names[B];
+          const base = names[B] ?? localName(fn, B, pc);
           named = base !== undefined ? `${base}.${f}` : undefined;
           ref(pc, info.name, 'field-read', named ?? f);
         }
@@ -204,7 +204,7 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
       }
       case 'SELF': {
         const m = C >= 256 ? stringConstant(fn, C - 256) : undefined;
-        const base = names[B];
+        const base = names[B] ?? localName(fn, B, pc);
         if (m !== undefined) {
           bump(a.fieldsRead, m);
           ref(pc, info.name, 'method', base !== undefined ? `${base}:${m}` : m);
@@ -244,6 +244,20 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
     const s = stringConstant(fn, i);
     if (s !== undefined) ref(-1, `K(${i})`, 'constant', s);
   }
+}
+
+/** Debug name of register `reg` at `pc`: the reg-th local active there (Lua 5.1 allocates locals in order). */
+function localName(fn: HksFunction, reg: number, pc: number): string | undefined {
+  const locals = fn.debug?.locals;
+  if (!locals) return undefined;
+  let i = 0;
+  for (const l of locals) {
+    if (l.startPc <= pc && pc < l.endPc) {
+      if (i === reg) return l.name ?? undefined;
+      i++;
+    }
+  }
+  return undefined;
 }
 
 /** The references of `name`: exact matches of the name, or qualified names ending in `.name` / `:name`. */
