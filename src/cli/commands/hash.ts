@@ -2,10 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { basename } from 'node:path';
 import { UsageError } from '../../binary/errors.ts';
 import { DEFAULT_P919_TABLE, p919, type P919Table } from '../../hash/p919.ts';
-import { parseP919Table } from '../../hash/calibrate.ts';
-import { hex32, type Command, type CommandContext } from '../command.ts';
+import { calibrateP919, parseP919Table, serializeP919Table } from '../../hash/calibrate.ts';
+import { parseGadb } from '../../formats/gadb/index.ts';
+import { readBytes, writeFileAtomic } from '../../node/fs.ts';
+import { ExitCode, hex32, type Command, type CommandContext } from '../command.ts';
 
 /** Where a calibrated table is kept for reuse when `--lut` is not given. */
 export function userLutPath(env: Record<string, string | undefined>): string {
@@ -54,4 +57,76 @@ const hashCommand: Command = {
   },
 };
 
-export const hashCommands: Command[] = [hashCommand];
+/** Where `--save` writes and where `resolveLut` looks when `--lut` is not given. */
+function savedLutPath(ctx: CommandContext): string {
+  return ctx.io.env['SCRY_LUT'] ?? userLutPath(ctx.io.env);
+}
+
+const calibrateCommand: Command = {
+  path: ['hash', 'calibrate'],
+  summary: 'derive unknown P919 table entries from a real database (its category sort keys are P919 of the names)',
+  usage: 'FILE',
+  details: [
+    'Every category of a GADB file stores P919(name) as its sort key; the game\'s category names contain `/` and other',
+    'characters whose table value is unknown. Each (name, key) pair is a linear equation in the unknown entries;',
+    'calibration solves them, checks every derived value against every pair, and starts from the table in use',
+    '(--lut, the saved table, or the built-in one), so calibrations accumulate. Exit 1 when a pair contradicts the table.',
+    'Save with -o TABLE.json (reuse with --lut TABLE.json) or --save (the user config; every command then uses it).',
+  ].join('\n'),
+  minArgs: 1,
+  maxArgs: 1,
+  options: {
+    output: { type: 'string', short: 'o', valueName: 'TABLE.json', description: 'write the calibrated table there' },
+    save: { type: 'boolean', description: 'save the calibrated table in the user config (SCRY_LUT or ~/.config/scry/p919-table.json), keeping a .bak' },
+    force: { type: 'boolean', description: 'with -o: replace an existing file (a .bak is kept)' },
+  },
+  run(ctx) {
+    const path = ctx.resolvePath(ctx.args[0]!);
+    const gadb = parseGadb(readBytes(path));
+    const data = gadb.strings.data;
+    const decoder = new TextDecoder('utf-8');
+    const pairs = gadb.categories.map((c) => {
+      const end = data.indexOf(0, c.nameKey);
+      return { text: decoder.decode(data.subarray(c.nameKey, end < 0 ? data.length : end)), hash: c.sortKey >>> 0 };
+    });
+    const base = resolveLut(ctx);
+    const result = calibrateP919(pairs, base, `category sort keys of ${basename(path)}`);
+    const targets: string[] = [];
+    const saved = JSON.stringify(serializeP919Table(result.table), null, 2) + '\n';
+    const output = ctx.options['output'];
+    if (typeof output === 'string') {
+      const out = ctx.resolvePath(output);
+      writeFileAtomic(out, saved, { overwrite: ctx.options['force'] === true });
+      targets.push(out);
+    }
+    if (ctx.options['save'] === true) {
+      const out = savedLutPath(ctx);
+      writeFileAtomic(out, saved, { overwrite: true, backup: true });
+      targets.push(out);
+    }
+    const still = new Set<string>();
+    for (const p of result.unresolved) for (const ch of p.text) if (result.table.status[ch.charCodeAt(0)] === 'unknown') still.add(ch);
+    if (ctx.json) {
+      ctx.printJson({
+        file: path,
+        pairs: pairs.length,
+        derived: result.derived,
+        unresolved: result.unresolved.length,
+        stillUnknown: [...still].sort(),
+        contradicted: result.contradicted.map((c) => ({ text: c.text, hash: c.hash, computed: c.computed })),
+        written: targets,
+      });
+    } else {
+      ctx.out(`${basename(path)}: ${pairs.length} category names with their sort keys`);
+      if (result.derived.length === 0) ctx.out('  no new table entry (no name with exactly one character of unknown value left to solve)');
+      for (const d of result.derived) ctx.out(`  '${d.character}' (0x${d.byte.toString(16).padStart(2, '0')}) = ${d.value}   confirmed by ${d.support} pair(s)`);
+      if (result.unresolved.length > 0) ctx.out(`  ${result.unresolved.length} pair(s) still unsolved; characters still unknown: ${[...still].sort().join(' ')}`);
+      for (const c of result.contradicted) ctx.out(`  contradiction: ${JSON.stringify(c.text)} is stored as ${hex32(c.hash)}, the table gives ${hex32(c.computed)}`);
+      for (const t of targets) ctx.out(`  saved ${t}`);
+      if (targets.length === 0 && result.derived.length > 0) ctx.out('  (not saved: pass -o TABLE.json or --save)');
+    }
+    return result.contradicted.length > 0 ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+export const hashCommands: Command[] = [hashCommand, calibrateCommand];
