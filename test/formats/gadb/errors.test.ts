@@ -1,0 +1,114 @@
+/** Bad input: every failure is a typed error naming the byte offset and the field path. */
+import { describe, expect, it } from 'vitest';
+import { EofError, FormatError, UnsupportedError, ConsistencyError } from '../../../src/binary/errors.ts';
+import { isGadb, parseGadb, writeGadb } from '../../../src/formats/gadb/index.ts';
+import { loadFixture } from '../../support/fixtures.ts';
+
+const original = loadFixture('gadb', 'landmine_curse.fxp');
+const G = 8; // GADB offset in the .fxp
+
+function patched(edits: [offset: number, u32: number][]): Uint8Array {
+  const b = original.slice();
+  const dv = new DataView(b.buffer);
+  for (const [off, v] of edits) dv.setUint32(off, v, true);
+  return b;
+}
+
+function parseError(bytes: Uint8Array): FormatError {
+  try {
+    parseGadb(bytes);
+  } catch (e) {
+    expect(e).toBeInstanceOf(FormatError);
+    return e as FormatError;
+  }
+  throw new Error('expected a FormatError');
+}
+
+describe('GADB bad input', () => {
+  it('rejects a file that is not GADB, naming the magic', () => {
+    const e = parseError(new TextEncoder().encode('hello world, not a database'));
+    expect(e.offset).toBe(0);
+    expect(e.path).toBe('/magic');
+    expect(isGadb(new Uint8Array(3))).toBe(false);
+  });
+
+  it('refuses another version with an UnsupportedError', () => {
+    const e = parseError(patched([[G + 4, 18]]));
+    expect(e).toBeInstanceOf(UnsupportedError);
+    expect([e.offset, e.path]).toEqual([G + 4, '/header/version']);
+    expect(isGadb(patched([[G + 4, 18]]))).toBe(false);
+  });
+
+  it('names the field when the file is truncated in each section', () => {
+    const cases: [length: number, path: RegExp][] = [
+      [G + 0x20, /^\/header\//],
+      [0x100, /^\/strings$/],
+      [0x1000, /^\/header\/descriptorCount$/], // the count is refused before the rows are read
+      [0x2cb0, /^\/categories\[0\]$/],
+      [0x2cd0, /^\/categories\[0\]\/records\[0\]\/cells$/],
+      [0x38ba, /^\/trailer\/pairCount$/],
+    ];
+    for (const [length, path] of cases) {
+      const e = parseError(original.subarray(0, length));
+      if (length !== 0x1000) expect(e, `truncated at ${length}`).toBeInstanceOf(EofError);
+      expect(e.path, `truncated at ${length}`).toMatch(path);
+      expect(e.offset).toBeLessThanOrEqual(length);
+    }
+  });
+
+  it('refuses absurd counts before allocating anything', () => {
+    let e = parseError(patched([[G + 0x1c, 0xffffffff]]));
+    expect([e.path, e.offset]).toEqual(['/header/descriptorCount', 0xe82]);
+    e = parseError(patched([[0x2ca4, 0x7fffffff]]));
+    expect(e.path).toBe('/values/categoryCount');
+    expect(e.message).toContain('count 2147483647');
+    e = parseError(patched([[0x2cb8, 0x10000000]]));
+    expect(e.path).toBe('/categories[0]/secondaryCount');
+    e = parseError(patched([[0x2cb4, 0x10000000]]));
+    expect(e.path).toBe('/categories[0]/primaryCount');
+  });
+
+  it('refuses a string block larger than the file', () => {
+    const e = parseError(patched([[G + 8, 0x100000]]));
+    expect(e).toBeInstanceOf(EofError);
+    expect(e.path).toBe('/strings');
+  });
+
+  it('refuses name offsets outside the string block or not 4-aligned', () => {
+    let e = parseError(patched([[0x2ca8, 0x10000]]));
+    expect([e.path, e.offset]).toEqual(['/categories[0]/name', 0x2ca8]);
+    expect(e.message).toContain('outside the block');
+    e = parseError(patched([[0x2cc0, 0x0a]]));
+    expect([e.path, e.offset]).toEqual(['/records[0]/name', 0x2cc0]);
+    expect(e.message).toContain('not 4-aligned');
+  });
+
+  it('refuses a descriptor run outside the descriptor table', () => {
+    const b = original.slice();
+    b[0x2cc7] = 0xff;
+    b[0x2cc8] = 0xff;
+    const e = parseError(b);
+    expect([e.path, e.offset]).toEqual(['/records[0]/firstDescriptor', 0x2cc0]);
+  });
+
+  it('refuses trailing bytes after the trailer and a header size below 0x2C', () => {
+    const longer = new Uint8Array(original.length + 4);
+    longer.set(original);
+    expect(parseError(longer).path).toBe('/trailer');
+    expect(parseError(patched([[G + 0x28, 0x10]])).path).toBe('/header/headerSize');
+  });
+
+  it('writeGadb refuses an inconsistent model with a ConsistencyError listing the issues', () => {
+    const g = parseGadb(original);
+    g.categories[0]!.secondaryCount = 5;
+    expect(() => writeGadb(g)).toThrow(ConsistencyError);
+    try {
+      writeGadb(g);
+    } catch (e) {
+      expect((e as ConsistencyError).issues.map((i) => i.rule)).toContain('model.recordCount');
+    }
+    const h = parseGadb(original);
+    h.records.nameKey[0] = 0x9;
+    expect(() => writeGadb(h)).toThrow(/not an item key/);
+  });
+});
