@@ -1,0 +1,198 @@
+/**
+ * The engine's semantics on a synthetic database (built by `build.ts`, written by the codec, read back): what
+ * the real sample cannot show — primaries, types 6/7/9/11 and 0x44, Bool arrays, per-record counts, null and
+ * out-of-range links, zero-field records, names with `/`.
+ */
+import { describe, expect, it } from 'vitest';
+import { writeGadb } from '../../src/formats/gadb/index.ts';
+import { Database, DbRecord, FieldTypeError, SlotMismatchError, formatValue, searchDatabase, summarizeDatabase, valueToJson } from '../../src/gamedb/index.ts';
+import { calibrateP919 } from '../../src/hash/calibrate.ts';
+import { p919 } from '../../src/hash/p919.ts';
+import { syntheticModel, TRUE_TABLE } from './synthetic.ts';
+
+const bytes = writeGadb(syntheticModel());
+const db = Database.open(bytes);
+const items = db.category('Inventory.Items');
+const sword = db.getRecord('Inventory.Items', 'Sword');
+const axe = db.getRecord('Inventory.Items', 'Axe');
+const bow = db.getRecord('Inventory.Items', 'Bow');
+
+describe('lookups', () => {
+  it('orders categories by sort key and secondaries by P919 of their names; binary search agrees with a scan', () => {
+    const keys = db.categories.map((c) => c.sortKey);
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+    for (const cat of db.categories) {
+      for (const r of cat.records()) {
+        if (r.isPrimary) continue;
+        const byScan = cat.records().find((x) => !x.isPrimary && x.name!.toLowerCase() === r.name!.toLowerCase());
+        expect(cat.findRecord(r.name!)?.index).toBe(byScan?.index);
+        expect(cat.findRecord(r.name!.toUpperCase())?.index).toBe(r.index); // the hash folds case
+      }
+      expect(cat.findRecord('NoSuchRecord')).toBeUndefined();
+    }
+    expect(items.records().map((r) => r.name)).toEqual(['Axe', 'Bow', 'Sword'].sort((a, b) => p919(a) - p919(b)));
+  });
+
+  it('matches names with an uncalibrated `/` by text, and by hash once the table is calibrated', () => {
+    expect(() => db.hash('AI/Templates')).toThrow(/'\/'/);
+    const cat = db.findCategory('ai/templates')!;
+    expect(cat.name).toBe('AI/Templates');
+    expect(db.findRecord(cat, 'Uruk/Captain')?.path).toBe('AI/Templates:Uruk/Captain');
+    const pairs = db.categories.map((c) => ({ text: c.name, hash: c.sortKey }));
+    const { table, derived } = calibrateP919(pairs);
+    expect(derived.map((d) => [d.character, d.value])).toEqual([['/', 41]]);
+    const calibrated = Database.open(bytes, { table });
+    expect(calibrated.findCategory('AI/Templates')?.ordinal).toBe(cat.ordinal);
+    expect(calibrated.findCategory(p919('AI/Templates', { table: TRUE_TABLE }))?.ordinal).toBe(cat.ordinal);
+    expect(calibrated.findRecord('AI/Templates', p919('Uruk/Captain', { table: TRUE_TABLE }))?.name).toBe('Uruk/Captain');
+  });
+
+  it('addresses primaries as #N, with no name, ahead of the secondaries', () => {
+    const s = db.category('_StructuresWeapon.Stats');
+    expect([s.primaryCount, s.secondaryCount, s.isStructures, s.typeName]).toEqual([3, 1, true, 'Weapon.Stats']);
+    const p1 = s.findRecord('#1')!;
+    expect([p1.isPrimary, p1.name, p1.label, p1.nameHash]).toEqual([true, undefined, '#1', undefined]);
+    expect(s.findRecord('#3')?.name).toBe('DEFAULT_RECORD_NAMEWeapon.Stats');
+    expect(s.findRecord('#4')).toBeUndefined();
+    expect(s.findRecord('DEFAULT_RECORD_NAMEWeapon.Stats')?.indexInCategory).toBe(3);
+    expect(db.categoriesOfType('weapon.stats').map((c) => c.name)).toEqual(['_StructuresWeapon.Stats']);
+  });
+});
+
+describe('typed getters and the slot rule', () => {
+  it('decodes every type', () => {
+    expect(sword.getInt('Price')).toBe(100);
+    expect(axe.getInt('Price')).toBe(-5);
+    expect(sword.getInt64('Id')).toBe(0x123456789abcdefn);
+    expect(axe.getInt64('Id')).toBe(-1n);
+    expect(sword.getString('Model')).toBe('models\\sword.mdl');
+    expect(sword.field('Model')!.isResourcePath).toBe(true);
+    expect(sword.field('Model')!.typeName).toBe('String|ResourcePath');
+    expect(sword.getEnum('Quality')).toEqual({ text: 'High', hash: p919('High') });
+    expect(axe.getEnum('Quality')!.hash).toBe(p919('High')); // HIGH and High are one value
+    expect(sword.getVector3('Offset')).toEqual([0, 1, 0]);
+    expect(sword.get('Blob')).toEqual(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(sword.getCurve('Fade')).toEqual([{ time: 0, value: 1 }, { time: 1, value: 0.5 }]);
+    expect(sword.getCurve('Tint')).toEqual([{ time: 0, value: 0xff00ff00 }]);
+    const primary = db.category('_StructuresWeapon.Stats').at(1)!;
+    expect(primary.getFloat('Damage')).toBe(25.5);
+    expect(primary.getFloatPair('Range')).toEqual([1, 1]);
+  });
+
+  it('reads a Bool array as consecutive bits and gives the default past the count', () => {
+    expect([0, 1, 2].map((i) => sword.getBool('Bits', i))).toEqual([true, false, true]);
+    expect(sword.getBool('Bits', 3, true)).toBe(true);
+    expect(sword.getBool('IsRare')).toBe(true);
+    expect(axe.getBool('IsRare', 0, true)).toBe(false);
+    expect(bow.count('Bits')).toBe(0);
+    expect(bow.getBool('Bits', 0, true)).toBe(true);
+  });
+
+  it('lets element counts differ per record, each record through its own run', () => {
+    const s = db.category('_StructuresWeapon.Stats');
+    expect(s.records().map((r) => r.count('Tags'))).toEqual([2, 0, 1, 0]);
+    expect(s.at(0)!.values('Tags')).toEqual(['sharp', 'long']);
+    expect(s.at(1)!.getString('Tags', 0, 'none')).toBe('none');
+    expect(s.at(2)!.getString('Tags')).toBe('blunt');
+  });
+
+  it('refuses a getter of the wrong type, and a slot applied to a record of another layout', () => {
+    expect(() => sword.getFloat('Price')).toThrow(FieldTypeError);
+    const slot = db.slot('Inventory.Items', 'Price');
+    expect(axe.getInt(slot)).toBe(-5);
+    const orc = db.getRecord('AI/Templates', 'Orc');
+    expect(orc.getInt(slot, 0, 9)).toBe(9); // the cached index is past Orc's two fields: no value
+    expect(() => orc.getLink(db.slot('Inventory.Items', 'Stats'))).toThrow(SlotMismatchError); // index 0 is CombatProp there
+    expect(() => db.slot('Inventory.Items', 'Nope')).toThrow(/no field/);
+  });
+
+  it('gives identical results by name and through cached slots on every field of every record', () => {
+    let n = 0;
+    for (const cat of db.categories) {
+      for (const r of cat.records()) {
+        for (const f of r.fields()) {
+          const slot = db.slot(cat, f.hash);
+          for (let i = 0; i <= f.count; i++) {
+            expect(valueToJson(r.get(slot, i), f.type)).toEqual(valueToJson(r.get(f.hash, i), f.type));
+            n++;
+          }
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(60);
+  });
+
+  it('has no value for a zero-field record', () => {
+    const nothing = db.getRecord('Empty.Things', 'Nothing');
+    expect([nothing.descriptorCount, nothing.cellCount, nothing.fields().length]).toEqual([0, 0, 0]);
+    expect(nothing.get('Price')).toBeUndefined();
+    expect(db.category('Empty.Things').firstRecordWithFields()).toBeUndefined();
+    expect(() => db.slot('Empty.Things', 'Price')).toThrow(/no field/);
+  });
+});
+
+describe('links and the reverse index', () => {
+  it('resolves primaries first, then secondaries; null and out-of-range links are null', () => {
+    expect(sword.getLink('Stats')!.equals(db.category('_StructuresWeapon.Stats').at(0)!)).toBe(true);
+    expect(bow.getLink('Stats')!.isPrimary).toBe(true);
+    expect(sword.getLink('Next')!.path).toBe(`Inventory.Items:${items.at(1)!.name}`);
+    expect(axe.getLink('Next')).toBeNull();
+    expect(bow.getLink('Next')).toBeNull(); // category 1 index 7: past both sides
+    expect(db.decodeLink(bow.field('Next')!.raw()!)).toMatchObject({ categoryOrdinal: 1, index: 7, nullReason: 'index-out-of-range' });
+    expect(db.decodeLink(0xffffffff).nullReason).toBe('null');
+    expect(db.decodeLink(0x7ff00000).nullReason).toBe('category-out-of-range');
+    expect(db.getRecord('AI/Templates', 'Uruk/Captain').getLink('CombatProp')).toBeNull();
+    expect(sword.values('Related').map((r) => (r as DbRecord).name)).toEqual([items.at(0)!.name, items.at(1)!.name]); // type 11 reads as a link
+    const link = items.at(2)!.linkValue;
+    expect(db.resolveLink(link)!.index).toBe(items.at(2)!.index);
+  });
+
+  it('lists who links to a record, with field and element', () => {
+    const refs = (r: DbRecord) => r.referencedBy().map((x) => `${x.record.path} ${x.field.hash === p919('Related') ? 'Related' : x.field.hash === p919('Next') ? 'Next' : x.field.hash === p919('CombatProp') ? 'CombatProp' : 'Stats'}[${x.element}]`);
+    const first = items.at(0)!;
+    const second = items.at(1)!;
+    expect(refs(first)).toContain('AI/Templates:Orc CombatProp[0]');
+    expect(refs(first)).toContain('Inventory.Items:Sword Related[0]');
+    expect(refs(second)).toEqual(expect.arrayContaining(['Inventory.Items:Sword Related[1]', 'Inventory.Items:Sword Next[0]']));
+    expect(refs(db.category('_StructuresWeapon.Stats').at(2)!)).toEqual(['Inventory.Items:Axe Stats[0]']);
+    expect(db.referenceCount(db.getRecord('Empty.Things', 'Nothing'))).toBe(0);
+    // Every non-null resolved link cell appears exactly once in the reverse index.
+    let forward = 0;
+    for (let r = 0; r < db.recordCount; r++) forward += db.record(r).links().filter((l) => l.target).length;
+    let backward = 0;
+    for (let r = 0; r < db.recordCount; r++) backward += db.referenceCount(db.record(r));
+    expect(backward).toBe(forward);
+  });
+});
+
+describe('shared values, search, summary, formatting', () => {
+  it('counts the cells behind a shared value', () => {
+    const zero = db.category('_StructuresWeapon.Stats').at(0)!.field('Range')!;
+    expect(zero.sharedCount()).toBe(3); // (0, 0) behind primaries 0 and 2 and the placeholder
+    expect(sword.field('Offset')!.sharedCount()).toBe(3);
+    expect(sword.field('Model')!.sharedCount()).toBe(1);
+  });
+
+  it('finds names, hashes and string values', () => {
+    const r = searchDatabase(db, 'sword');
+    expect(r.hits.map((h) => h.kind)).toEqual(['record', 'value']);
+    expect(searchDatabase(db, '0x' + p919('Price').toString(16)).hits.filter((h) => h.kind === 'field').length).toBe(1);
+    expect(searchDatabase(db, 'uruk/').hits.map((h) => h.kind)).toEqual(['record']);
+    expect(searchDatabase(db, 'e', { limit: 2 }).hits.length).toBe(2);
+  });
+
+  it('summarizes the figures the seed gives for the game database', () => {
+    const s = summarizeDatabase(db);
+    expect(s).toMatchObject({ rootName: 'GameDatabase', categories: 4, records: 10, primaries: 3, secondaries: 7, zeroFieldRecords: 1 });
+    // Sword 4 link cells, Axe 2, Bow 3, Orc 1, Uruk/Captain 1.
+    expect(s.links).toEqual({ cells: 11, null: 2, toPrimary: 3, toSecondary: 5, unresolved: 1 });
+  });
+
+  it('formats values with the shortest f32 text and JSON that keeps 64-bit integers exact', () => {
+    expect(formatValue(sword.get('Price'))).toBe('100');
+    expect(formatValue(db.getRecord('AI/Templates', 'Orc').get('Scale'), db.getRecord('AI/Templates', 'Orc').field('Scale')!.type)).toBe('1.5');
+    expect(valueToJson(sword.get('Id'))).toBe('81985529216486895');
+    expect(valueToJson(sword.get('Stats'))).toEqual({ category: '_StructuresWeapon.Stats', record: '#0', link: '0x00300000' });
+    expect(formatValue(sword.get('Quality'))).toBe(`High (0x${p919('High').toString(16).toUpperCase().padStart(8, '0')})`);
+  });
+});
