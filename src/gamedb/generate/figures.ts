@@ -119,7 +119,8 @@ export function scaledFigures(scale: number): GenFigures {
   f.categories = s(G.categories, 40);
   f.structureCategories = Math.max(6, Math.round((f.categories * G.structureCategories) / G.categories));
   f.structureCategoriesWithPrimaries = Math.max(4, Math.round((f.structureCategories * G.structureCategoriesWithPrimaries) / G.structureCategories));
-  f.structureCategoriesWithPlaceholder = Math.max(f.structureCategories - (f.structureCategories - f.structureCategoriesWithPrimaries) - 2, Math.round((f.structureCategories * G.structureCategoriesWithPlaceholder) / G.structureCategories));
+  // Structure categories without primaries must carry the placeholder (or they would hold nothing).
+  f.structureCategoriesWithPlaceholder = Math.min(f.structureCategories, Math.max(f.structureCategories - f.structureCategoriesWithPrimaries + 1, Math.round((f.structureCategories * G.structureCategoriesWithPlaceholder) / G.structureCategories)));
   f.emptyCategories = Math.max(1, Math.round((f.categories * G.emptyCategories) / G.categories));
   const nonStructure = f.categories - f.structureCategories;
   f.multiSecondaryCategories = Math.max(8, Math.round((f.categories * G.multiSecondaryCategories) / G.categories));
