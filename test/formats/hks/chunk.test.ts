@@ -201,6 +201,7 @@ describe('HKS chunk codec', () => {
   it('reports errors at file offsets when the chunk sits inside SCRI', () => {
     expect(() => parseHksChunk(hex`1b4c7561 52`, { baseOffset: 13 })).toThrow(/at 0x0011 \(\/header\/luaVersion\)/);
     expect(() => parseHksChunk(hex`1b4c7562 51`, { baseOffset: 13 })).toThrow(/at 0x000D/);
-    expect(() => parseHksChunk(hex`1b4c7561 51 0e 01 04 08 04 04 00 00 00 ffffffff`, { baseOffset: 13 })).toThrow(EofError);
+    expect(() => parseHksChunk(hex`1b4c7561 51 0e 01 04 08 04 04 00 00 00 ffffffff`, { baseOffset: 13 })).toThrow(/negative count -1 at 0x001B \(\/types\/count\)/);
+    expect(() => parseHksChunk(hex`1b4c7561 51 0e 01 04 08 04 04 00 00 00 0100`, { baseOffset: 13 })).toThrow(EofError);
   });
 });
