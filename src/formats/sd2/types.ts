@@ -18,8 +18,11 @@ export interface Sd2TypeInfo {
   readonly kind: Sd2ValueKind;
   /** Components: f32 count for vectors/matrices/boxes, half count for HalfMatrix4x3, f32 count per element of vector arrays. */
   readonly components: number;
-  /** SQL affinity used by exports. */
-  readonly sql: 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB';
+  /**
+   * Declared SQL column type used by exports. ULong has none (BLOB affinity) so values above 2^63−1, stored as
+   * decimal TEXT, are not turned into REAL by SQLite.
+   */
+  readonly sql: 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB' | '';
 }
 
 const t = (id: number, name: string, width: number, pool: boolean, kind: Sd2ValueKind, components: number, sql: Sd2TypeInfo['sql']): Sd2TypeInfo => ({ id, name, width, pool, kind, components, sql });
@@ -30,7 +33,7 @@ export const SD2_TYPES: readonly Sd2TypeInfo[] = [
   t(1, 'Byte', 1, false, 'u8', 1, 'INTEGER'),
   t(2, 'UShort', 2, false, 'u16', 1, 'INTEGER'),
   t(3, 'UInt', 4, false, 'u32', 1, 'INTEGER'),
-  t(4, 'ULong', 8, false, 'u64', 1, 'INTEGER'),
+  t(4, 'ULong', 8, false, 'u64', 1, ''),
   t(5, 'SByte', 1, false, 'i8', 1, 'INTEGER'),
   t(6, 'Short', 2, false, 'i16', 1, 'INTEGER'),
   t(7, 'Int', 4, false, 'i32', 1, 'INTEGER'),
