@@ -86,7 +86,15 @@ function splice<T extends TypedArray>(arr: T, start: number, del: number, insert
 }
 
 /** One descriptor row as values (for building runs). */
-interface Row {
+/** A record's layout and cells, as moved between databases. */
+export interface RecordContent {
+  rows: Row[];
+  cells: Uint32Array;
+  flags: number;
+  unk0A: number;
+}
+
+export interface Row {
   declaredHash: number;
   sortedHash: number;
   schemaOrdinal: number;
@@ -423,31 +431,46 @@ export class GadbEditor {
     const g = this.gadb;
     const ix = this.index;
     const oldFirst = g.records.firstDescriptor[a.record]!;
+    const oldN = g.records.descriptorCount[a.record]!;
     const n = rows.length;
-    // An identical run already used by a record of this category?
+    // An identical run already used by another record of this category? Else the end of the category's runs.
     let first = -1;
-    let lastEnd = 0;
+    let lastEnd = -1;
     const from = ix.categoryFirstRecord[a.category]!;
     const to = ix.categoryFirstRecord[a.category + 1]!;
     for (let r = from; r < to; r++) {
-      if (g.records.descriptorCount[r] !== n || n === 0) continue;
+      const rn = g.records.descriptorCount[r]!;
+      if (rn === 0 || r === a.record) continue;
       const f = g.records.firstDescriptor[r]!;
-      lastEnd = Math.max(lastEnd, f + n);
-      if (first < 0 && this.#runMatches(f, rows)) first = f;
+      lastEnd = Math.max(lastEnd, f + rn);
+      if (first < 0 && rn === n && this.#runMatches(f, rows)) first = f;
     }
+    if (lastEnd < 0) {
+      // No other record of the category has a run: place it after the runs of the categories before it.
+      lastEnd = 0;
+      for (let r = 0; r < from; r++) if (g.records.descriptorCount[r]! > 0) lastEnd = Math.max(lastEnd, g.records.firstDescriptor[r]! + g.records.descriptorCount[r]!);
+    }
+    if (first < 0 && oldN === n && n > 0 && this.#runMatches(oldFirst, rows)) first = oldFirst;
     // Cells.
     const start = ix.recordCellStart[a.record]!;
     const oldCount = g.records.cellCount[a.record]!;
     g.cells = splice(g.cells, start, oldCount, cells);
     g.records.cellCount[a.record] = cells.length;
-    if (first < 0) {
+    g.records.descriptorCount[a.record] = n;
+    let shiftedOld = oldFirst;
+    if (n > 0 && first < 0) {
       // A new run right after the category's last run, so runs stay in category order.
+      g.records.firstDescriptor[a.record] = 0;
+      g.records.descriptorCount[a.record] = 0;
       first = lastEnd;
       this.#insertRows(first, rows);
+      g.records.descriptorCount[a.record] = n;
+      if (oldFirst >= first) shiftedOld = oldFirst + n;
     }
+    if (n === 0) first = 0; // a zero-field record points at descriptor 0 (H-ZERO-FIELD)
     g.records.firstDescriptor[a.record] = first;
     this.#structural();
-    this.#collectRun(oldFirst, n);
+    if (oldN > 0) this.#collectRun(shiftedOld, oldN);
   }
 
   #insertRows(at: number, rows: Row[]): void {
@@ -557,39 +580,42 @@ export class GadbEditor {
    * `Category/Record` elsewhere); by default the category's `DEFAULT_RECORD_NAME…` placeholder, else its first
    * secondary. It is inserted at its sorted place; links are renumbered.
    */
-  addRecord(category: string, name: string, options: { from?: string } = {}): RecordAddress {
+  addRecord(category: string, name: string, options: { from?: string; content?: RecordContent } = {}): RecordAddress {
     const g = this.gadb;
     const c = findCategoryByName(g, category);
     if (c < 0) throw new NotFoundError(`no category named ${JSON.stringify(category)}`);
     if (name.length === 0 || /^#\d+$/.test(name)) throw new UsageError(`invalid record name ${JSON.stringify(name)}`);
     const hash = this.hasher(name) >>> 0;
-    const template = this.#template(c, options.from);
+    const template = options.content ? undefined : this.#template(c, options.from);
     const pos = this.#secondaryPosition(c, hash);
     const ix = this.index;
     const at = ix.categoryFirstRecord[c]! + pos;
-    const tr = template.record;
-    const tStart = ix.recordCellStart[tr]!;
-    const tCells = g.cells.slice(tStart, tStart + g.records.cellCount[tr]!);
+    const tr = template?.record ?? -1;
+    const tStart = tr >= 0 ? ix.recordCellStart[tr]! : 0;
+    const tCells = tr >= 0 ? g.cells.slice(tStart, tStart + g.records.cellCount[tr]!) : new Uint32Array(0);
     const nameKey = this.#interner.intern(GadbItemKind.Text, encodeBlockValue({ kind: 'text' }, name, `${category}/${name}`));
     const rec = g.records;
     const insertAt = ix.recordCellStart[at]!;
     rec.nameKey = splice(rec.nameKey, at, 0, [nameKey]);
-    rec.cellCount = splice(rec.cellCount, at, 0, [rec.cellCount[tr]!]);
-    rec.descriptorCount = splice(rec.descriptorCount, at, 0, [rec.descriptorCount[tr]!]);
-    rec.firstDescriptor = splice(rec.firstDescriptor, at, 0, [rec.firstDescriptor[tr]!]);
-    rec.unk0A = splice(rec.unk0A, at, 0, [rec.unk0A[tr]!]);
-    rec.flags = splice(rec.flags, at, 0, [rec.flags[tr]!]);
+    rec.cellCount = splice(rec.cellCount, at, 0, [tr >= 0 ? rec.cellCount[tr]! : 0]);
+    rec.descriptorCount = splice(rec.descriptorCount, at, 0, [tr >= 0 ? rec.descriptorCount[tr]! : 0]);
+    rec.firstDescriptor = splice(rec.firstDescriptor, at, 0, [tr >= 0 ? rec.firstDescriptor[tr]! : 0]);
+    rec.unk0A = splice(rec.unk0A, at, 0, [tr >= 0 ? rec.unk0A[tr]! : 0]);
+    rec.flags = splice(rec.flags, at, 0, [tr >= 0 ? rec.flags[tr]! : 0]);
     rec.count++;
     g.cells = splice(g.cells, insertAt, 0, tCells);
     const secondariesBefore = this.#secondaryTotal();
     g.categories[c]!.secondaryCount++;
     if (g.header.recordCount === secondariesBefore) g.header.recordCount++;
     this.#structural();
+    // Links into the category at or after the new place move up by one (the copied cells' links included).
     this.#renumberLinks((cc, i) => [cc, cc === c && i >= pos ? i + 1 : i]);
-    // The copied cells' own links were renumbered too, and so was nothing else: the new record has no referrers.
     const address = { category: c, index: pos, record: at };
-    this.changes.push({ op: 'add', target: this.label(address), new: this.label(address), old: `copy of ${recordLabel(g, this.index, template.category, template.index >= pos && template.category === c ? template.index + 1 : template.index)}` });
-    if (g.categories[template.category]!.typeNameKey !== g.categories[c]!.typeNameKey) {
+    if (options.content) this.replaceRecordContent(address, options.content);
+    const change: EditChange = { op: 'add', target: this.label(address), new: this.label(address) };
+    if (template) change.old = `copy of ${recordLabel(g, this.index, template.category, template.category === c && template.index >= pos ? template.index + 1 : template.index)}`;
+    this.changes.push(change);
+    if (template && g.categories[template.category]!.typeNameKey !== g.categories[c]!.typeNameKey) {
       this.messages.push({ severity: 'warning', target: this.label(address), message: `the template record is of another type (${blockText(g, g.categories[template.category]!.typeNameKey)})` });
     }
     return address;
@@ -722,6 +748,60 @@ export class GadbEditor {
       if (to < from && i >= to && i < from) return [c, i + 1];
       return [c, i];
     });
+  }
+
+  // ---------------------------------------------------------------- transfer between databases (patches)
+
+  /**
+   * The run rows and cells of record `r` of `src`, ready to be placed in this database: string-block values are
+   * interned here by value, links are kept as they are (the caller decides what numbering they are in).
+   */
+  importRecordContent(src: Gadb, r: number, srcCellStart: number): RecordContent {
+    const d = src.descriptors;
+    const first = src.records.firstDescriptor[r]!;
+    const n = src.records.descriptorCount[r]!;
+    const rows: Row[] = [];
+    for (let k = first; k < first + n; k++) {
+      rows.push({ declaredHash: d.declaredHash[k]!, sortedHash: d.sortedHash[k]!, schemaOrdinal: d.schemaOrdinal[k]!, sortedToDeclared: d.sortedToDeclared[k]!, typeCode: d.typeCode[k]!, elementCount: d.elementCount[k]!, link: d.link[k]! });
+    }
+    const cc = src.records.cellCount[r]!;
+    const cells = src.cells.slice(srcCellStart, srcCellStart + cc);
+    for (const f of recordFields(src, r)) {
+      const info = f.info;
+      if (!info || GADB_STORAGE_BY_TYPE_BYTE[f.typeByte] !== StorageCode.Block) continue;
+      for (let e = 0; e < f.count && f.link + e < cc; e++) {
+        const v = readElement(src, f, srcCellStart, e);
+        cells[f.link + e] = this.#interner.intern(info.itemKind, encodeBlockValue(info.decoding, v, 'import'));
+      }
+    }
+    return { rows, cells, flags: src.records.flags[r]!, unk0A: src.records.unk0A[r]! };
+  }
+
+  /** Replaces the layout (run) and cells of record `a` with content from `importRecordContent`. */
+  replaceRecordContent(a: RecordAddress, content: RecordContent): void {
+    this.#replaceLayout(a, content.rows, content.cells);
+    this.gadb.records.flags[a.record] = content.flags;
+    this.gadb.records.unk0A[a.record] = content.unk0A;
+  }
+
+  /**
+   * Adds a category with the given type name and +0x08 texts at its sorted place (links renumbered). `sortKey`
+   * (P919 of the name) is taken from a source database when known, so names with characters of unknown P919 value
+   * can be copied.
+   */
+  addCategoryNamed(name: string, typeName: string, unk08: string, sortKey?: number): number {
+    const g = this.gadb;
+    if (findCategoryByName(g, name) >= 0) throw new UsageError(`category ${JSON.stringify(name)} already exists`);
+    const key = sortKey ?? this.hasher(name) >>> 0;
+    let pos = 0;
+    while (pos < g.categories.length && g.categories[pos]!.sortKey < key) pos++;
+    if (pos < g.categories.length && g.categories[pos]!.sortKey === key) throw new UsageError(`category ${categoryName(g, pos)} already has the sort key 0x${key.toString(16).toUpperCase()}`);
+    const text = (t: string): number => this.#interner.intern(GadbItemKind.Text, encodeBlockValue({ kind: 'text' }, t, name));
+    g.categories.splice(pos, 0, { nameKey: text(name), typeNameKey: text(typeName), unk08Key: text(unk08), primaryCount: 0, secondaryCount: 0, sortKey: key });
+    this.#structural();
+    this.#renumberLinks((c, i) => [c >= pos ? c + 1 : c, i]);
+    this.changes.push({ op: 'add-category', target: name, new: name });
+    return pos;
   }
 
   // ---------------------------------------------------------------- categories
