@@ -234,22 +234,17 @@ const get: Command = {
       return ExitCode.Findings;
     }
     const index = ctx.options['index'] === undefined ? undefined : intOption(ctx, 'index', 0);
-    let value: FieldValue | FieldValue[] | undefined;
-    if (index !== undefined) value = f.value(index);
-    else if (f.count === 1) value = f.value(0);
-    else if (f.count > 1) value = f.values();
-    if (value === undefined) {
+    // A scalar (count 1) or one element prints bare; an array without --index prints every element.
+    const list = index === undefined && f.count > 1 ? f.values() : undefined;
+    const value: FieldValue | undefined = list ? undefined : f.value(index ?? 0);
+    if (!list && value === undefined) {
       ctx.err(`scry db get: ${r.path} ${f.label} has no value${index !== undefined ? ` at element ${index}` : ''} (count ${f.count})`);
       if (ctx.json) ctx.printJson(null);
       return ExitCode.Findings;
     }
-    if (ctx.json) {
-      ctx.printJson(Array.isArray(value) ? value.map((v) => valueToJson(v, f.type)) : valueToJson(value as FieldValue, f.type));
-    } else if (Array.isArray(value)) {
-      value.forEach((v, i) => ctx.out(`[${i}] ${formatValue(v, f.type)}`));
-    } else {
-      ctx.out(formatValue(value as FieldValue, f.type, Number.POSITIVE_INFINITY));
-    }
+    if (ctx.json) ctx.printJson(list ? list.map((v) => valueToJson(v, f.type)) : valueToJson(value, f.type));
+    else if (list) list.forEach((v, i) => ctx.out(`[${i}] ${formatValue(v, f.type)}`));
+    else ctx.out(formatValue(value, f.type, Number.POSITIVE_INFINITY));
     return ExitCode.Ok;
   },
 };
