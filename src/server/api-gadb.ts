@@ -1,14 +1,313 @@
 /**
- * GameDB routes: overview, categories, record pages, record view, referenced-by, search, edits and save. Each
- * handler maps its arguments to the `Database` of `src/gamedb`.
+ * GameDB routes: overview, categories, record pages, record view, referenced-by, search, staged edits and save.
+ * Each handler maps its arguments to `src/gamedb` (`Database`, `searchDatabase`, `summarizeDatabase`,
+ * `GadbEditor`) and the codec (`verifyGadb`, `writeGadb`); `gadb-view.ts` turns the answers into the JSON the
+ * page reads.
  */
-import type { Router } from './router.ts';
+import { basename, dirname } from 'node:path';
+import { NotFoundError, UsageError } from '../binary/errors.ts';
+import { verifyGadb, writeGadb } from '../formats/gadb/index.ts';
+import { Database, type DbRecord } from '../gamedb/database.ts';
+import { searchDatabase } from '../gamedb/search.ts';
+import { summarizeDatabase } from '../gamedb/summary.ts';
+import { formatHash } from '../gamedb/names.ts';
+import { loadBuiltinNames } from '../node/gamedb.ts';
+import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
+import type { CategoryDetail, CategorySummary, EditList, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, StagedEdit } from './api-types.ts';
+import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, searchHit } from './gadb-view.ts';
+import { intParam, type Router } from './router.ts';
+import { Staging } from './staging.ts';
+
+/** An opened GameDB file: the database, and the edits staged on it. */
+export interface GadbDoc {
+  db: Database;
+  openMs: number;
+  staging: Staging;
+  findings?: GadbOverview['findings'];
+}
+
+function openGadb(bytes: Uint8Array): GadbDoc {
+  const t0 = performance.now();
+  const db = Database.open(bytes, { names: loadBuiltinNames() });
+  return { db, openMs: performance.now() - t0, staging: new Staging(db) };
+}
+
+function doc(c: ApiContext, file: string): GadbDoc {
+  return c.workspace.open<GadbDoc>(file, 'gadb');
+}
+
+function category(d: GadbDoc, name: string) {
+  const cat = d.db.findCategory(name);
+  if (!cat) throw new NotFoundError(`no category ${JSON.stringify(name)}`);
+  return cat;
+}
+
+function recordAt(d: GadbDoc, text: string): DbRecord {
+  if (!/^\d+$/.test(text)) throw new UsageError(`record index must be a non-negative integer, got ${JSON.stringify(text)}`);
+  const index = Number(text);
+  if (index >= d.db.recordCount) throw new NotFoundError(`no record ${index} (the file has ${d.db.recordCount})`);
+  return d.db.record(index);
+}
+
+const HEADER_NOTES: Record<string, string> = {
+  recordCount: 'equals the number of secondaries (H-HDR-10)',
+  unk14: 'unknown; possibly the primary count (H-HDR-14)',
+  unk20: 'unknown 32-bit value, written verbatim (H-HDR-20)',
+  unk24: 'unknown; possibly the pair-table count (H-HDR-24)',
+};
 
 /** Registers the GameDB routes. */
-export function registerGadbApi(_router: Router<ApiContext>, _context: ApiContext): void {}
+export function registerGadbApi(router: Router<ApiContext>, context: ApiContext): void {
+  context.workspace.registerOpener('gadb', (bytes) => openGadb(bytes));
 
-/** Names equal to `hash` in the opened GameDB files and the name dictionary. */
-export function gadbNamesForHash(_context: ApiContext, _hash: number): { name: string; source: string }[] {
-  return [];
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file',
+    summary: 'overview: container, header, counts, verify findings',
+    handler: (req, c): GadbOverview => {
+      const info = c.workspace.info(req.params['file']!);
+      const d = doc(c, info.id);
+      const s = summarizeDatabase(d.db);
+      d.findings ??= findingsOf(verifyGadb(d.db.model));
+      const h = d.db.model.header;
+      return {
+        file: info,
+        kind: 'gadb',
+        container: s.container,
+        rootName: s.rootName,
+        header: Object.entries(h).map(([name, value]) => {
+          const f: GadbOverview['header'][number] = { name, value, hex: formatHash(value) };
+          if (HEADER_NOTES[name]) f.note = HEADER_NOTES[name];
+          return f;
+        }),
+        counts: [
+          { label: 'categories', value: s.categories },
+          { label: 'records', value: s.records },
+          { label: 'primaries', value: s.primaries },
+          { label: 'secondaries', value: s.secondaries },
+          { label: 'cells', value: s.cells },
+          { label: 'descriptors', value: s.descriptors },
+          { label: 'record layouts', value: s.runs },
+          { label: 'string-block items', value: s.stringBlockItems },
+          { label: 'links', value: s.links.cells },
+          { label: 'null links', value: s.links.null },
+          { label: 'shared value cells', value: s.blockValues.sharedCells },
+        ],
+        findings: d.findings,
+        openMs: d.openMs,
+      };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/categories',
+    summary: 'every category with its record and field counts',
+    handler: (req, c): CategorySummary[] => {
+      const d = doc(c, req.params['file']!);
+      return d.db.categories.map((cat) => ({
+        ordinal: cat.ordinal,
+        name: cat.name,
+        recordCount: cat.recordCount,
+        primaryCount: cat.primaryCount,
+        secondaryCount: cat.secondaryCount,
+        fieldCount: cat.firstRecordWithFields()?.descriptorCount ?? 0,
+      }));
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/categories/:category',
+    summary: "a category and its records' fields (the table's columns)",
+    handler: (req, c): CategoryDetail => {
+      const d = doc(c, req.params['file']!);
+      const cat = category(d, req.params['category']!);
+      const fields = columnsOf(cat);
+      return { ordinal: cat.ordinal, name: cat.name, recordCount: cat.recordCount, primaryCount: cat.primaryCount, secondaryCount: cat.secondaryCount, fieldCount: fields.length, fields };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/categories/:category/records',
+    summary: 'a page of records with one compact value per column (?offset=&limit=, at most 500)',
+    handler: (req, c): RecordPage => {
+      const d = doc(c, req.params['file']!);
+      const cat = category(d, req.params['category']!);
+      const offset = intParam(req.query, 'offset', 0, 0, Math.max(0, cat.recordCount));
+      const limit = intParam(req.query, 'limit', 100, 1, 500);
+      const columns = columnsOf(cat);
+      return { total: cat.recordCount, offset, rows: cat.records(offset, limit).map((r) => rowOf(r, columns)) };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/categories/:category/records/:record',
+    summary: 'one record by name (or #N for the N-th, primaries first), every field typed',
+    handler: (req, c): RecordView => {
+      const d = doc(c, req.params['file']!);
+      const cat = category(d, req.params['category']!);
+      const rec = cat.findRecord(req.params['record']!);
+      if (!rec) throw new NotFoundError(`no record ${JSON.stringify(req.params['record'])} in ${cat.name}`);
+      return recordView(rec, d.staging);
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/records/:index',
+    summary: 'one record by its index in the file, every field typed',
+    handler: (req, c): RecordView => {
+      const d = doc(c, req.params['file']!);
+      return recordView(recordAt(d, req.params['index']!), d.staging);
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/records/:index/referenced-by',
+    summary: 'the records whose links name this one (?limit=, default 200)',
+    handler: (req, c): ReferencedBy => {
+      const d = doc(c, req.params['file']!);
+      const rec = recordAt(d, req.params['index']!);
+      const limit = intParam(req.query, 'limit', 200, 1, 5000);
+      const refs = d.db.referencedBy(rec);
+      return {
+        total: refs.length,
+        refs: refs.slice(0, limit).map((r) => {
+          const out: ReferencedBy['refs'][number] = { from: recordRef(r.record), field: r.field.label, fieldHex: formatHash(r.field.hash) };
+          if (r.field.count > 1) out.element = r.element;
+          return out;
+        }),
+      };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/search',
+    summary: 'names, 0x… hashes and text values (?q=, ?limit= at most 2000)',
+    handler: (req, c): SearchResult => {
+      const d = doc(c, req.params['file']!);
+      const q = req.query.get('q') ?? '';
+      if (q.trim() === '') throw new UsageError('give ?q=');
+      const limit = intParam(req.query, 'limit', 200, 1, 2000);
+      const r = searchDatabase(d.db, q.trim(), { limit });
+      return {
+        query: q,
+        mode: /^0x[0-9a-f]{1,8}$/i.test(q.trim()) ? 'hash' : r.hash !== undefined ? `text and P919 ${formatHash(r.hash)}` : 'text',
+        hits: r.hits.map(searchHit),
+        truncated: r.total > r.hits.length,
+      };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/edits',
+    summary: 'the staged edits, before and after',
+    handler: (req, c): EditList => {
+      const info = c.workspace.info(req.params['file']!);
+      const d = doc(c, info.id);
+      return { edits: d.staging.list(), saveAs: [{ id: 'gadb', label: 'a new database file', extension: extensionOf(info.name) }], suggestedName: suggestName(info.name) };
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    pattern: '/api/files/:file/edits',
+    summary: 'stage an edit: { record: index, field: "0x…", element?: n, value: TypedValue }',
+    handler: (req, c): StagedEdit => {
+      const d = doc(c, req.params['file']!);
+      const body = req.body as { record?: unknown; field?: unknown; element?: unknown; value?: unknown } | undefined;
+      if (!body || typeof body.record !== 'number' || typeof body.field !== 'string' || body.value === undefined) {
+        throw new UsageError('body must be { record: number, field: "0x…", element?: number, value: TypedValue }');
+      }
+      const rec = recordAt(d, String(body.record));
+      const element = body.element === undefined ? undefined : Number(body.element);
+      return d.staging.stage(rec.index, body.field, element, editInput(body.value));
+    },
+  });
+
+  router.add({
+    method: 'DELETE',
+    pattern: '/api/files/:file/edits/:id',
+    summary: 'unstage one edit',
+    handler: (req, c) => {
+      const d = doc(c, req.params['file']!);
+      d.staging.unstage(Number(req.params['id']));
+      return { edits: d.staging.list().length };
+    },
+  });
+
+  router.add({
+    method: 'DELETE',
+    pattern: '/api/files/:file/edits',
+    summary: 'unstage every edit',
+    handler: (req, c) => {
+      doc(c, req.params['file']!).staging.clear();
+      return { edits: 0 };
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    pattern: '/api/files/:file/save',
+    summary: 'write the staged edits as a new file: { name } (atomic; never replaces a file)',
+    handler: (req, c): SaveResult => {
+      const info = c.workspace.info(req.params['file']!);
+      const d = doc(c, info.id);
+      const body = req.body as { name?: unknown } | undefined;
+      const name = typeof body?.name === 'string' ? body.name.trim() : '';
+      if (!/^[^/\\:*?"<>|\0]{1,200}$/.test(name) || name.startsWith('.')) throw new UsageError(`not a plain file name: ${JSON.stringify(name)}`);
+      if (d.staging.list().length === 0) throw new UsageError('nothing staged: stage an edit first');
+      const folder = info.origin === 'argument' && c.outDir === undefined ? dirname(c.workspace.pathOf(info.id)) : (c.outDir ?? c.sampleOutDir);
+      const target = safeJoin(folder, name);
+      const bytes = writeGadb(d.staging.result());
+      writeFileAtomic(target, bytes);
+      const saved = c.workspace.add(target, 'saved', info.id);
+      return { saved, bytes: bytes.length, findings: findingsOf(verifyGadb(readBytes(target))) };
+    },
+  });
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : '';
+}
+
+function suggestName(name: string): string {
+  const ext = extensionOf(name);
+  const stem = ext ? basename(name, ext) : name;
+  return `${stem}.edited${ext}`;
+}
+
+/** Names equal to `hash` among the opened GameDB files (categories, records) and the field-name dictionary. */
+export function gadbNamesForHash(c: ApiContext, hash: number): { name: string; source: string }[] {
+  const out: { name: string; source: string }[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, source: string) => {
+    const key = `${name}\u0000${source}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ name, source });
+    }
+  };
+  for (const f of c.workspace.list()) {
+    if (f.kind !== 'gadb' || !c.workspace.isOpen(f.id)) continue;
+    const d = doc(c, f.id);
+    for (const n of d.db.names.all(hash)) add(n, 'field-name dictionary');
+    const cat = d.db.findCategory(hash);
+    if (cat && cat.sortKey === hash) add(cat.name, `category in ${f.name}`);
+    // Record names: one binary search per category (FindRecord), not a scan.
+    for (const k of d.db.categories) {
+      const rec = k.findRecord(hash);
+      if (rec) add(rec.label, `record in ${f.name} (${k.name})`);
+    }
+  }
+  if (out.length === 0) for (const n of loadBuiltinNames().all(hash)) add(n, 'field-name dictionary');
+  return out;
 }

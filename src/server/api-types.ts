@@ -94,9 +94,11 @@ export type TypedValue =
   | { t: 'enum'; v: string; hash?: string }
   | { t: 'int64'; v: string }
   | { t: 'vec'; v: number[] }
-  | { t: 'curve'; curve: string; keys: { time: number; value: number | number[] }[] }
+  /** `more`: keys left out of a compact (table) value. */
+  | { t: 'curve'; curve: string; keys: { time: number; value: number | number[] }[]; more?: number }
   | { t: 'link'; raw: number; target: RecordRef | null; broken?: boolean }
-  | { t: 'raw'; hex: string }
+  /** Bytes or a cell shown as hex: an unknown type, Type9, or a cell that does not decode (`error`). */
+  | { t: 'raw'; hex: string; error?: string }
   | { t: 'array'; items: TypedValue[] }
   | { t: 'none' };
 
@@ -105,14 +107,16 @@ export interface RecordRef {
   /** Index of the record in the file (file order). */
   index: number;
   category: string;
-  /** The record name; `null` for a primary (unnamed) record. */
-  name: string | null;
+  /** The record name, or `#N` (N = position in the category) for a primary, which has no name. */
+  label: string;
+  primary: boolean;
 }
 
 /** A row of the record table: the record and one compact value per column. */
 export interface RecordRow {
   index: number;
-  name: string | null;
+  label: string;
+  primary: boolean;
   values: TypedValue[];
 }
 
@@ -126,8 +130,10 @@ export interface RecordPage {
 /** One field of a record view. */
 export interface RecordField extends FieldColumn {
   value: TypedValue;
-  /** A staged edit of this field, when there is one. */
+  /** The staged value of this field, when an edit is staged. */
   staged?: TypedValue;
+  /** For values stored once and shared (texts, vectors, curves): how many cells use this value. */
+  shared?: number;
 }
 
 /** `GET /api/files/:file/records/:record`. */
@@ -136,8 +142,11 @@ export interface RecordView {
   categoryOrdinal: number;
   /** Position of the record inside its category (for the table's scroll position). */
   position: number;
-  primary: boolean;
+  /** The link word other records use to name this one. */
+  linkHex: string;
   fields: RecordField[];
+  /** How many link cells name this record. */
+  referenceCount: number;
 }
 
 /** `GET /api/files/:file/records/:record/referenced-by`. */
@@ -187,7 +196,8 @@ export interface StagedEdit {
   element?: number;
   before: TypedValue;
   after: TypedValue;
-  note?: string;
+  /** Warnings and engine notes the editor gave for this edit (e.g. the field is read at load: needs a reload). */
+  messages: { severity: 'warning' | 'note'; message: string }[];
 }
 
 /** `GET /api/files/:file/edits`. */

@@ -13,8 +13,10 @@ import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
 /** What every handler can reach. */
 export interface ApiContext {
   workspace: Workspace;
-  /** Folder for saved files whose source folder is a sample's. */
-  outDir: string;
+  /** Folder for every saved file (`scry serve --out`); when undefined, a file is saved beside its source. */
+  outDir: string | undefined;
+  /** Folder for files saved from the bundled samples (the cache folder), which are not saved beside the repo's fixtures. */
+  sampleOutDir: string;
 }
 
 export const WORKBENCH_VERSION = '0.1.0';

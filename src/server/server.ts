@@ -26,8 +26,10 @@ export interface WorkbenchOptions {
   files: { path: string; origin: 'argument' | 'sample' }[];
   /** Port to try first (0: any free port). Taken ports are skipped up to 20 times. */
   port?: number;
-  /** Folder where saved files go when their source's folder is not writable or is a sample. */
-  outDir: string;
+  /** Folder for every saved file; when undefined, files are saved beside their source. */
+  outDir?: string;
+  /** Folder for files saved from the bundled samples. */
+  sampleOutDir: string;
   /** Per-run token; random when not given (tests pass one). */
   token?: string;
 }
@@ -46,7 +48,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   const token = options.token ?? randomBytes(24).toString('base64url');
   const workspace = new Workspace();
   for (const f of options.files) workspace.add(f.path, f.origin);
-  const context: ApiContext = { workspace, outDir: options.outDir };
+  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir };
   const router = registerApi(new Router<ApiContext>(), context);
   const assets = await buildWebAssets(token);
 

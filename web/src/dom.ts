@@ -12,6 +12,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs |
       if (v === undefined || v === null || v === false) continue;
       if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2).toLowerCase(), v as EventListener);
       else if (k === 'class') el.className = String(v);
+      // CSSOM, not the style attribute: the page's CSP allows no inline style attributes.
+      else if (k === 'style') el.style.cssText = String(v);
       else if (k === 'value' && 'value' in el) (el as HTMLInputElement).value = String(v);
       else if (k === 'checked' && 'checked' in el) (el as HTMLInputElement).checked = Boolean(v);
       else el.setAttribute(k, v === true ? '' : String(v));

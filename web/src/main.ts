@@ -149,7 +149,7 @@ class Workbench implements App {
           await view.load();
         }
         if (token !== this.renderToken) return;
-        document.title = `${route.record ? ('name' in route.record ? route.record.name : `#${route.record.index}`) + ' · ' : ''}${route.category} · scry`;
+        document.title = `${route.record !== undefined ? route.record + ' · ' : ''}${route.category} · scry`;
         await this.categoryView!.show(route);
         return;
       }
@@ -208,7 +208,7 @@ class Workbench implements App {
           columns: [
             {
               head: `${num(shown.length)} categories`,
-              width: 236,
+              width: 0,
               cell: (c) => {
                 const a = link(this, { view: 'category', file, category: c.name }, h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
                 a.className = 'cat';

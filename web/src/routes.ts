@@ -4,8 +4,8 @@
  *   /                                          the served files
  *   /f/FILE                                    overview (header, counts, verify findings)
  *   /f/FILE/c/CATEGORY                         record table
- *   /f/FILE/c/CATEGORY/r/NAME?field=0x…        record (by name) in its table, field highlighted
- *   /f/FILE/c/CATEGORY/i/INDEX                 record by file index (unnamed primaries)
+ *   /f/FILE/c/CATEGORY/r/RECORD?field=0x…      record in its table (by name; `#N` for the N-th, primaries
+ *                                              first), field highlighted
  *   /f/FILE/search?q=…                         search results
  *   /f/FILE/edits                              staged edits as a diff, and save
  *   /hash?text=… | ?hash=0x…                   hash tool
@@ -17,7 +17,7 @@ export type Route =
   | { view: 'home' }
   | { view: 'hash'; text?: string; hash?: string }
   | { view: 'file'; file: string }
-  | { view: 'category'; file: string; category: string; record?: { name: string } | { index: number }; field?: string }
+  | { view: 'category'; file: string; category: string; record?: string; field?: string }
   | { view: 'search'; file: string; q: string }
   | { view: 'edits'; file: string }
   | { view: 'missing'; path: string };
@@ -48,8 +48,7 @@ export function parseRoute(pathname: string, search: string): Route {
     if (parts[2] === 'edits' && parts.length === 3) return { view: 'edits', file };
     if (parts[2] === 'c' && parts.length >= 4) {
       const r: Route = { view: 'category', file, category: parts[3]! };
-      if (parts.length === 6 && parts[4] === 'r') r.record = { name: parts[5]! };
-      else if (parts.length === 6 && parts[4] === 'i' && /^\d+$/.test(parts[5]!)) r.record = { index: Number(parts[5]) };
+      if (parts.length === 6 && parts[4] === 'r') r.record = parts[5]!;
       else if (parts.length !== 4) return { view: 'missing', path: pathname };
       const field = q.get('field');
       if (field !== null) r.field = field;
@@ -78,7 +77,7 @@ export function formatRoute(r: Route): string {
       return `/f/${enc(r.file)}/edits`;
     case 'category': {
       let s = `/f/${enc(r.file)}/c/${enc(r.category)}`;
-      if (r.record) s += 'name' in r.record ? `/r/${enc(r.record.name)}` : `/i/${r.record.index}`;
+      if (r.record !== undefined) s += `/r/${enc(r.record)}`;
       if (r.field !== undefined) s += `?field=${enc(r.field)}`;
       return s;
     }
@@ -88,8 +87,8 @@ export function formatRoute(r: Route): string {
 }
 
 /** The route of a record reference. */
-export function recordRoute(file: string, ref: { index: number; category: string; name: string | null }, field?: string): Route {
-  const r: Route = { view: 'category', file, category: ref.category, record: ref.name !== null ? { name: ref.name } : { index: ref.index } };
+export function recordRoute(file: string, ref: { category: string; label: string }, field?: string): Route {
+  const r: Route = { view: 'category', file, category: ref.category, record: ref.label };
   if (field !== undefined) r.field = field;
   return r;
 }

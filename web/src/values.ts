@@ -50,7 +50,7 @@ export function valueText(v: TypedValue): string {
         .map((k) => `${f32Text(k.time)}→${keyValueText(k.value, v.curve)}`)
         .join('  ')}${v.keys.length > 3 ? ' …' : ''}`;
     case 'link':
-      return v.target ? `${v.target.category} / ${v.target.name ?? '#' + v.target.index}` : v.raw === 0xffffffff ? 'null' : `broken 0x${v.raw.toString(16).toUpperCase()}`;
+      return v.target ? `${v.target.category} / ${v.target.label}` : v.raw === 0xffffffff ? 'null' : `broken 0x${v.raw.toString(16).toUpperCase()}`;
     case 'raw':
       return v.hex;
     case 'array':
@@ -64,7 +64,7 @@ export function valueText(v: TypedValue): string {
 export function compactValue(v: TypedValue, onLink: (ref: RecordRef) => void): Node | string {
   if (v.t === 'link' && v.target) {
     const target = v.target;
-    return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), e.stopPropagation(), onLink(target)) }, target.name ?? `#${target.index}`);
+    return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), e.stopPropagation(), onLink(target)) }, target.label);
   }
   if (v.t === 'bool') return h('span', { class: v.v ? 'v-bool on' : 'v-bool' }, v.v ? '✓' : '·');
   if (v.t === 'curve') return h('span', { class: 'v-curve' }, miniPlot(v, 56, 16), ` ${v.keys.length}`);
@@ -87,7 +87,7 @@ export function fullValue(v: TypedValue, onLink: (ref: RecordRef) => void): Node
     case 'link':
       if (v.target) {
         const t = v.target;
-        return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), onLink(t)) }, h('span', { class: 'v-link-cat' }, t.category, ' / '), t.name ?? `#${t.index}`);
+        return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), onLink(t)) }, h('span', { class: 'v-link-cat' }, t.category, ' / '), t.label);
       }
       return h('span', { class: v.raw === 0xffffffff ? 'v-null' : 'v-broken' }, valueText(v));
     case 'string':

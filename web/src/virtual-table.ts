@@ -13,6 +13,7 @@ export interface Column<R> {
   head: Node | string;
   /** Tooltip of the header. */
   title?: string;
+  /** Width in pixels; 0 takes the remaining width. */
   width: number;
   cell(row: R, index: number): Node | string;
   /** Extra class for the column's cells (`num`, `mono`). */
@@ -49,7 +50,7 @@ export class VirtualTable<R> {
   constructor(options: VirtualTableOptions<R>) {
     this.opts = { rowHeight: 26, pageSize: 100, ...options };
     this.selectedIndex = options.selected ?? -1;
-    const template = this.opts.columns.map((c) => `${c.width}px`).join(' ');
+    const template = this.opts.columns.map((c) => (c.width > 0 ? `${c.width}px` : 'minmax(0, 1fr)')).join(' ');
     const head = h(
       'div',
       { class: 'vt-head', role: 'row' },

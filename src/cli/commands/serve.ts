@@ -1,5 +1,6 @@
 /** `scry serve [FILE…]`: the workbench, a local web app over the given files (or the bundled samples). */
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../../binary/errors.ts';
 import type { Command } from '../command.ts';
 import { startWorkbench } from '../../server/server.ts';
@@ -39,7 +40,12 @@ const serveCommand: Command = {
       files = samples.files;
     }
     const out = ctx.options['out'];
-    const workbench = await startWorkbench({ files, port, outDir: typeof out === 'string' ? ctx.resolvePath(out) : cacheDir + '/saved' });
+    const workbench = await startWorkbench({
+      files,
+      port,
+      sampleOutDir: join(cacheDir, 'saved'),
+      ...(typeof out === 'string' ? { outDir: ctx.resolvePath(out) } : {}),
+    });
     if (ctx.json) ctx.printJson({ url: workbench.url, files: workbench.workspace.list() });
     else {
       ctx.out(`scry workbench: ${workbench.url}`);

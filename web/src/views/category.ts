@@ -59,7 +59,7 @@ export class CategoryView {
         head: h('span', null, 'record ', h('small', null, `${num(detail.recordCount)}`)),
         width: 260,
         className: 'sticky name',
-        cell: (row) => h('span', null, h('small', { class: 'idx' }, String(row.index)), row.name ?? h('i', null, 'primary')),
+        cell: (row) => h('span', null, h('small', { class: 'idx' }, String(row.index)), row.primary ? h('i', null, row.label) : row.label),
       },
       ...detail.fields.map((f, i): Column<RecordRow> => ({
         head: h('span', { class: 'col-head' }, h('b', { class: f.name ? '' : 'hash' }, fieldLabel(f)), h('small', null, f.count > 1 ? `${f.type}[${f.count}]` : f.type)),
@@ -77,7 +77,7 @@ export class CategoryView {
       columns,
       total: detail.recordCount,
       load: async (offset, limit, signal) => (await get<RecordPage>(['files', this.file, 'categories', this.category, 'records'], { offset, limit }, signal)).rows,
-      onActivate: (row) => this.app.navigate(recordRoute(this.file, { index: row.index, category: this.category, name: row.name })),
+      onActivate: (row) => this.app.navigate(recordRoute(this.file, { category: this.category, label: row.label })),
     });
     mount(
       this.tableHost,
@@ -101,7 +101,7 @@ export class CategoryView {
       return;
     }
     this.inspector.classList.add('open');
-    const path = 'name' in route.record ? ['files', this.file, 'categories', this.category, 'records', route.record.name] : ['files', this.file, 'records', route.record.index];
+    const path = ['files', this.file, 'categories', this.category, 'records', route.record];
     let view: RecordView;
     try {
       view = await get<RecordView>(path);
@@ -125,7 +125,7 @@ export class CategoryView {
         'header',
         { class: 'rec-head' },
         h('div', { class: 'nav-buttons' }, h('button', { class: 'icon', title: 'Back (Alt+←)', onclick: () => history.back() }, '←'), h('button', { class: 'icon', title: 'Forward (Alt+→)', onclick: () => history.forward() }, '→')),
-        h('div', { class: 'rec-title' }, h('div', { class: 'crumb' }, view.ref.category), h('h3', null, view.ref.name ?? `primary #${view.ref.index}`)),
+        h('div', { class: 'rec-title' }, h('div', { class: 'crumb' }, view.ref.category), h('h3', null, view.ref.label, view.ref.primary ? h('small', { class: 'muted' }, ' primary') : null)),
         h('button', { class: 'icon', title: 'Close', onclick: () => this.app.navigate({ view: 'category', file: this.file, category: this.category }) }, '×'),
       ),
       h('div', { class: 'rec-meta muted' }, `record ${num(view.ref.index)} · ${num(view.position)} in category · ${view.fields.length} fields`),
@@ -152,7 +152,7 @@ export class CategoryView {
             h(
               'li',
               null,
-              link(this.app, recordRoute(this.file, r.from, r.fieldHex), h('span', { class: 'v-link-cat' }, r.from.category, ' / '), r.from.name ?? `#${r.from.index}`),
+              link(this.app, recordRoute(this.file, r.from, r.fieldHex), h('span', { class: 'v-link-cat' }, r.from.category, ' / '), r.from.label),
               h('span', { class: 'muted' }, ` · ${r.field}${r.element !== undefined ? `[${r.element}]` : ''}`),
             ),
           ),
@@ -232,12 +232,12 @@ export class CategoryView {
         });
       }
       case 'link':
-        return input(v.target ? `${v.target.category} / ${v.target.name ?? '#' + v.target.index}` : 'null', (s) => {
+        return input(v.target ? `${v.target.category} / ${v.target.label}` : 'null', (s) => {
           const text = s.trim();
           if (text === 'null' || text === '') return { t: 'link', raw: 0xffffffff, target: null };
           const at = text.lastIndexOf(' / ');
           if (at < 0) return undefined;
-          return { t: 'link', raw: 0, target: { index: -1, category: text.slice(0, at), name: text.slice(at + 3) } };
+          return { t: 'link', raw: 0, target: { index: -1, category: text.slice(0, at).trim(), label: text.slice(at + 3).trim(), primary: false } };
         });
       default:
         return fullValue(v, () => undefined);

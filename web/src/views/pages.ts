@@ -99,7 +99,7 @@ export async function searchView(app: App, file: string, q: string): Promise<HTM
       { class: 'hits' },
       r.hits.map((hit) => {
         const target = hit.record ? recordRoute(file, hit.record, hit.field?.hex) : hit.category ? { view: 'category' as const, file, category: hit.category } : undefined;
-        const label = hit.record ? `${hit.record.category} / ${hit.record.name ?? '#' + hit.record.index}` : (hit.category ?? '');
+        const label = hit.record ? `${hit.record.category} / ${hit.record.label}` : (hit.category ?? '');
         return h(
           'li',
           { class: `hit hit-${hit.kind}` },
@@ -148,8 +148,8 @@ export async function editsView(app: App, file: string): Promise<HTMLElement> {
             h(
               'tr',
               null,
-              h('td', null, link(app, recordRoute(file, e.record, e.field.hex), `${e.record.category} / ${e.record.name ?? '#' + e.record.index}`)),
-              h('td', null, e.field.name ?? h('span', { class: 'hash' }, e.field.hex), h('small', { class: 'muted' }, ` ${e.field.type}`), e.note ? h('div', { class: 'note' }, '⚠ ', e.note) : null),
+              h('td', null, link(app, recordRoute(file, e.record, e.field.hex), `${e.record.category} / ${e.record.label}`)),
+              h('td', null, e.field.name ?? h('span', { class: 'hash' }, e.field.hex), h('small', { class: 'muted' }, ` ${e.field.type}`), e.messages.map((m) => h('div', { class: m.severity === 'warning' ? 'note warn' : 'note' }, m.severity === 'warning' ? '⚠ ' : 'ℹ ', m.message))),
               h('td', { class: 'del' }, valueText(e.before)),
               h('td', { class: 'ins' }, valueText(e.after)),
               h('td', null, h('button', { class: 'icon', title: 'Unstage', onclick: () => void remove(e.id) }, '×')),
