@@ -1,3 +1,4 @@
 /** Node-only adapters (file system). Codecs and runtime layers never import this. */
 export * from './fs.ts';
 export * from './gamedb.ts';
+export * from './vfs-file.ts';

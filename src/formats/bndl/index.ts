@@ -1,0 +1,2 @@
+/** Public surface of the bndl (bundle manifest) module. */
+export * from './bndl.ts';

@@ -1,0 +1,2 @@
+/** Public surface of the scripts module (SCRI entries in archives; the codec is `../scri`). */
+export * from './scripts.ts';

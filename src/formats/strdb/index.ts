@@ -1,0 +1,2 @@
+/** Public surface of the strdb (SKDB string database) module. */
+export * from './strdb.ts';

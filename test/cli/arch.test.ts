@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packArch06, parseArch06Index } from '../../src/index.ts';
+import { runCli } from '../support/cli.ts';
+import { fixturePath } from '../support/fixtures.ts';
+
+let dir: string;
+const text = 'hello archive\n';
+const big = new Uint8Array(70000).map((_, i) => (i * 7) & 0xff);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'scry-arch-'));
+  mkdirSync(join(dir, 'mod', 'Characters', 'Bodies'), { recursive: true });
+  writeFileSync(join(dir, 'mod', 'Characters', 'Bodies', 'Body.mesh'), big);
+  writeFileSync(join(dir, 'mod', 'readme.txt'), text);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An archive holding one entry whose stored path is `evilPath` (patched over a same-length safe name). */
+function archiveWithPath(safe: string, evil: string): Uint8Array {
+  const { bytes } = packArch06([{ path: safe, data: new TextEncoder().encode('pwned') }], { pathIndex: false, lowercase: false });
+  const ix = parseArch06Index(bytes);
+  const out = bytes.slice();
+  for (const s of ix.strings) {
+    const at = 48 + s.offset;
+    const i = s.text.indexOf(safe.split('/')[0]!);
+    if (i >= 0 && safe.includes('/')) for (let k = 0; k < 2; k++) out[at + i + k] = evil.charCodeAt(k);
+    if (!safe.includes('/') && s.text === safe) out[at] = evil.charCodeAt(0);
+  }
+  return out;
+}
+
+describe('scry arch pack / ls / cat / extract / verify / index', () => {
+  it('packs a folder deterministically, with a generated path index', async () => {
+    const a = await runCli(['arch', 'pack', join(dir, 'mod'), '-o', join(dir, 'a.arch06')]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toContain('packed 3 entries');
+    const b = await runCli(['arch', 'pack', join(dir, 'mod'), '-o', join(dir, 'b.arch06'), '--json']);
+    expect(JSON.parse(b.stdout)).toMatchObject({ entries: 3, storage: 'stored', generatedPathIndex: true });
+    expect(readFileSync(join(dir, 'a.arch06')).equals(readFileSync(join(dir, 'b.arch06')))).toBe(true);
+    expect((await runCli(['arch', 'pack', join(dir, 'mod'), '-o', join(dir, 'a.arch06')])).code).toBe(3);
+  });
+
+  it('lists flat and as a tree, with sizes and storage', async () => {
+    const flat = await runCli(['arch', 'ls', join(dir, 'a.arch06')]);
+    expect(flat.code).toBe(0);
+    expect(flat.stdout).toMatch(/70000\s+70000 stored\s+characters\\bodies\\body\.mesh/);
+    const tree = await runCli(['arch', 'ls', '--tree', join(dir, 'a.arch06')]);
+    expect(tree.stdout).toContain('  characters\\\n    bodies\\\n      body.mesh');
+    const json = JSON.parse((await runCli(['arch', 'ls', '--json', '--codecs', join(dir, 'a.arch06')])).stdout);
+    expect(json.entries.map((e: { path: string }) => e.path)).toEqual(['archivepatchloosefiles.txt', 'readme.txt', 'characters\\bodies\\body.mesh']);
+  });
+
+  it('cats an entry case-insensitively, and writes bytes with -o', async () => {
+    const r = await runCli(['arch', 'cat', join(dir, 'a.arch06'), 'README.TXT']);
+    expect(r.stdout).toBe(text);
+    const o = await runCli(['arch', 'cat', join(dir, 'a.arch06'), 'characters/bodies/body.mesh', '-o', join(dir, 'body.bin')]);
+    expect(o.code).toBe(0);
+    expect(readFileSync(join(dir, 'body.bin')).equals(Buffer.from(big))).toBe(true);
+    expect((await runCli(['arch', 'cat', join(dir, 'a.arch06'), 'nope'])).code).toBe(3);
+  });
+
+  it('pack(extract(x)) preserves every entry, for every storage mode', async () => {
+    for (const storage of ['stored', 'raw-chunks', 'lzb16']) {
+      const arch = join(dir, `s-${storage}.arch06`);
+      expect((await runCli(['arch', 'pack', join(dir, 'mod'), '-o', arch, '--storage', storage])).code).toBe(0);
+      expect((await runCli(['arch', 'verify', arch])).code).toBe(0);
+      const out = join(dir, `x-${storage}`);
+      const x = await runCli(['arch', 'extract', arch, '-o', out]);
+      expect(x.code).toBe(0);
+      expect(readFileSync(join(out, 'characters', 'bodies', 'body.mesh')).equals(Buffer.from(big))).toBe(true);
+      expect(readFileSync(join(out, 'readme.txt'), 'utf8')).toBe(text);
+      const again = join(dir, `again-${storage}.arch06`);
+      expect((await runCli(['arch', 'pack', out, '-o', again, '--storage', storage])).code).toBe(0);
+      expect(readFileSync(again).equals(readFileSync(arch))).toBe(true);
+    }
+  });
+
+  it('extracts by glob only the matching entries', async () => {
+    const out = join(dir, 'glob');
+    const r = await runCli(['arch', 'extract', join(dir, 'a.arch06'), '**/*.mesh', '-o', out, '--json']);
+    expect(JSON.parse(r.stdout).entries).toEqual(['characters\\bodies\\body.mesh']);
+    expect(existsSync(join(out, 'readme.txt'))).toBe(false);
+  });
+
+  it('refuses entry names that leave the target folder (.., drive letters, absolute) and writes nothing', async () => {
+    const cases: Array<[string, string]> = [
+      ['xx/evil.txt', '..'],
+      ['cc/evil.txt', 'c:'],
+      ['xevil.txt', '\\'],
+    ];
+    for (const [safe, evil] of cases) {
+      const arch = join(dir, `evil-${evil.charCodeAt(0)}.arch06`);
+      writeFileSync(arch, archiveWithPath(safe, evil));
+      const list = await runCli(['arch', 'ls', '--json', arch]);
+      const path = JSON.parse(list.stdout).entries[0].path as string;
+      expect(path.startsWith(evil)).toBe(true);
+      const out = join(dir, `evil-out-${evil.charCodeAt(0)}`);
+      const r = await runCli(['arch', 'extract', arch, '-o', out]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/refusing to extract/);
+      expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+      expect(existsSync(join(dir, 'evil.txt'))).toBe(false);
+    }
+  });
+
+  it('verify exits 1 on a corrupted archive and names the problem', async () => {
+    const bytes = readFileSync(join(dir, 's-raw-chunks.arch06'));
+    const ix = parseArch06Index(new Uint8Array(bytes));
+    const f = ix.files.find((x) => x.path.endsWith('body.mesh'))!;
+    const bad = Buffer.from(bytes);
+    bad.writeUInt32LE(5, f.dataOffset + 4); // first chunk claims 5 raw bytes of a 65536-byte payload
+    writeFileSync(join(dir, 'bad.arch06'), bad);
+    const r = await runCli(['arch', 'verify', join(dir, 'bad.arch06')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/error\tentry.decode\t\/files\/\d+/);
+  });
+
+  it('prints and checks the real path index, from a loose file', async () => {
+    const r = await runCli(['arch', 'index', '--check', fixturePath('archivepatchloosefiles', 'Eltariel_BlackNumT2_Wraith_UHD.archivepatchloosefiles.txt')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('0x3E81711F\tcharacters\\modelcharacters\\player\\bodies\\body_eltariel\\grafteltariel_wraith_body.mesh');
+    const inArchive = await runCli(['arch', 'index', '--check', join(dir, 'a.arch06'), '--json']);
+    expect(JSON.parse(inArchive.stdout).entries.map((e: { path: string }) => e.path).sort()).toEqual(['characters\\bodies\\body.mesh', 'readme.txt']);
+  });
+
+  it('reads a real archive head: ls works, verify reports the truncation', async () => {
+    const head = fixturePath('arch06', 'Patch_13_LC.arch06.head2700.bin');
+    const ls = await runCli(['arch', 'ls', '--codecs', head]);
+    expect(ls.stdout).toMatch(/3749\s+1252 Kraken\s+archivepatchloosefiles\.txt/);
+    const v = await runCli(['arch', 'verify', head]);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('files.range');
+  });
+
+  it('exits 2 on usage errors', async () => {
+    expect((await runCli(['arch', 'extract', join(dir, 'a.arch06')])).code).toBe(2);
+    expect((await runCli(['arch', 'pack', join(dir, 'mod'), '-o', join(dir, 'z.arch06'), '--storage', 'zip'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ToolkitError, buildArchivePathIndex, isArchivePathIndex, p919, parseArchivePathIndex, validateArchivePathIndex, writeArchivePathIndex } from '../../../src/index.ts';
+import { hex, loadFixture, propertySeed } from '../../support/fixtures.ts';
+
+const retail = loadFixture('archivepatchloosefiles', 'Patch_13_LC.archivepatchloosefiles.txt');
+const mod = loadFixture('archivepatchloosefiles', 'Eltariel_BlackNumT2_Wraith_UHD.archivepatchloosefiles.txt');
+
+describe('archivepatchloosefiles', () => {
+  it('the retail index: 54 entries sorted by hash, every hash P919 of its path, 3749 = 12 + S + 8n', () => {
+    expect(isArchivePathIndex(retail)).toBe(true);
+    const ix = parseArchivePathIndex(retail);
+    expect(ix.entries.length).toBe(54);
+    expect(12 + ix.strings.reduce((s, x) => s + x.text.length + 1, 0) + 8 * 54).toBe(3749);
+    expect(validateArchivePathIndex(ix).filter((i) => i.severity !== 'info')).toEqual([]);
+    expect(Buffer.from(writeArchivePathIndex(ix)).equals(Buffer.from(retail))).toBe(true);
+  });
+
+  it('the mod index: one entry, hash 0x3E81711F; buildArchivePathIndex writes the same 106 bytes', () => {
+    const ix = parseArchivePathIndex(mod);
+    expect(ix.entries).toEqual([{ hash: 0x3e81711f, offset: 0, path: 'characters\\modelcharacters\\player\\bodies\\body_eltariel\\grafteltariel_wraith_body.mesh' }]);
+    expect(Buffer.from(writeArchivePathIndex(buildArchivePathIndex(['Characters/ModelCharacters/Player/Bodies/Body_Eltariel/GraftEltariel_Wraith_Body.mesh']))).equals(Buffer.from(mod))).toBe(true);
+  });
+
+  it('buildArchivePathIndex rebuilds the retail file from its paths', () => {
+    const paths = parseArchivePathIndex(retail).entries.map((e) => e.path);
+    const rebuilt = writeArchivePathIndex(buildArchivePathIndex([...paths].reverse()));
+    expect(Buffer.from(rebuilt).equals(Buffer.from(retail))).toBe(true);
+  });
+
+  it('hex literal: version 1, two paths in hash order', () => {
+    const a = p919('a');
+    const b = p919('b');
+    const bytes = hex`01000000 04000000 6100 6200 02000000 ${a.toString(16).padStart(8, '0').match(/../g)!.reverse().join('')} 00000000 ${b.toString(16).padStart(8, '0').match(/../g)!.reverse().join('')} 02000000`;
+    expect(parseArchivePathIndex(bytes).entries.map((e) => e.path)).toEqual(['a', 'b']);
+    expect(validateArchivePathIndex(parseArchivePathIndex(bytes))).toEqual([]);
+  });
+
+  it('mutations give typed errors', () => {
+    const seed = propertySeed();
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (flips) => {
+        const m = retail.slice();
+        for (const [at, v] of flips) m[at % m.length] = v;
+        try {
+          parseArchivePathIndex(m);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ToolkitError);
+        }
+      }),
+      { seed, numRuns: 200 },
+    );
+  });
+});
