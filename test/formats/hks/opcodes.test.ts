@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { assembleHks, dataWordCount, disassembleHks, hksOpcodes, operandKinds, writeHksChunk, parseHksChunk, type OpcodeInfo } from '../../../src/index.ts';
+
+const table = hksOpcodes();
+
+/** A listing operand and the field value it must encode to, per operand kind. */
+function sampleOperand(kind: string, field: string, index: number): { text: string; value: number } {
+  const v = 3 + index; // distinct per position
+  switch (kind) {
+    case 'R':
+      return { text: `R(${v})`, value: v };
+    case 'K':
+      return { text: `K(${v})`, value: v };
+    case 'RK':
+      return { text: `K(${v})`, value: v + 256 };
+    case 'F':
+      return { text: '1', value: 1 };
+    case 'J':
+      return { text: 'L0', value: -(1 + 1) }; // from pc 1 back to pc 0
+    case 'P':
+      return { text: 'P(0)', value: 0 };
+    default:
+      return { text: String(field === 'bx' ? 70000 : v), value: field === 'bx' ? 70000 : v };
+  }
+}
+
+function fieldValue(w: number, field: string): number {
+  switch (field) {
+    case 'a':
+      return w & 0xff;
+    case 'b':
+      return (w >>> 17) & 0xff;
+    case 'c':
+      return (w >>> 8) & 0x1ff;
+    case 'bx':
+      return (w >>> 8) & 0x1ffff;
+    default:
+      return ((w >>> 8) & 0x1ffff) - 0xffff;
+  }
+}
+
+// Known numbers from the spec's table and the fan document (INTRINSIC_* 31-36, NEWSTRUCT 75, DATA 76, SETSLOTI 78,
+// GETGLOBAL_MEM 91) and the operand modes hksc's listings print.
+const SPOT_CHECKS: [number, string, string][] = [
+  [0, 'GETFIELD', 'ABC'], [4, 'EQ', 'ABC'], [9, 'RETURN', 'ABC'], [25, 'LOADK', 'ABx'], [28, 'JMP', 'AsBx'], [31, 'INTRINSIC_INDEX', 'ABC'],
+  [36, 'INTRINSIC_SELF_LITERAL', 'ABC'], [62, 'FORPREP', 'AsBx'], [63, 'FORLOOP', 'AsBx'], [66, 'CLOSURE', 'ABx'], [75, 'NEWSTRUCT', 'ABC'],
+  [76, 'DATA', 'ABx'], [78, 'SETSLOTI', 'ABC'], [83, 'CHECKTYPES', 'ABx'], [91, 'GETGLOBAL_MEM', 'ABx'],
+];
+
+describe('opcode table', () => {
+  it('has 92 opcodes in the default numbering, names unique, spot checks from the spec', () => {
+    expect(table.byOp.length).toBe(92);
+    expect(new Set(table.byOp.map((o) => o.name)).size).toBe(92);
+    for (const [op, name, mode] of SPOT_CHECKS) expect([table.byOp[op]!.name, table.byOp[op]!.mode]).toEqual([name, mode]);
+    expect(table.dataOp).toBe(76);
+  });
+
+  it('derives the other numberings as data: T7 inserts 8 bitwise opcodes at 60, IW6 appends DELETE', () => {
+    const t7 = hksOpcodes('t7');
+    expect(t7.byOp.length).toBe(100);
+    expect(t7.byOp[60]!.name).toBe('SHIFT_LEFT');
+    expect(t7.byName.get('CONCAT')!.op).toBe(68);
+    expect(t7.byName.get('GETGLOBAL_MEM')!.op).toBe(99);
+    expect(t7.dataOp).toBe(84);
+    const iw6 = hksOpcodes('iw6');
+    expect([iw6.byOp[92]!.name, iw6.byOp[93]!.name]).toEqual(['DELETE', 'DELETE_BK']);
+  });
+
+  it('computes DATA words from operands: CLOSURE upvalues, SETLIST C=0, SETSLOTMT chains, C+1 chains', () => {
+    const w = (op: number, a: number, b: number, c: number): number => ((op << 25) | (b << 17) | (c << 8) | a) >>> 0;
+    expect(dataWordCount(table.byName.get('CLOSURE')!, 0, 3)).toBe(3);
+    expect(dataWordCount(table.byName.get('SETLIST')!, w(64, 0, 5, 0))).toBe(1);
+    expect(dataWordCount(table.byName.get('SETLIST')!, w(64, 0, 5, 2))).toBe(0);
+    expect(dataWordCount(table.byName.get('SETSLOTMT')!, w(81, 0, 0x11, 2))).toBe(2); // boolean, n = 1
+    expect(dataWordCount(table.byName.get('SETSLOTMT')!, w(81, 0, 0xc2, 2))).toBe(4); // struct: id word + 3 chain words
+    expect(dataWordCount(table.byName.get('GETSLOTMT')!, w(85, 0, 0, 1))).toBe(2);
+    expect(dataWordCount(table.byName.get('GETFIELD')!, 0)).toBe(2);
+    expect(dataWordCount(table.byName.get('GETGLOBAL_MEM')!, 0)).toBe(1);
+  });
+});
+
+describe('one case per opcode: assemble, check fields, disassemble back', () => {
+  const cases = table.byOp.filter((o) => !o.isData);
+  it.each(cases.map((o) => [o.op, o.name, o] as [number, string, OpcodeInfo]))('%i %s', (_op, name, info) => {
+    const kinds = operandKinds(info);
+    const ops = kinds.map((k, i) => ({ ...k, ...sampleOperand(k.kind, k.field, i) }));
+    const child = info.b === 'P' ? '\n  .function child\n    .params 0 .upvalues 0 .vararg 0 .maxstack 2\n    .code\n      RETURN R(0) 1\n  .end' : '';
+    const consts = Array.from({ length: 8 }, (_, i) => `  .const "k${i}"`).join('\n');
+    const text = `.function main\n  .params 0 .upvalues 0 .vararg 2 .maxstack 250\n${consts}\n  .code\nL0:\n  RETURN R(0) 1\n  ${name} ${ops.map((o) => o.text).join(' ')}${child}\n.end\n`;
+    const { chunk } = assembleHks(text);
+    const word = chunk.main.code[1]!;
+    expect(word >>> 25).toBe(info.op);
+    for (const o of ops) expect(fieldValue(word, o.field), `${name} ${o.field}`).toBe(o.value);
+    // unused fields are zero
+    if (info.mode === 'ABC' && info.b === '-') expect(fieldValue(word, 'b')).toBe(0);
+    if (info.mode === 'ABC' && info.c === '-') expect(fieldValue(word, 'c')).toBe(0);
+    if (info.a === '-') expect(fieldValue(word, 'a')).toBe(0);
+    // the disassembly shows the same operands and reassembles to the same bytes
+    const listing = disassembleHks(chunk);
+    const line = listing.split('\n').find((l) => new RegExp(`^\\s+1 ${name}\\s`).test(l))!;
+    expect(line, listing).toBeDefined();
+    for (const o of ops) expect(line).toContain(o.text);
+    const bytes = writeHksChunk(chunk);
+    expect(writeHksChunk(assembleHks(listing).chunk)).toEqual(bytes);
+    expect(parseHksChunk(bytes).main.code[1]).toBe(word);
+  });
+});
