@@ -34,3 +34,4 @@ export {
   type GadbLinkTarget,
   type GadbElement,
 } from './decode.ts';
+export { buildGadb, type GadbBuildInput, type GadbBuildCategory, type GadbBuildRecord, type GadbBuildField, type GadbBuildValue } from './build.ts';
