@@ -150,20 +150,25 @@ const ls: Command = {
       );
       return ExitCode.Ok;
     }
-    const rows = [['ord', 'sort key', 'records', 'prim', 'fields', 'category']];
-    for (const c of db.categories) {
-      rows.push([String(c.ordinal), formatHash(c.sortKey), n(c.recordCount), n(c.primaryCount), String(c.firstRecordWithFields()?.descriptorCount ?? 0), c.typeName !== c.name ? `${c.name} (${c.typeName})` : c.name]);
+    if (!all) {
+      const rows = [['ord', 'sort key', 'records', 'prim', 'fields', 'category']];
+      for (const c of db.categories) {
+        rows.push([String(c.ordinal), formatHash(c.sortKey), n(c.recordCount), n(c.primaryCount), String(c.firstRecordWithFields()?.descriptorCount ?? 0), c.typeName !== c.name ? `${c.name} (${c.typeName})` : c.name]);
+      }
+      for (const line of table(rows, [true, false, true, true, true, false])) ctx.out(line);
+      return ExitCode.Ok;
     }
-    const lines = table(rows, [true, false, true, true, true, false]);
-    ctx.out(lines[0]);
-    for (let i = 0; i < db.categories.length; i++) {
-      ctx.out(lines[i + 1]);
-      if (!all) continue;
-      const c = db.categories[i]!;
-      const page = c.records(offset, limit);
-      for (const line of table(page.map(recordRow), [true, false, false, true, true, false])) ctx.out('      ' + line);
-      if (offset + page.length < c.recordCount) ctx.out(`      … ${n(c.recordCount - offset - page.length)} more`);
-    }
+    // One table for every record, so columns line up across categories; category lines in between.
+    const pages = db.categories.map((c) => c.records(offset, limit));
+    const lines = table([header, ...pages.flat().map(recordRow)], [true, false, false, true, true, false]);
+    ctx.out('    ' + lines[0]);
+    let at = 1;
+    db.categories.forEach((c, i) => {
+      const fields = c.firstRecordWithFields()?.descriptorCount ?? 0;
+      ctx.out(`${c.name}${c.typeName !== c.name ? ` (${c.typeName})` : ''}  [ordinal ${c.ordinal}, key ${formatHash(c.sortKey)}, ${plural(c.recordCount, 'record')}${c.primaryCount ? ` (${n(c.primaryCount)} primaries)` : ''}, ${plural(fields, 'field')}]`);
+      for (const _ of pages[i]!) ctx.out('    ' + lines[at++]);
+      if (offset + pages[i]!.length < c.recordCount) ctx.out(`    … ${n(c.recordCount - offset - pages[i]!.length)} more`);
+    });
     return ExitCode.Ok;
   },
 };
