@@ -544,6 +544,20 @@ export class StaticDb {
     return out;
   }
 
+  /**
+   * A copy with other header flags. When the Client flag changes in memory version 1002 the pool is rebuilt,
+   * since that flag decides whether entries are XORed; the Compressed flag decides whether the payload is deflated.
+   */
+  withFlags(flags: number): StaticDb {
+    const clientChanges = ((flags ^ this.file.header.flags) & Sd2Flags.Client) !== 0 && this.memoryVersion === 1002;
+    const header = { ...this.file.header, flags };
+    const compression = { ...this.file.compression, compressed: (flags & Sd2Flags.Compressed) !== 0 };
+    if (!clientChanges) return new StaticDb({ ...this.file, header, compression }, this.names);
+    const copy = new StaticDb({ header, compression, image: { ...this.file.image } }, this.names);
+    delete copy.file.image.layout;
+    return copy.rebuildFrom(this, this.file.image.tables.map((_, i) => i));
+  }
+
   /** The current model (for `writeSd2`). */
   toFile(): Sd2File {
     return this.file;
