@@ -2,3 +2,4 @@
 export * from './fs.ts';
 export * from './gamedb.ts';
 export * from './vfs-file.ts';
+export * from './dir-source.ts';

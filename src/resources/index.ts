@@ -1,2 +1,2 @@
-/** Public surface of the resources runtime layer. */
-export {};
+/** Public surface of the resources runtime layer: the engine's file system (mount vector, sources, bundles). */
+export * from './vfs/index.ts';

@@ -1,0 +1,86 @@
+/** An archive tree source: one mounted `.arch06`, looked up by P919 hash of the path, then by case-insensitive name. */
+import { NotFoundError } from '../../binary/errors.ts';
+import { APL_FILE_NAME, parseArchivePathIndex, type ArchivePathIndex } from '../../formats/apl/apl.ts';
+import type { Arch06Archive } from '../../formats/arch06/archive.ts';
+import { canHashP919, p919Unchecked, DEFAULT_P919_TABLE, nameBytes, type P919Table } from '../../hash/p919.ts';
+import { normalizeVfsPath, vfsKey, type VfsSource } from './source.ts';
+
+export class ArchiveTreeSource implements VfsSource {
+  readonly kind = 'archive' as const;
+  readonly name: string;
+  readonly archive: Arch06Archive;
+  private readonly table: P919Table;
+  private byHash: Map<number, number[]> | undefined;
+  /** Entries whose path cannot be hashed with the table (unknown characters): found by name only. */
+  private unhashable: Map<string, number> | undefined;
+  private index: Promise<ArchivePathIndex | undefined> | undefined;
+
+  constructor(archive: Arch06Archive, options: { name?: string; table?: P919Table } = {}) {
+    this.archive = archive;
+    this.name = options.name ?? archive.name;
+    this.table = options.table ?? DEFAULT_P919_TABLE;
+  }
+
+  private build(): void {
+    this.byHash = new Map();
+    this.unhashable = new Map();
+    const files = this.archive.files;
+    for (let i = 0; i < files.length; i++) {
+      const key = vfsKey(files[i]!.path);
+      const bytes = nameBytes(key);
+      if (!canHashP919(bytes, { table: this.table })) {
+        if (!this.unhashable.has(key)) this.unhashable.set(key, i);
+        continue;
+      }
+      const h = p919Unchecked(bytes, this.table.values);
+      const list = this.byHash.get(h);
+      if (list) list.push(i);
+      else this.byHash.set(h, [i]);
+    }
+  }
+
+  /** The entry index for a path: by hash, then comparing names without case (hash collisions are checked). */
+  find(path: string): number | undefined {
+    if (!this.byHash) this.build();
+    const key = vfsKey(path);
+    const bytes = nameBytes(key);
+    if (canHashP919(bytes, { table: this.table })) {
+      const list = this.byHash!.get(p919Unchecked(bytes, this.table.values));
+      if (list) for (const i of list) if (vfsKey(this.archive.files[i]!.path) === key) return i;
+      return undefined;
+    }
+    return this.unhashable!.get(key);
+  }
+
+  async has(path: string): Promise<boolean> {
+    return this.find(path) !== undefined;
+  }
+
+  async read(path: string): Promise<Uint8Array> {
+    const i = this.find(path);
+    if (i === undefined) throw new NotFoundError(`${this.name}: no entry ${JSON.stringify(normalizeVfsPath(path))}`);
+    return this.archive.read(this.archive.files[i]!);
+  }
+
+  async list(): Promise<string[]> {
+    return this.archive.files.map((f) => f.path);
+  }
+
+  async pathsForHash(hash: number): Promise<string[]> {
+    if (!this.byHash) this.build();
+    return (this.byHash!.get(hash >>> 0) ?? []).map((i) => this.archive.files[i]!.path);
+  }
+
+  pathIndex(): Promise<ArchivePathIndex | undefined> {
+    this.index ??= (async () => {
+      const i = this.find(APL_FILE_NAME);
+      if (i === undefined) return undefined;
+      return parseArchivePathIndex(await this.archive.read(this.archive.files[i]!));
+    })();
+    return this.index;
+  }
+
+  async close(): Promise<void> {
+    await this.archive.close();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The engine's file system (seed 001): one priority vector of sources. Entry 0 is consulted first; the first
+ * source that has a path serves it, whole (a directory hit stops the archive search; copies in later sources are
+ * shadowed, never merged). `mount(source, index)` inserts at a position; the engine has no unmount (scry's
+ * `unmount` is marked as a non-engine convenience). Mounting an archive merges its path index into the global
+ * hash → path table, kept sorted by hash, as the engine's Mount does.
+ *
+ * Runs in the browser: sources are injected (archive trees over any byte source, in-memory sources); the Node
+ * directory source lives in `src/node/dir-source.ts`.
+ */
+import { NotFoundError, VfsError } from '../../binary/errors.ts';
+import { DEFAULT_P919_TABLE, canHashP919, nameBytes, p919Unchecked, type P919Table } from '../../hash/p919.ts';
+import { normalizeVfsPath, vfsKey, type VfsSource } from './source.ts';
+
+/** One row of the hash → path table, as the engine lays it out: {u32 hash, u32 0, char* path}. */
+export interface PathTableRow {
+  hash: number;
+  /** 0 in the engine's global table (the per-bundle name arrays carry 1; meaning unknown). */
+  zero: number;
+  path: string;
+}
+
+export interface Resolution {
+  path: string;
+  /** Position in the vector of the source that serves the path. */
+  index: number;
+  source: VfsSource;
+}
+
+export interface WhichResult {
+  path: string;
+  /** The source that serves it, if any. */
+  winner: Resolution | undefined;
+  /** Every later source that also has it (shadowed by search order). */
+  shadowed: Resolution[];
+}
+
+export interface Conflict {
+  path: string;
+  winner: Resolution;
+  shadowed: Resolution[];
+}
+
+export interface MountVectorOptions {
+  /** P919 table for hashing paths (default: the built-in one). */
+  table?: P919Table;
+}
+
+export class MountVector {
+  private readonly vector: VfsSource[] = [];
+  private rows: PathTableRow[] = [];
+  private readonly table: P919Table;
+
+  constructor(options: MountVectorOptions = {}) {
+    this.table = options.table ?? DEFAULT_P919_TABLE;
+  }
+
+  /** The sources in priority order (entry 0 first). */
+  get sources(): readonly VfsSource[] {
+    return this.vector;
+  }
+
+  /**
+   * Inserts a source at `index` (default: the end, i.e. lowest priority) and merges its path index into the
+   * hash → path table. Returns the position it took.
+   */
+  async mount(source: VfsSource, index = this.vector.length): Promise<number> {
+    if (!Number.isInteger(index) || index < 0 || index > this.vector.length) {
+      throw new VfsError('E_VFS', source.name, `mount position ${index} is outside 0..${this.vector.length}`);
+    }
+    const pathIndex = source.pathIndex ? await source.pathIndex() : undefined;
+    this.vector.splice(index, 0, source);
+    if (pathIndex) this.mergeRows(pathIndex.entries.map((e) => ({ hash: e.hash, zero: 0, path: e.path })));
+    return index;
+  }
+
+  /**
+   * NOT AN ENGINE OPERATION: the engine cannot unmount (seed 001). Removes a source and rebuilds the path table
+   * from the remaining sources, for tools that explore several mount orders.
+   */
+  async unmount(source: VfsSource): Promise<void> {
+    const i = this.vector.indexOf(source);
+    if (i < 0) throw new VfsError('E_VFS', source.name, `${source.name} is not mounted`);
+    this.vector.splice(i, 1);
+    this.rows = [];
+    for (const s of this.vector) {
+      const ix = s.pathIndex ? await s.pathIndex() : undefined;
+      if (ix) this.mergeRows(ix.entries.map((e) => ({ hash: e.hash, zero: 0, path: e.path })));
+    }
+  }
+
+  private mergeRows(add: PathTableRow[]): void {
+    const merged = this.rows.concat(add).sort((a, b) => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const out: PathTableRow[] = [];
+    for (const r of merged) {
+      const last = out[out.length - 1];
+      if (last && last.hash === r.hash && last.path === r.path) continue;
+      out.push(r);
+    }
+    this.rows = out;
+  }
+
+  /** The merged hash → path table, sorted by hash. */
+  get pathTable(): readonly PathTableRow[] {
+    return this.rows;
+  }
+
+  /** P919 of a virtual path with this vector's table (undefined when it holds an unknown character). */
+  hashPath(path: string): number | undefined {
+    const bytes = nameBytes(vfsKey(path));
+    return canHashP919(bytes, { table: this.table }) ? p919Unchecked(bytes, this.table.values) : undefined;
+  }
+
+  /** Paths the table knows for a hash (binary search; usually one). */
+  pathsForHash(hash: number): string[] {
+    const h = hash >>> 0;
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.rows[mid]!.hash < h) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < this.rows.length && this.rows[i]!.hash === h; i++) out.push(this.rows[i]!.path);
+    return out;
+  }
+
+  /** The source that serves `path`: the first in vector order that has it. */
+  async resolve(path: string): Promise<Resolution | undefined> {
+    const p = normalizeVfsPath(path);
+    for (let i = 0; i < this.vector.length; i++) {
+      const source = this.vector[i]!;
+      if (await source.has(p)) return { path: p, index: i, source };
+    }
+    return undefined;
+  }
+
+  /** Which source serves `path`, and which later sources it shadows. */
+  async which(path: string): Promise<WhichResult> {
+    const p = normalizeVfsPath(path);
+    const hits: Resolution[] = [];
+    for (let i = 0; i < this.vector.length; i++) if (await this.vector[i]!.has(p)) hits.push({ path: p, index: i, source: this.vector[i]! });
+    return { path: p, winner: hits[0], shadowed: hits.slice(1) };
+  }
+
+  /** The bytes of `path` from the source that serves it (never merged with other copies). */
+  async readFile(path: string): Promise<Uint8Array> {
+    const r = await this.resolve(path);
+    if (!r) throw new NotFoundError(`no mounted source has ${JSON.stringify(normalizeVfsPath(path))}`);
+    return r.source.read(r.path);
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return (await this.resolve(path)) !== undefined;
+  }
+
+  /**
+   * Resolves a hash: through the merged path table first (the engine's way); then, as a scry convenience, through
+   * the archives' own entry hashes.
+   */
+  async resolveHash(hash: number): Promise<Resolution | undefined> {
+    for (const p of this.pathsForHash(hash)) {
+      const r = await this.resolve(p);
+      if (r) return r;
+    }
+    for (let i = 0; i < this.vector.length; i++) {
+      const s = this.vector[i]!;
+      const paths = s.pathsForHash ? await s.pathsForHash(hash) : [];
+      for (const p of paths) {
+        const r = await this.resolve(p);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  }
+
+  /** Every path served by the vector, with the source that wins it and the ones it shadows. */
+  async listAll(): Promise<Conflict[]> {
+    const byKey = new Map<string, Conflict>();
+    for (let i = 0; i < this.vector.length; i++) {
+      const source = this.vector[i]!;
+      for (const p of await source.list()) {
+        const key = vfsKey(p);
+        const hit = { path: normalizeVfsPath(p), index: i, source };
+        const c = byKey.get(key);
+        if (!c) byKey.set(key, { path: hit.path, winner: hit, shadowed: [] });
+        else if (c.winner.index !== i) c.shadowed.push(hit);
+      }
+    }
+    return [...byKey.values()].sort((a, b) => (vfsKey(a.path) < vfsKey(b.path) ? -1 : 1));
+  }
+
+  /** Paths present in more than one source, with the winner (search order) and every shadowed copy. */
+  async conflicts(): Promise<Conflict[]> {
+    return (await this.listAll()).filter((c) => c.shadowed.length > 0);
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.vector) await s.close?.();
+  }
+}
