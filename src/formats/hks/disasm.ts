@@ -141,7 +141,7 @@ function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: st
   for (let pc = 0; pc < code.length; pc++) {
     const w = code[pc]!;
     if (targets.has(pc)) out.push(`${i2}L${pc}:`);
-    const lineText = perWordLines ? `[${d!.lines[pc]}]`.padEnd(7) : '';
+    const lineText = perWordLines ? `[${d!.lines[pc]}] `.padEnd(7) : '';
     const prefix = `${i2}${String(pc).padStart(pcWidth)} ${lineText}`;
     const info = table.byOp[opOf(w)];
     if (info?.isData) {

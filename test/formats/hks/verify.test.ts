@@ -5,6 +5,7 @@ import {
   analyzeHksChunk,
   assembleHks,
   countFindings,
+  disassembleHks,
   listHksFunctions,
   parseHksChunk,
   verifyHksChunk,
@@ -161,6 +162,7 @@ describe('mutation fuzz (fast-check)', () => {
           verifyHksChunk(chunk);
           analyzeHksChunk(chunk);
           expect(listHksFunctions(chunk).length).toBeGreaterThan(0);
+          expect(writeHksChunk(assembleHks(disassembleHks(chunk)).chunk)).toEqual(bytes);
         },
       ),
       { seed, numRuns: 300 },
