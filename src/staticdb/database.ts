@@ -447,7 +447,8 @@ export class StaticDb {
     });
     if (nullable > 255) throw modelError('/tables', 'more than 255 nullable columns');
     const nullableBytes = Math.ceil(nullable / 8);
-    const numBytes = (start + nullableBytes + 3) & ~3;
+    // A table of only zero-width (Unknown) columns still gets a 4-byte stride: readers refuse rows of 0 bytes.
+    const numBytes = Math.max(4, (start + nullableBytes + 3) & ~3);
     if (numBytes > 0xffff) throw modelError('/tables', `row of ${numBytes} bytes exceeds 65535`);
     const raw: Sd2Table = { id, numBytes, numUsedBytes: start, nullableBytes, fields, rowCount: 0, rows: new Uint8Array(0) };
     this.file.image.tables.push(raw);

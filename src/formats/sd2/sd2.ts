@@ -391,6 +391,7 @@ export function validateSd2(file: Sd2File): Issue[] {
     if (t.numBytes > 0xffff || t.numUsedBytes > 0xffff || t.nullableBytes > 0xff || t.fields.length > 0xffff) add(p, 'numBytes/numUsedBytes/fields exceed their field widths');
     if (t.numUsedBytes + t.nullableBytes > t.numBytes) add(p + '/numBytes', `row stride ${t.numBytes} < numUsedBytes ${t.numUsedBytes} + nullableBytes ${t.nullableBytes}`);
     if (t.rows.length !== t.rowCount * t.numBytes) add(p + '/rows', `rows hold ${t.rows.length} bytes, rowCount × numBytes = ${t.rowCount * t.numBytes}`);
+    if (t.numBytes === 0 && t.rowCount > 0) add(p + '/numBytes', 'rows of 0 bytes cannot be read back');
     t.fields.forEach((f, k) => {
       const type = SD2_TYPES[f.type];
       if (!type) return add(`${p}/fields[${k}]/type`, `unknown type id ${f.type}`);
