@@ -194,19 +194,23 @@ export class CategoryView {
     };
     const input = (text: string, parse: (s: string) => TypedValue | undefined, cls = '') => {
       const el = h('input', { class: `editor ${cls}`, value: text, spellcheck: 'false', 'aria-label': fieldLabel(f) });
+      // Enter and the change event both commit; the last committed text keeps one edit from being staged twice.
+      let committed = text;
       const commit = () => {
-        if (el.value === text) return;
+        if (el.value === committed) return;
         const parsed = parse(el.value);
         if (parsed === undefined) {
           el.classList.add('invalid');
           this.app.toast(`Not a valid ${f.type}: ${el.value}`, 'error');
           return;
         }
+        el.classList.remove('invalid');
+        committed = el.value;
         void stage(parsed);
       };
       el.addEventListener('keydown', (e) => {
         if (e.key === 'Enter') commit();
-        if (e.key === 'Escape') el.value = text;
+        if (e.key === 'Escape') el.value = committed;
       });
       el.addEventListener('change', commit);
       return el;
