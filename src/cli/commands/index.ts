@@ -2,9 +2,11 @@
 import type { Command } from '../command.ts';
 import { hashCommands } from './hash.ts';
 import { dbCommands } from './db.ts';
+import { dbEditCommands } from './db-edit.ts';
+import { dbGenCommands } from './db-gen.ts';
 import { sd2Commands } from './sd2.ts';
 import { scriptCommands } from './script.ts';
 import { archCommands } from './arch.ts';
 import { serveCommands } from './serve.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...sd2Commands, ...scriptCommands, ...archCommands, ...serveCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...archCommands, ...serveCommands];
