@@ -92,6 +92,8 @@ export interface GeneratedGadb {
   stats: GenStats;
   /** Every field name used, for a names dictionary (hashes are P919 of these). */
   fieldNames: string[];
+  /** Wall time of each generation phase, in milliseconds (not part of the output: it varies run to run). */
+  phaseMs: Record<string, number>;
 }
 
 // Type bytes.
@@ -232,6 +234,13 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   const rngText = root.fork();
   const separator = canHashP919('/', { table }) ? '/' : '.';
 
+  const phaseMs: Record<string, number> = {};
+  let phaseStart = performance.now();
+  const phase = (name: string): void => {
+    const now = performance.now();
+    phaseMs[name] = Math.round(now - phaseStart);
+    phaseStart = now;
+  };
   // ---- 1. Categories and their record counts -------------------------------------------------------------------
   const C = fig.categories;
   const S = fig.structureCategories;
@@ -295,6 +304,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     for (const c of pool) c.placeholder = true;
   }
 
+  phase('categories');
   // ---- 2. Record names ------------------------------------------------------------------------------------------
   const usedNames = new Set<string>();
   const catHashSets = new Map<Cat, Set<number>>();
@@ -395,6 +405,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     c.nameHashes = order.map((i) => c.nameHashes[i]!);
   }
 
+  phase('names');
   // ---- 3. Schemas: field counts, layouts, owners of the primaries ----------------------------------------------
   const fieldCats = cats.filter((c) => records(c) > 0 && !c.zeroField);
   const byRecordsDesc = fieldCats.slice().sort((a, b) => records(b) - records(a) || a.hash - b.hash);
@@ -495,6 +506,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     });
   }
 
+  phase('schemas');
   // ---- 4. Fields: names, types, counts, ordinals -----------------------------------------------------------------
   const fieldPool: string[] = [];
   const fieldPoolHashes = new Set<number>();
@@ -621,6 +633,29 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   const arrayChance: Record<number, [number, number, number]> = { [T_LINK]: [0.3, 2, 8], [T_FLOAT]: [0.12, 2, 4], [T_INT]: [0.1, 2, 6], [T_STRING]: [0.05, 2, 4], [T_ENUM]: [0.05, 2, 3] };
   const drawOrder = fieldCats.slice().sort((a, b) => records(b) - records(a) || a.hash - b.hash);
   const typeList = [...quota.keys()];
+  // Every type code appears at least once: fields in the smallest categories take the rare ones.
+  {
+    const wanted = [T_BOOL, T_FLOAT, T_INT, T_STRING, T_ENUM, T_INT64, T_PAIR, T_VEC3, T_LINK, T_LINK11, T_PATH, ...(allTypes ? [T_TYPE9, ...CURVE_TYPES] : [])];
+    const present = new Set<number>();
+    for (const c of fieldCats) for (const f of c.fields) if (f.fixed) present.add(f.typeByte);
+    const smallest = fieldCats.slice().sort((a, b) => records(a) - records(b) || a.hash - b.hash);
+    let k = 0;
+    for (const t of wanted) {
+      if (present.has(t)) continue;
+      for (let tries = 0; tries < smallest.length; tries++) {
+        const c = smallest[k++ % smallest.length]!;
+        const f = c.fields.find((x) => !x.fixed);
+        if (!f) continue;
+        Object.assign(f, { typeByte: t, base: 1, fixed: true, target: t === T_LINK || t === T_LINK11 ? pickTarget() : -1 });
+        take(t, records(c));
+        present.add(t);
+        break;
+      }
+    }
+  }
+  // The real database declares more fields than it fills: 11.4M descriptor uses against 8.5M cells, so many
+  // fields are empty arrays (count 0). A field whose drawn type has no quota left for its category becomes one.
+  const initialQuota = new Map(quota);
   for (const c of drawOrder) {
     const R = records(c);
     let bools = 0;
@@ -629,22 +664,40 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
       let total = 0;
       const weights = typeList.map((t) => {
         const q = quota.get(t)!;
-        const w = q >= R * 0.5 && !(t === T_BOOL && bools >= 64) ? q : 0;
+        const w = q > 0 && !(t === T_BOOL && bools >= 64) ? q : 0;
         total += w;
         return w;
       });
       let t: number;
-      if (total <= 0) t = rngSchema.pick([T_FLOAT, T_INT, T_LINK]);
-      else {
+      let count = 1;
+      if (total <= 0) {
+        // Nothing left: an empty array of a type drawn from the overall mix.
+        let sum = 0;
+        for (const t2 of typeList) if (t2 !== T_BOOL) sum += initialQuota.get(t2)!;
+        let x = rngSchema.float() * sum;
+        t = T_INT;
+        for (const t2 of typeList) {
+          if (t2 === T_BOOL) continue;
+          x -= initialQuota.get(t2)!;
+          if (x < 0) {
+            t = t2;
+            break;
+          }
+        }
+        count = 0;
+      } else {
         let x = rngSchema.float() * total;
         let k = 0;
         while (k < weights.length - 1 && x >= weights[k]!) x -= weights[k++]!;
         t = typeList[k]!;
+        if (quota.get(t)! < R * 0.5) {
+          if (t === T_BOOL) t = T_INT;
+          count = 0;
+        }
       }
       if (t === T_LINK) t = linkType();
-      let count = 1;
       const arr = arrayChance[t === T_LINK11 ? T_LINK : t];
-      if (arr && rngSchema.chance(arr[0]) && quota.get(t === T_LINK11 ? T_LINK : t)! > R * arr[2]) count = rngSchema.range(arr[1], arr[2]);
+      if (count === 1 && arr && rngSchema.chance(arr[0]) && quota.get(t === T_LINK11 ? T_LINK : t)! > R * arr[2]) count = rngSchema.range(arr[1], arr[2]);
       f.typeByte = t;
       f.base = count;
       if (t === T_LINK || t === T_LINK11) f.target = pickTarget();
@@ -685,6 +738,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     }
   }
 
+  phase('fields');
   // ---- 5. Exact link and cell totals: tune array element counts -----------------------------------------------
   const isLink = (t: number): boolean => t === T_LINK || t === T_LINK11;
   const fieldCells = (c: Cat, f: Field): number => f.base * records(c) + (f.vary >= 0 ? c.digitSums[f.vary]! : 0);
@@ -726,6 +780,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   tune(fig.linkCells, linkTotal, (f) => isLink(f.typeByte) && !f.owner && (f.base !== 1 || f.vary >= 0 || f.fixed));
   tune(fig.cells, cellTotal, (f) => (f.typeByte === T_INT || f.typeByte === T_FLOAT) && (f.base !== 1 || f.fixed));
 
+  phase('tune');
   // ---- 6. File order, runs and descriptors ------------------------------------------------------------------------
   const fileOrder = cats.slice().sort((a, b) => a.hash - b.hash);
   fileOrder.forEach((c, i) => (c.ordinal = i));
@@ -786,6 +841,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     }
   }
 
+  phase('runs');
   // ---- 7. Records and cells ---------------------------------------------------------------------------------------
   let recordTotal = 0;
   let cellTotalCount = 0;
@@ -1107,6 +1163,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     }
   }
 
+  phase('cells');
   // ---- 8. String block: deferred texts sized to the remaining bytes, then every item laid out ---------------------
   const padded = (len: number): number => (len + 1 + 3) & ~3;
   const rootName = 'GameDatabase';
@@ -1180,6 +1237,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   // Text id 0 is the empty text, which no name uses: a 0 here marks a primary, which has no name (H-PRIM-HDR).
   for (let r = 0; r < rec.count; r++) if (rec.nameKey[r] !== 0) rec.nameKey[r] = textKey[rec.nameKey[r]!]!;
 
+  phase('block');
   const categories: GadbCategory[] = fileOrder.map((c, i) => ({
     nameKey: textKey[catNameId[i]!]!,
     typeNameKey: textKey[catTypeId[i]!]!,
@@ -1264,5 +1322,5 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     sharedFloatPairCells: pairShared,
     zeroVectorCells: zeroVec,
   };
-  return { gadb, figures: fig, stats, fieldNames: [...usedFieldNames].sort() };
+  return { gadb, figures: fig, stats, fieldNames: [...usedFieldNames].sort(), phaseMs };
 }
