@@ -140,3 +140,84 @@ describe('scry arch pack / ls / cat / extract / verify / index', () => {
     expect((await runCli(['arch', 'pack', join(dir, 'mod'), '-o', join(dir, 'z.arch06'), '--storage', 'zip'])).code).toBe(2);
   });
 });
+
+describe('scry arch bndl / strdb / embb / scripts', () => {
+  it('shows a real manifest with hashes, read from a file or from inside an archive', async () => {
+    const island = fixturePath('bndl', 'fortwallgameplay_island.bndl');
+    const r = await runCli(['arch', 'bndl', island, '--embb-size', '216049']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('     36298\tworlds\\retail\\island\\sectionsandlayers\\fortwallgameplay.objres');
+    expect(r.stdout).toContain('10 resources, 215389 bytes, names block 636 bytes');
+    expect(r.stdout).toContain('embb.toolsLayout.size');
+    expect((await runCli(['arch', 'bndl', island, '--embb-size', '5'])).code).toBe(1);
+    const arch = join(dir, 'bndl.arch06');
+    writeFileSync(arch, packArch06([{ path: 'b/x.bndl', data: new Uint8Array(readFileSync(island)) }]).bytes);
+    const inner = await runCli(['arch', 'bndl', 'B\\X.BNDL', '--from', arch, '--json']);
+    expect(JSON.parse(inner.stdout).entries.length).toBe(10);
+  });
+
+  it('looks strings up by id (exit 1 for a missing id)', async () => {
+    const file = join(dir, 's.strdb');
+    writeFileSync(file, Buffer.from('534B4442' + '09000000' + '1C000000' + '01000000' + '00000000' + '04000000' + '00000000' + '07000000' + '01000000' + '0000' + '6800' + '6900' + '0000', 'hex'));
+    const r = await runCli(['arch', 'strdb', file, '7']);
+    expect(r.stdout).toBe('7\t"hi"\n');
+    expect((await runCli(['arch', 'strdb', file, '8'])).code).toBe(1);
+  });
+
+  it('reports where an .embb contradicts the tools layout (exit 1)', async () => {
+    const file = join(dir, 'x.embb');
+    writeFileSync(file, Buffer.from('454D424205000000040000000100000078007900090000000300000061626300', 'hex'));
+    const r = await runCli(['arch', 'embb', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('contradicts hypothesis embb.toolsLayout: name offset 9');
+  });
+
+  it('describes the real .scripts chunk as truncated source', async () => {
+    const r = await runCli(['arch', 'scripts', fixturePath('scripts', 'island_fortassault_fagameplay.scripts.first65536.bin')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('SCRI v1, flag 1: source, 819366 bytes declared, 65523 present (truncated)');
+  });
+});
+
+describe('scry vfs', () => {
+  let m1: string;
+  let m2: string;
+  let loose: string;
+  beforeAll(() => {
+    m1 = join(dir, 'patch_01.arch06');
+    m2 = join(dir, 'patch_00.arch06');
+    writeFileSync(m1, packArch06([{ path: 'game.gamedb', data: new TextEncoder().encode('new') }]).bytes);
+    writeFileSync(m2, packArch06([{ path: 'game.gamedb', data: new TextEncoder().encode('old') }, { path: 'a/b.txt', data: new TextEncoder().encode('b') }]).bytes);
+    loose = join(dir, 'Game');
+    mkdirSync(join(loose, 'movies'), { recursive: true });
+    writeFileSync(join(loose, 'movies', 'intro.vib'), 'movie');
+  });
+
+  it('which: the first --mount wins, later copies are shadowed; hashes resolve through the path table', async () => {
+    const r = await runCli(['vfs', 'which', 'Game.GameDB', 'movies/intro.vib', '0x00000001', '--mount', m1, '--mount', m2, '--dir', loose]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`Game.GameDB\t[0] archive ${m1}\tshadows [1] ${m2}`);
+    expect(lines[1]).toBe(`movies\\intro.vib\t[2] directory ${loose}`);
+    expect(lines[2]).toBe('0x00000001\tnot found');
+    const json = JSON.parse((await runCli(['vfs', 'which', '--json', 'a\\b.txt', '--mount', m1, '--mount', m2])).stdout);
+    expect(json[0].winner).toMatchObject({ index: 1, kind: 'archive' });
+  });
+
+  it('conflicts lists shadowed copies (exit 1), table lists the merged path index, cat writes the winner', async () => {
+    const c = await runCli(['vfs', 'conflicts', '--mount', m1, '--mount', m2]);
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain(`game.gamedb\twins: [0] ${m1}\tshadowed: [1] ${m2}`);
+    const t = await runCli(['vfs', 'table', '--mount', m1, '--mount', m2, '--json']);
+    expect(JSON.parse(t.stdout).map((r: { path: string }) => r.path).sort()).toEqual(['a\\b.txt', 'game.gamedb']);
+    const out = join(dir, 'gamedb.out');
+    expect((await runCli(['vfs', 'cat', 'game.gamedb', '-o', out, '--mount', m2, '--mount', m1])).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('old');
+    const ls = await runCli(['vfs', 'ls', '--mount', m1, '--dir', loose]);
+    expect(ls.stdout).toContain('[1]\tmovies\\intro.vib');
+  });
+
+  it('exits 2 without sources', async () => {
+    expect((await runCli(['vfs', 'ls'])).code).toBe(2);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { UsageError, type Issue } from '../../binary/errors.ts';
+import { FormatError, UsageError, type Issue } from '../../binary/errors.ts';
 import { hexdump } from '../../binary/hexdump.ts';
 import { ChunkDecoder } from '../../compress/codecs.ts';
 import { APL_FILE_NAME, isArchivePathIndex, parseArchivePathIndex, validateArchivePathIndex } from '../../formats/apl/apl.ts';
@@ -13,6 +13,13 @@ import type { Arch06FileRecord } from '../../formats/arch06/arch06.ts';
 import { packArch06, type Arch06PackEntry } from '../../formats/arch06/pack.ts';
 import type { Arch06Storage } from '../../formats/arch06/chunks.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
+import { DirectorySource, mountPath } from '../../node/dir-source.ts';
+import { bndlNamesSize, bndlTotalSize, parseBndl, validateBndl } from '../../formats/bndl/bndl.ts';
+import { checkEmbbAgainstBndl, EMBB_HYPOTHESES, parseEmbbHypothesis } from '../../formats/embb/embb.ts';
+import { parseStrdb, strdbGet, strdbTextAt } from '../../formats/strdb/strdb.ts';
+import { describeScripts } from '../../formats/scripts/scripts.ts';
+import { p919 } from '../../hash/p919.ts';
+import { MountVector, type Resolution } from '../../resources/vfs/mount-vector.ts';
 import { openArch06File } from '../../node/vfs-file.ts';
 import { ExitCode, hex32, type Command, type CommandContext } from '../command.ts';
 import { resolveLut } from './hash.ts';
@@ -336,4 +343,275 @@ const indexCommand: Command = {
   },
 };
 
-export const archCommands: Command[] = [lsCommand, catCommand, extractCommand, verifyCommand, packCommand, indexCommand];
+// ---------------------------------------------------------------------------------------------------------------
+// the family formats (a file on disk, or an entry of an archive with --from)
+
+const fromOption = { from: { type: 'string', valueName: 'ARCHIVE', description: 'read FILE as an entry of this .arch06' } } as const;
+
+async function loadInput(ctx: CommandContext, file: string): Promise<Uint8Array> {
+  const from = ctx.options['from'];
+  if (typeof from === 'string') return withArchive(ctx, from, (a) => a.read(file));
+  return readBytes(ctx.resolvePath(file));
+}
+
+const bndlCommand: Command = {
+  path: ['arch', 'bndl'],
+  summary: 'show a .bndl bundle manifest: resources (P919 hash, size, path) and its checks',
+  usage: 'FILE [--from ARCHIVE] [--embb-size N]',
+  minArgs: 1,
+  maxArgs: 1,
+  options: { ...fromOption, 'embb-size': { type: 'string', valueName: 'N', description: 'check the companion .embb raw size against the size rule' } },
+  async run(ctx) {
+    const bndl = parseBndl(await loadInput(ctx, ctx.args[0]!));
+    const table = resolveLut(ctx);
+    const issues = validateBndl(bndl, table);
+    const embbSize = ctx.options['embb-size'];
+    if (typeof embbSize === 'string') {
+      const n = Number(embbSize);
+      if (!Number.isInteger(n) || n < 0) throw new UsageError('--embb-size must be a byte count');
+      issues.push(...checkEmbbAgainstBndl(n, bndl));
+    }
+    const rows = bndl.entries.map((e) => ({ hash: p919(e.path, { table }), size: e.size, path: e.path }));
+    if (ctx.json) ctx.printJson({ version: bndl.version, namesSize: bndlNamesSize(bndl), totalSize: bndlTotalSize(bndl), entries: rows.map((r) => ({ ...r, hex: hex32(r.hash) })), issues });
+    else {
+      for (const r of rows) ctx.out(`${hex32(r.hash)}\t${String(r.size).padStart(10)}\t${r.path}`);
+      printIssues(ctx, issues);
+      ctx.out(`${rows.length} resources, ${bndlTotalSize(bndl)} bytes, names block ${bndlNamesSize(bndl)} bytes`);
+    }
+    return issues.some((i) => i.severity === 'error') ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+const strdbCommand: Command = {
+  path: ['arch', 'strdb'],
+  summary: 'look strings up by id in a .strdb (SKDB) string database, or list them all with --all',
+  usage: 'FILE [ID…] [--all] [--from ARCHIVE]',
+  minArgs: 1,
+  options: { ...fromOption, all: { type: 'boolean', description: 'print every id and string' } },
+  async run(ctx) {
+    const db = parseStrdb(await loadInput(ctx, ctx.args[0]!));
+    const ids = ctx.args.slice(1).map((a) => {
+      const n = Number(a);
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`not a string id: ${a}`);
+      return n;
+    });
+    const rows = ctx.options['all'] === true ? db.entries.map((e) => ({ id: e.id, text: strdbTextAt(db, e.charOffset) as string | undefined })) : ids.map((id) => ({ id, text: strdbGet(db, id) }));
+    const missing = rows.filter((r) => r.text === undefined).length;
+    if (ctx.json) ctx.printJson({ version: db.version, count: db.entries.length, textUnits: db.text.length, strings: rows });
+    else {
+      if (rows.length === 0) ctx.out(`SKDB v${db.version}: ${db.entries.length} strings, ${db.text.length} UTF-16 units`);
+      for (const r of rows) ctx.out(`${r.id}\t${r.text === undefined ? '(no such id)' : JSON.stringify(r.text)}`);
+    }
+    return missing > 0 ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+const embbCommand: Command = {
+  path: ['arch', 'embb'],
+  summary: 'read an .embb under the tools\' layout (a named hypothesis) and report where the file contradicts it',
+  usage: 'FILE [--from ARCHIVE] [--bndl MANIFEST]',
+  minArgs: 1,
+  maxArgs: 1,
+  options: { ...fromOption, bndl: { type: 'string', valueName: 'MANIFEST', description: 'the companion .bndl (a file, or an entry of --from) to check the size rule' } },
+  details: 'Exit 1 when the file contradicts the hypothesis embb.toolsLayout (the layout of every real .embb is still unknown).',
+  async run(ctx) {
+    const bytes = await loadInput(ctx, ctx.args[0]!);
+    const issues: Issue[] = [];
+    const manifest = ctx.options['bndl'];
+    if (typeof manifest === 'string') issues.push(...checkEmbbAgainstBndl(bytes.length, parseBndl(await loadInput(ctx, manifest))));
+    let reading: unknown;
+    try {
+      reading = parseEmbbHypothesis(bytes);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      issues.push({ rule: 'embb.toolsLayout', message: e.message, offset: e.offset, path: e.path, severity: 'error', hypothesis: EMBB_HYPOTHESES.toolsLayout.id });
+    }
+    if (ctx.json) ctx.printJson({ size: bytes.length, reading, issues });
+    else {
+      if (reading) for (const s of (reading as ReturnType<typeof parseEmbbHypothesis>).sections) for (const r of s.resources) ctx.out(`${String(r.size).padStart(10)}\t@${r.dataOffset}\t${r.name}`);
+      printIssues(ctx, issues);
+    }
+    return issues.some((i) => i.severity === 'error') ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+const scriptsCommand: Command = {
+  path: ['arch', 'scripts'],
+  summary: 'describe a .scripts (SCRI) entry: source or bytecode, declared and present size; --source prints the text',
+  usage: 'FILE [--from ARCHIVE] [--source]',
+  minArgs: 1,
+  maxArgs: 1,
+  options: { ...fromOption, source: { type: 'boolean', description: 'print the whole source text (flag 1 only)' } },
+  async run(ctx) {
+    const bytes = await loadInput(ctx, ctx.args[0]!);
+    const s = describeScripts(bytes);
+    if (ctx.options['source'] === true) {
+      if (s.kind !== 'source') throw new UsageError(`the body is ${s.kind}, not source text (see scry script … for bytecode)`);
+      ctx.io.stdout(new TextDecoder().decode(bytes.subarray(13, 13 + s.availableLength)));
+      return ExitCode.Ok;
+    }
+    if (ctx.json) ctx.printJson(s);
+    else {
+      ctx.out(`SCRI v${s.version}, flag ${s.flag}: ${s.kind}, ${s.declaredLength} bytes declared${s.availableLength < s.declaredLength ? `, ${s.availableLength} present (truncated)` : ''}`);
+      if (s.preview) ctx.out(s.preview);
+    }
+    return ExitCode.Ok;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// scry vfs: the mount vector
+
+const mountOptions = {
+  mount: { type: 'string', multiple: true, valueName: 'PATH', description: 'an .arch06 or a folder, in priority order (the first given is entry 0)' },
+  dir: { type: 'string', multiple: true, valueName: 'DIR', description: 'a directory source mounted after every --mount (as the retail game mounts Game\\ last)' },
+} as const;
+
+async function buildVector(ctx: CommandContext): Promise<MountVector> {
+  const table = resolveLut(ctx);
+  const vfs = new MountVector({ table });
+  const dec = decoder(ctx);
+  const mounts = (ctx.options['mount'] as string[] | undefined) ?? [];
+  const dirs = (ctx.options['dir'] as string[] | undefined) ?? [];
+  if (mounts.length + dirs.length === 0) throw new UsageError('mount at least one source with --mount PATH or --dir DIR');
+  try {
+    for (const m of mounts) await mountPath(vfs, ctx.resolvePath(m), undefined, { decoder: dec, table });
+    for (const d of dirs) await vfs.mount(new DirectorySource(ctx.resolvePath(d), d));
+  } catch (e) {
+    await vfs.close();
+    throw e;
+  }
+  return vfs;
+}
+
+function describeSource(r: Resolution): { index: number; kind: string; source: string } {
+  return { index: r.index, kind: r.source.kind, source: r.source.name };
+}
+
+async function withVector(ctx: CommandContext, fn: (vfs: MountVector) => Promise<number>): Promise<number> {
+  const vfs = await buildVector(ctx);
+  try {
+    return await fn(vfs);
+  } finally {
+    await vfs.close();
+  }
+}
+
+const vfsWhich: Command = {
+  path: ['vfs', 'which'],
+  summary: 'which mounted source serves each path (and which copies it shadows); a 0x%08X hash is looked up too',
+  usage: 'PATH|HASH… --mount A [--mount B…] [--dir D]',
+  minArgs: 1,
+  options: mountOptions,
+  async run(ctx) {
+    return withVector(ctx, async (vfs) => {
+      const results = [];
+      let missing = 0;
+      for (const arg of ctx.args) {
+        let path = arg;
+        if (/^0x[0-9a-f]{1,8}$/i.test(arg)) {
+          const r = await vfs.resolveHash(Number(arg));
+          if (r) path = r.path;
+        }
+        const w = await vfs.which(path);
+        if (!w.winner) missing++;
+        results.push({ query: arg, path: w.path, hash: vfs.hashPath(w.path), winner: w.winner ? describeSource(w.winner) : null, shadowed: w.shadowed.map(describeSource) });
+      }
+      if (ctx.json) ctx.printJson(results);
+      else
+        for (const r of results) {
+          if (!r.winner) ctx.out(`${r.query}\tnot found`);
+          else ctx.out(`${r.path}\t[${r.winner.index}] ${r.winner.kind} ${r.winner.source}${r.shadowed.length ? `\tshadows ${r.shadowed.map((s) => `[${s.index}] ${s.source}`).join(', ')}` : ''}`);
+        }
+      return missing > 0 ? ExitCode.Findings : ExitCode.Ok;
+    });
+  },
+};
+
+const vfsLs: Command = {
+  path: ['vfs', 'ls'],
+  summary: 'every path the mount vector serves, with the source that wins it',
+  usage: '--mount A [--mount B…] [--dir D] [--glob PATTERN]',
+  maxArgs: 0,
+  options: { ...mountOptions, glob: { type: 'string', valueName: 'PATTERN', description: 'only paths matching' } },
+  async run(ctx) {
+    return withVector(ctx, async (vfs) => {
+      const match = typeof ctx.options['glob'] === 'string' ? archiveGlob(ctx.options['glob']) : undefined;
+      const all = (await vfs.listAll()).filter((c) => !match || match.test(c.path));
+      if (ctx.json) ctx.printJson(all.map((c) => ({ path: c.path, winner: describeSource(c.winner), shadowed: c.shadowed.map(describeSource) })));
+      else for (const c of all) ctx.out(`[${c.winner.index}]\t${c.path}`);
+      return ExitCode.Ok;
+    });
+  },
+};
+
+const vfsConflicts: Command = {
+  path: ['vfs', 'conflicts'],
+  summary: 'paths present in several sources: which one wins by search order and which are shadowed (never merged)',
+  usage: '--mount A [--mount B…] [--dir D]',
+  maxArgs: 0,
+  options: mountOptions,
+  async run(ctx) {
+    return withVector(ctx, async (vfs) => {
+      const conflicts = await vfs.conflicts();
+      if (ctx.json) ctx.printJson(conflicts.map((c) => ({ path: c.path, winner: describeSource(c.winner), shadowed: c.shadowed.map(describeSource) })));
+      else {
+        for (const c of conflicts) ctx.out(`${c.path}\twins: [${c.winner.index}] ${c.winner.source.name}\tshadowed: ${c.shadowed.map((s) => `[${s.index}] ${s.source.name}`).join(', ')}`);
+        ctx.out(`${conflicts.length} path(s) in more than one source`);
+      }
+      return conflicts.length > 0 ? ExitCode.Findings : ExitCode.Ok;
+    });
+  },
+};
+
+const vfsTable: Command = {
+  path: ['vfs', 'table'],
+  summary: 'the hash → path table merged from every mounted archive\'s path index, sorted by hash',
+  usage: '--mount A [--mount B…]',
+  maxArgs: 0,
+  options: mountOptions,
+  async run(ctx) {
+    return withVector(ctx, async (vfs) => {
+      if (ctx.json) ctx.printJson(vfs.pathTable.map((r) => ({ hash: r.hash, hex: hex32(r.hash), zero: r.zero, path: r.path })));
+      else for (const r of vfs.pathTable) ctx.out(`${hex32(r.hash)}\t${r.path}`);
+      return ExitCode.Ok;
+    });
+  },
+};
+
+const vfsCat: Command = {
+  path: ['vfs', 'cat'],
+  summary: 'read a path through the mount vector (the winning copy) and write it with -o',
+  usage: 'PATH -o FILE --mount A [--mount B…] [--dir D]',
+  minArgs: 1,
+  maxArgs: 1,
+  options: { ...mountOptions, output: { type: 'string', short: 'o', valueName: 'FILE', description: 'where to write (required)' }, force: { type: 'boolean', description: 'replace an existing file (a .bak is kept)' } },
+  async run(ctx) {
+    const out = ctx.options['output'];
+    if (typeof out !== 'string') throw new UsageError('vfs cat needs -o FILE');
+    return withVector(ctx, async (vfs) => {
+      const bytes = await vfs.readFile(ctx.args[0]!);
+      writeFileAtomic(ctx.resolvePath(out), bytes, { overwrite: ctx.options['force'] === true });
+      if (ctx.json) ctx.printJson({ path: ctx.args[0], bytes: bytes.length, output: out });
+      return ExitCode.Ok;
+    });
+  },
+};
+
+export const archCommands: Command[] = [
+  lsCommand,
+  catCommand,
+  extractCommand,
+  verifyCommand,
+  packCommand,
+  indexCommand,
+  bndlCommand,
+  strdbCommand,
+  embbCommand,
+  scriptsCommand,
+  vfsWhich,
+  vfsLs,
+  vfsConflicts,
+  vfsTable,
+  vfsCat,
+];
