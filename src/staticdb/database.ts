@@ -215,6 +215,8 @@ export class StaticDb {
   private poolCache = new Map<number | string, Uint8Array | null>();
   private poolBuilder: Sd2PoolBuilder | undefined;
   private ownedRows = new Set<Sd2Table>();
+  /** Growable row buffers of tables that gained rows (raw.rows is a view of the first rowCount × numBytes). */
+  private rowCapacity = new Map<Sd2Table, Uint8Array>();
   private dirty = false;
 
   constructor(file: Sd2File, names: Sd2Names = new Sd2Names()) {
@@ -292,7 +294,7 @@ export class StaticDb {
     const cacheKey = this.memoryVersion === 1000 ? `${keyLow}:${keyHigh}:${row}` : keyLow;
     const cached = this.poolCache.get(cacheKey);
     if (cached !== undefined) return cached;
-    const pool = this.file.image.pool;
+    const pool = this.currentPool();
     const loc = locatePoolEntry(pool, this.memoryVersion, this.file.header.flags, keyLow, keyHigh, row, `/pool (table ${table.label} row ${row} column ${sd2Label(f.id, this.names)})`);
     const plain = loc === null ? null : readPoolEntry(pool, loc);
     this.poolCache.set(cacheKey, plain);
@@ -317,8 +319,14 @@ export class StaticDb {
     return this.poolBuilder;
   }
 
+  /** Copies appended pool entries into the model (once, when the model is handed out). */
   private syncPool(): void {
-    if (this.poolBuilder) this.file.image.pool = this.poolBuilder.finish();
+    if (this.poolBuilder && this.poolBuilder.size !== this.file.image.pool.length) this.file.image.pool = this.poolBuilder.finish();
+  }
+
+  /** The stored pool as it is now (appended entries included), without copying. */
+  private currentPool(): Uint8Array {
+    return this.poolBuilder ? this.poolBuilder.view() : this.file.image.pool;
   }
 
   /** @internal */
@@ -347,8 +355,6 @@ export class StaticDb {
       const key = this.pool().add(plain, row);
       if (this.memoryVersion === 1000) table.dv.setBigUint64(at, key, true);
       else table.dv.setUint32(at, Number(key), true);
-      this.syncPool();
-      this.poolCache.clear();
       setNullBit(key === 0n && f.nullableIndex !== 255);
       return;
     }
@@ -373,11 +379,19 @@ export class StaticDb {
   addRow(tableRef: string | number | StaticDbTable, values: unknown[] | Record<string, unknown> = []): number {
     const table = tableRef instanceof StaticDbTable ? tableRef : this.table(tableRef);
     const raw = this.own(table);
-    const grown = new Uint8Array(raw.rows.length + raw.numBytes);
-    grown.set(raw.rows);
-    raw.rows = grown;
+    const need = raw.rows.length + raw.numBytes;
+    let buf = this.rowCapacity.get(raw);
+    if (!buf || buf.buffer !== raw.rows.buffer || buf.byteOffset !== raw.rows.byteOffset || need > buf.length) {
+      // Doubling keeps appending a million rows linear.
+      const next = new Uint8Array(Math.max(need, raw.rows.length * 2, raw.numBytes * 16));
+      next.set(raw.rows);
+      buf = next;
+      this.rowCapacity.set(raw, buf);
+    }
+    buf.fill(0, raw.rows.length, need);
+    raw.rows = buf.subarray(0, need);
     raw.rowCount++;
-    table.dv = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
+    table.dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     const row = raw.rowCount - 1;
     const cols = table.columns;
     const byColumn = new Array<unknown>(cols.length).fill(undefined);
@@ -470,6 +484,7 @@ export class StaticDb {
    * (the emulator community trims the client DB to what its server reads).
    */
   subset(refs: (string | number)[]): StaticDb {
+    this.syncPool();
     const keep = new Set(refs.map((r) => this.table(r).index));
     const sub = new StaticDb({ header: this.file.header, compression: this.file.compression, image: { ...this.file.image } }, this.names);
     delete sub.file.image.layout;
@@ -482,6 +497,7 @@ export class StaticDb {
    * bytes stored once (exact comparison), long-form keys unless `shortKeys`, canonical row layout.
    */
   compact(options: { shortKeys?: boolean } = {}): StaticDb {
+    this.syncPool();
     const copy = new StaticDb({ header: this.file.header, compression: this.file.compression, image: { ...this.file.image } }, this.names);
     delete copy.file.image.layout;
     return copy.rebuildFrom(this, this.file.image.tables.map((_, i) => i), options.shortKeys);
@@ -516,6 +532,7 @@ export class StaticDb {
 
   /** Converts to another memory version (pool keys re-encoded, row strides recomputed). */
   withMemoryVersion(memoryVersion: 1000 | 1002): StaticDb {
+    this.syncPool();
     if (memoryVersion === this.memoryVersion) return this.compact();
     const out = StaticDb.create({ fileVersion: this.file.header.fileVersion, memoryVersion, flags: this.file.header.flags, patch: this.file.header.patch, timestamp: this.file.header.timestamp, names: this.names });
     out.file.compression = { ...this.file.compression, compressed: this.file.compression.compressed };
@@ -550,6 +567,7 @@ export class StaticDb {
    * since that flag decides whether entries are XORed; the Compressed flag decides whether the payload is deflated.
    */
   withFlags(flags: number): StaticDb {
+    this.syncPool();
     const clientChanges = ((flags ^ this.file.header.flags) & Sd2Flags.Client) !== 0 && this.memoryVersion === 1002;
     const header = { ...this.file.header, flags };
     const compression = { ...this.file.compression, compressed: (flags & Sd2Flags.Compressed) !== 0 };
@@ -561,12 +579,13 @@ export class StaticDb {
 
   /** The current model (for `writeSd2`). */
   toFile(): Sd2File {
+    this.syncPool();
     return this.file;
   }
 
   /** Writes the database (byte-identical when unedited). */
   write(options: WriteSd2Options = {}): Uint8Array {
-    return writeSd2(this.file, options);
+    return writeSd2(this.toFile(), options);
   }
 
 }

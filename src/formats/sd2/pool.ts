@@ -158,6 +158,11 @@ export class Sd2PoolBuilder {
     return key;
   }
 
+  /** The stored pool bytes so far (a view, valid until the next add). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+
   /** The stored pool bytes (a copy sized exactly). */
   finish(): Uint8Array {
     return this.buf.slice(0, this.len);
