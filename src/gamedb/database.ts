@@ -17,7 +17,7 @@
  * indexes, so paging through a category of 17,000 records allocates 17,000 small objects at most.
  */
 import { FormatError, HashError, NotFoundError } from '../binary/errors.ts';
-import { DEFAULT_P919_TABLE, p919, type P919Table } from '../hash/p919.ts';
+import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p919.ts';
 import { parseGadb, type ParseGadbOptions } from '../formats/gadb/parse.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, StorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
@@ -90,6 +90,8 @@ interface ReverseIndex {
   element: Uint16Array;
 }
 
+const EMPTY_ROWS = new Uint32Array(0);
+
 /** P919 of a NUL-terminated name in the block, or -1 when it has a byte of unknown (or only inferred) value. */
 function hashBlockText(data: Uint8Array, key: number, table: P919Table): number {
   const { values, status } = table;
@@ -126,6 +128,10 @@ export class Database {
   readonly #categories: Category[];
   #reverse: ReverseIndex | undefined;
   #shared: Map<number, number> | undefined;
+  readonly #runRows = new Map<number, Uint32Array>();
+  /** Per category, P919 of each secondary's name in stored order (-1: cannot be hashed), computed on first lookup. */
+  readonly #nameHashes: Array<Float64Array | undefined> = [];
+  #lowerCategoryNames: Map<string, number> | undefined;
 
   /** Parses `bytes` with the codec and opens the result. Throws the codec's `FormatError` on bad input. */
   static open(bytes: Uint8Array, options: DatabaseOptions = {}): Database {
@@ -189,8 +195,9 @@ export class Database {
   findCategory(ref: NameRef): Category | undefined {
     const hash = this.#keyOf(ref);
     if (hash === undefined) {
-      const wanted = (ref as string).toLowerCase();
-      return this.#categories.find((c) => c.name.toLowerCase() === wanted);
+      this.#lowerCategoryNames ??= new Map(this.#categories.map((c) => [c.name.toLowerCase(), c.ordinal]));
+      const ordinal = this.#lowerCategoryNames.get((ref as string).toLowerCase());
+      return ordinal === undefined ? undefined : this.#categories[ordinal];
     }
     const cats = this.model.categories;
     let lo = 0;
@@ -224,12 +231,7 @@ export class Database {
     if (typeof ref === 'number') return ref >>> 0;
     const literal = parseHashLiteral(ref);
     if (literal !== undefined) return literal;
-    try {
-      return this.hash(ref);
-    } catch (e) {
-      if (e instanceof HashError) return undefined;
-      throw e;
-    }
+    return canHashP919(ref, { table: this.table }) ? this.hash(ref) : undefined;
   }
 
   // ---------------------------------------------------------------- records
@@ -265,30 +267,38 @@ export class Database {
     return rec;
   }
 
-  /** @internal Binary search of a category's secondaries by name hash (names hashed on the fly). */
+  /**
+   * @internal Binary search of a category's secondaries by name hash, as FindRecord does over the keys the engine
+   * keeps in memory. The keys are P919 of the stored names, computed once per category on its first lookup; a
+   * category with a name that cannot be hashed (a character of unknown value) is scanned instead.
+   */
   searchSecondaries(cat: Category, hash: number): number {
-    const data = this.model.strings.data;
-    const nameKey = this.model.records.nameKey;
-    let lo = cat.firstRecord + cat.primaryCount;
-    let hi = cat.firstRecord + cat.recordCount - 1;
+    let keys = this.#nameHashes[cat.ordinal];
+    if (!keys) {
+      const data = this.model.strings.data;
+      const nameKey = this.model.records.nameKey;
+      const first = cat.firstRecord + cat.primaryCount;
+      keys = new Float64Array(cat.secondaryCount);
+      for (let i = 0; i < keys.length; i++) keys[i] = hashBlockText(data, nameKey[first + i]!, this.table);
+      this.#nameHashes[cat.ordinal] = keys;
+    }
+    const first = cat.firstRecord + cat.primaryCount;
+    let lo = 0;
+    let hi = keys.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const key = hashBlockText(data, nameKey[mid]!, this.table);
-      if (key < 0) return this.#scanSecondaries(cat, hash);
+      const key = keys[mid]!;
+      if (key < 0) return this.#scanSecondaries(keys, first, hash);
       if (key < hash) lo = mid + 1;
       else if (key > hash) hi = mid - 1;
-      else return mid;
+      else return first + mid;
     }
     return -1;
   }
 
   /** Fallback when a probed name cannot be hashed: a linear scan over the names that can. */
-  #scanSecondaries(cat: Category, hash: number): number {
-    const data = this.model.strings.data;
-    const nameKey = this.model.records.nameKey;
-    for (let r = cat.firstRecord + cat.primaryCount; r < cat.firstRecord + cat.recordCount; r++) {
-      if (hashBlockText(data, nameKey[r]!, this.table) === hash) return r;
-    }
+  #scanSecondaries(keys: Float64Array, first: number, hash: number): number {
+    for (let i = 0; i < keys.length; i++) if (keys[i] === hash) return first + i;
     return -1;
   }
 
@@ -348,17 +358,38 @@ export class Database {
     return rev.start[record.index + 1]! - rev.start[record.index]!;
   }
 
+  /**
+   * @internal The rows of record `r`'s run whose type has `storage` (a `StorageCode`), cached per distinct run:
+   * the game database has 13,612 distinct runs under 686,401 records, so scans over one kind of cell (links,
+   * block values) touch only those rows instead of every descriptor use.
+   */
+  runRows(r: number, storage: number): Uint32Array {
+    const { records, descriptors } = this.model;
+    const first = records.firstDescriptor[r]!;
+    const count = records.descriptorCount[r]!;
+    const key = (first * 256 + count) * 4 + storage;
+    let rows = this.#runRows.get(key);
+    if (!rows) {
+      const list: number[] = [];
+      const end = Math.min(first + count, descriptors.count);
+      for (let row = first; row < end; row++) if (GADB_STORAGE_BY_TYPE_BYTE[descriptors.typeCode[row]!] === storage) list.push(row);
+      rows = list.length === 0 ? EMPTY_ROWS : Uint32Array.from(list);
+      this.#runRows.set(key, rows);
+    }
+    return rows;
+  }
+
   /** Calls `visit(sourceRecord, row, element, target)` for every non-null link cell, in file order. */
   #forEachLink(visit: (source: number, row: number, element: number, target: number) => void): void {
     const { records, descriptors, cells } = this.model;
-    const { typeCode, elementCount, link } = descriptors;
+    const { elementCount, link } = descriptors;
     for (let r = 0; r < records.count; r++) {
-      const first = records.firstDescriptor[r]!;
-      const end = first + records.descriptorCount[r]!;
+      const rows = this.runRows(r, StorageCode.Link);
+      if (rows.length === 0) continue;
       const base = this.recordCellStart[r]!;
       const own = records.cellCount[r]!;
-      for (let row = first; row < end && row < descriptors.count; row++) {
-        if (GADB_STORAGE_BY_TYPE_BYTE[typeCode[row]!] !== StorageCode.Link) continue;
+      for (let j = 0; j < rows.length; j++) {
+        const row = rows[j]!;
         const n = elementCount[row]!;
         const l = link[row]!;
         for (let e = 0; e < n && l + e < own; e++) {
@@ -405,14 +436,14 @@ export class Database {
     if (!this.#shared) {
       const counts = new Map<number, number>();
       const { records, descriptors, cells } = this.model;
-      const { typeCode, elementCount, link } = descriptors;
+      const { elementCount, link } = descriptors;
       for (let r = 0; r < records.count; r++) {
-        const first = records.firstDescriptor[r]!;
-        const end = first + records.descriptorCount[r]!;
+        const rows = this.runRows(r, StorageCode.Block);
+        if (rows.length === 0) continue;
         const base = this.recordCellStart[r]!;
         const own = records.cellCount[r]!;
-        for (let row = first; row < end && row < descriptors.count; row++) {
-          if (GADB_STORAGE_BY_TYPE_BYTE[typeCode[row]!] !== StorageCode.Block) continue;
+        for (let j = 0; j < rows.length; j++) {
+          const row = rows[j]!;
           const n = elementCount[row]!;
           const l = link[row]!;
           for (let e = 0; e < n && l + e < own; e++) {
@@ -525,18 +556,16 @@ export class Category {
       if (m) return this.at(Number(m[1]));
       const literal = parseHashLiteral(ref);
       if (literal !== undefined) return this.findRecord(literal);
-      let hash: number;
-      try {
-        hash = this.db.hash(ref);
-      } catch (e) {
-        if (!(e instanceof HashError)) throw e;
+      if (!canHashP919(ref, { table: this.db.table })) {
+        // A name with a character of unknown P919 value: matched by text, ignoring case as the hash does.
         const wanted = ref.toLowerCase();
         for (let i = this.primaryCount; i < this.recordCount; i++) {
           const r = new DbRecord(this.db, this.firstRecord + i);
-          if (r.name?.toLowerCase() === wanted) return r;
+          if (r.name!.toLowerCase() === wanted) return r;
         }
         return undefined;
       }
+      const hash = this.db.hash(ref);
       return this.findRecord(hash);
     }
     const found = this.db.searchSecondaries(this, ref >>> 0);

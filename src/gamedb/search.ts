@@ -7,7 +7,7 @@
  * so a field with no known name is found by its name once you guess it.
  */
 import { HashError } from '../binary/errors.ts';
-import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, StorageCode } from '../formats/gadb/type-codes.ts';
+import { GADB_TYPE_MASK, StorageCode } from '../formats/gadb/type-codes.ts';
 import { Category, DbRecord, Field, type Database } from './database.ts';
 import { parseHashLiteral } from './names.ts';
 
@@ -56,12 +56,18 @@ export function searchDatabase(db: Database, query: string, options: SearchOptio
     if (c.name.toLowerCase().includes(needle)) add({ kind: 'category', category: c, by: 'name' });
     else if (hash !== undefined && c.sortKey === hash) add({ kind: 'category', category: c, by: 'hash' });
   }
-  for (let r = 0; r < m.records.count; r++) {
-    const rec = new DbRecord(db, r);
-    if (rec.isPrimary) continue;
-    const name = db.block.text(m.records.nameKey[r]!);
-    if (name.toLowerCase().includes(needle)) add({ kind: 'record', record: rec, by: 'name' });
-    else if (hash !== undefined && db.hashRecordName(r) === hash) add({ kind: 'record', record: rec, by: 'hash' });
+  const lowered = new Map<number, boolean>();
+  for (const c of db.categories) {
+    for (let r = c.firstRecord + c.primaryCount; r < c.firstRecord + c.recordCount; r++) {
+      const key = m.records.nameKey[r]!;
+      let byName = lowered.get(key);
+      if (byName === undefined) {
+        byName = db.block.text(key).toLowerCase().includes(needle);
+        lowered.set(key, byName);
+      }
+      if (byName) add({ kind: 'record', record: new DbRecord(db, r), by: 'name' });
+      else if (hash !== undefined && db.hashRecordName(r) === hash) add({ kind: 'record', record: new DbRecord(db, r), by: 'hash' });
+    }
   }
   // Fields: once per category, from the category's first record with fields (every record declares the same fields, H-RUN-SHAPE).
   const d = m.descriptors;
@@ -78,13 +84,13 @@ export function searchDatabase(db: Database, query: string, options: SearchOptio
   // String values: each distinct text is tested once.
   const tested = new Map<number, boolean>();
   for (let r = 0; r < m.records.count; r++) {
-    const first = m.records.firstDescriptor[r]!;
-    const end = first + m.records.descriptorCount[r]!;
+    const rows = db.runRows(r, StorageCode.Block);
+    if (rows.length === 0) continue;
     const base = db.recordCellStart[r]!;
     const own = m.records.cellCount[r]!;
-    for (let row = first; row < end && row < d.count; row++) {
-      const type = d.typeCode[row]!;
-      if (GADB_STORAGE_BY_TYPE_BYTE[type] !== StorageCode.Block || !TEXT_TYPES.has(type & GADB_TYPE_MASK)) continue;
+    for (let j = 0; j < rows.length; j++) {
+      const row = rows[j]!;
+      if (!TEXT_TYPES.has(d.typeCode[row]! & GADB_TYPE_MASK)) continue;
       const link = d.link[row]!;
       for (let e = 0; e < d.elementCount[row]! && link + e < own; e++) {
         const key = m.cells[base + link + e]!;

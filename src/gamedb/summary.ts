@@ -3,7 +3,7 @@
  * secondaries, cells, descriptors, distinct runs, link cells by side, shared values, zero-field records), computed
  * for any database in one pass over its descriptor uses.
  */
-import { GADB_STORAGE_BY_TYPE_BYTE, StorageCode, gadbTypeName } from '../formats/gadb/type-codes.ts';
+import { StorageCode, gadbTypeName } from '../formats/gadb/type-codes.ts';
 import type { Database } from './database.ts';
 import { NULL_LINK } from './database.ts';
 
@@ -55,18 +55,24 @@ export function summarizeDatabase(db: Database): DatabaseSummary {
     runs.add(first * 256 + n);
     const base = db.recordCellStart[r]!;
     const own = records.cellCount[r]!;
-    for (let row = first; row < first + n && row < descriptors.count; row++) {
-      const storage = GADB_STORAGE_BY_TYPE_BYTE[descriptors.typeCode[row]!];
-      if (storage !== StorageCode.Link && storage !== StorageCode.Block) continue;
+    const blockRows = db.runRows(r, StorageCode.Block);
+    for (let j = 0; j < blockRows.length; j++) {
+      const row = blockRows[j]!;
       const count = descriptors.elementCount[row]!;
       const link = descriptors.link[row]!;
       for (let e = 0; e < count && link + e < own; e++) {
         const raw = cells[base + link + e]!;
-        if (storage === StorageCode.Block) {
-          blockCells++;
-          blockCounts.set(raw, (blockCounts.get(raw) ?? 0) + 1);
-          continue;
-        }
+        blockCells++;
+        blockCounts.set(raw, (blockCounts.get(raw) ?? 0) + 1);
+      }
+    }
+    const linkRows = db.runRows(r, StorageCode.Link);
+    for (let j = 0; j < linkRows.length; j++) {
+      const row = linkRows[j]!;
+      const count = descriptors.elementCount[row]!;
+      const link = descriptors.link[row]!;
+      for (let e = 0; e < count && link + e < own; e++) {
+        const raw = cells[base + link + e]!;
         links.cells++;
         if (raw === NULL_LINK) {
           links.null++;
