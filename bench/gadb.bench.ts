@@ -1,0 +1,146 @@
+/**
+ * GADB at the real game's scale: a `game.gamedb`-shaped file from the generator (2,742 categories, 694,632
+ * records, 8,544,670 cells, 56,759,100 bytes; cached under `out/bench/`), then open + index, full verify, decode
+ * every cell through the `Database`, rebuild unchanged, and peak memory, each against a floor measured in the same
+ * run: summing the file's bytes as u32 (`sumU32`). Peak memory is measured in child processes (one per task) so the
+ * parent's allocations do not pollute it; it is reported against the file size.
+ *
+ * Targets (issue 2): open + index ≤ 2× floor, verify ≤ 6×, rebuild ≤ 3×, peak memory ≤ 3× file size.
+ *
+ * `node --import tsx bench/gadb.bench.ts --child TASK FILE` runs one memory task and prints its peak RSS.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { measure, peakRss, report, sumU32, type Measurement } from './harness.ts';
+import { parseGadb, verifyGadb, writeGadb } from '../src/formats/gadb/index.ts';
+import { Database, decodeElement, DbRecord } from '../src/gamedb/database.ts';
+import { generateGadb, GADB_GENERATOR_VERSION } from '../src/gamedb/generate/index.ts';
+
+const SEED = 1;
+/** Fraction of the game's size (1 for the recorded results; smaller for a quick look). */
+const SCALE = Number(process.env['SCRY_GADB_BENCH_SCALE'] ?? 1);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = join(root, 'out', 'bench');
+const cachePath = join(cacheDir, `gadb-game-seed${SEED}-scale${SCALE}-v${GADB_GENERATOR_VERSION}.gamedb`);
+
+/** Decodes every element of every field of every record through the `Database`; returns how many. */
+function decodeAll(db: Database): number {
+  let n = 0;
+  for (const c of db.categories) {
+    const first = c.firstRecord;
+    for (let i = 0; i < c.recordCount; i++) {
+      const r = new DbRecord(db, first + i);
+      const row0 = r.firstDescriptor;
+      const rows = r.descriptorCount;
+      const counts = db.model.descriptors.elementCount;
+      for (let row = row0; row < row0 + rows; row++) {
+        const k = counts[row]!;
+        for (let e = 0; e < k; e++) if (decodeElement(r, row, e) !== undefined) n++;
+      }
+    }
+  }
+  return n;
+}
+
+/** The memory tasks a child process runs (each reads the file first). */
+const TASKS: Record<string, (bytes: Uint8Array) => unknown> = {
+  baseline: (bytes) => sumU32(bytes),
+  open: (bytes) => Database.open(bytes),
+  verify: (bytes) => verifyGadb(bytes),
+  decode: (bytes) => decodeAll(Database.open(bytes)),
+  rebuild: (bytes) => writeGadb(parseGadb(bytes)),
+};
+
+function childPeak(task: string, file: string): number {
+  const script = fileURLToPath(import.meta.url);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, '--child', task, file], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`memory child ${task} failed: ${r.stderr}`);
+  return (JSON.parse(r.stdout.trim().split('\n').pop()!) as { peak: number }).peak;
+}
+
+const mb = (x: number): string => (x / 1e6).toFixed(1);
+
+export async function run(): Promise<string> {
+  // Generation, once: wall and CPU time.
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const generated = generateGadb({ seed: SEED, scale: SCALE });
+  const genModelMs = performance.now() - t0;
+  const t1 = performance.now();
+  const bytes = writeGadb(generated.gadb);
+  const genWriteMs = performance.now() - t1;
+  const cpu = process.cpuUsage(cpu0);
+  const genCpuMs = (cpu.user + cpu.system) / 1000;
+  let cache = 'written';
+  if (existsSync(cachePath)) {
+    const cached = readFileSync(cachePath);
+    if (Buffer.compare(cached, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) !== 0) throw new Error(`${cachePath} differs from a fresh generation with the same seed: the generator is not deterministic`);
+    cache = 'reused (identical to a fresh generation)';
+  } else {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cachePath, bytes);
+  }
+
+  // Correctness at scale, once.
+  const issues = verifyGadb(bytes);
+  const problems = issues.filter((i) => i.severity !== 'info');
+  const rebuilt = writeGadb(parseGadb(bytes));
+  const exact = Buffer.compare(Buffer.from(rebuilt), Buffer.from(bytes)) === 0;
+
+  // Throughput, each with the floor of the same run.
+  const floor = measure('floor: sum u32', () => sumU32(bytes), { runs: 9, bytes: bytes.byteLength });
+  const model = parseGadb(bytes);
+  const db = Database.open(bytes);
+  const decoded = decodeAll(db);
+  const steps: Measurement[] = [
+    measure('open + index (Database.open)', () => Database.open(bytes), { runs: 5, bytes: bytes.byteLength }),
+    measure('parse (parseGadb)', () => parseGadb(bytes), { runs: 5, bytes: bytes.byteLength }),
+    measure('full verify (verifyGadb)', () => verifyGadb(bytes), { runs: 3, bytes: bytes.byteLength }),
+    measure(`decode every cell (${decoded.toLocaleString('en-US')} elements)`, () => decodeAll(db), { runs: 3, bytes: bytes.byteLength }),
+    measure('rebuild unchanged (writeGadb of the parsed model)', () => writeGadb(model), { runs: 5, bytes: bytes.byteLength }),
+    measure('parse + rebuild (scry db rebuild)', () => writeGadb(parseGadb(bytes)), { runs: 3, bytes: bytes.byteLength }),
+  ];
+  const ratio = (name: string): number => steps.find((m) => m.name.startsWith(name))!.ms / floor.ms;
+
+  // Peak memory, one child process per task.
+  const peaks: Record<string, number> = {};
+  for (const task of Object.keys(TASKS)) peaks[task] = childPeak(task, cachePath);
+
+  const size = bytes.byteLength;
+  const s = generated.stats;
+  const lines = [
+    report(`GADB at game scale (generated, seed ${SEED}, scale ${SCALE}: ${size.toLocaleString('en-US')} bytes, ${s.cells.toLocaleString('en-US')} cells, ${(s.primaries + s.secondaries).toLocaleString('en-US')} records)`, steps, floor),
+    '',
+    `| target | measured | × | goal | met |`,
+    `|---|---:|---:|---:|---|`,
+    ...[
+      ['open + index', ratio('open + index'), 2],
+      ['full verify', ratio('full verify'), 6],
+      ['rebuild unchanged', ratio('rebuild unchanged'), 3],
+    ].map(([name, r, goal]) => `| ${name} | × floor | ${(r as number).toFixed(2)} | ≤ ${goal} | ${(r as number) <= (goal as number) ? 'yes' : 'no'} |`),
+    ...['open', 'verify', 'decode', 'rebuild'].map((t) => {
+      // The runtime's own footprint (Node + tsx, measured by the baseline child minus the file it read) is not the codec's.
+      const own = peaks[t]! - (peaks['baseline']! - size);
+      const r = own / size;
+      return `| peak memory, ${t} | ${mb(peaks[t]!)} MB RSS, ${mb(own)} MB without the runtime | ${r.toFixed(2)} × file | ≤ 3 | ${r <= 3 ? 'yes' : 'no'} |`;
+    }),
+    '',
+    `Baseline child (Node + tsx, the file read and summed): ${mb(peaks['baseline']!)} MB RSS, of which ${mb(size)} MB is the file; "without the runtime" subtracts the other ${mb(peaks['baseline']! - size)} MB. Raw ratios (peak RSS / file size): ${['open', 'verify', 'decode', 'rebuild'].map((t) => `${t} ${(peaks[t]! / size).toFixed(2)}`).join(', ')}.`,
+    `Generation: model ${(genModelMs / 1000).toFixed(2)} s + writeGadb ${(genWriteMs / 1000).toFixed(2)} s wall, ${(genCpuMs / 1000).toFixed(2)} s CPU (phases, ms: ${Object.entries(generated.phaseMs).map(([k, v]) => `${k} ${v}`).join(', ')}); cache ${cache}.`,
+    `Correctness at scale: verify ${problems.length === 0 ? 'clean' : `${problems.length} error/warning finding(s)`} (${issues.length} info), rebuild ${exact ? 'byte-exact' : 'DIFFERS'}, file size ${size === generated.figures.fileSize ? 'equals' : 'differs from'} the game's ${generated.figures.fileSize.toLocaleString('en-US')}.`,
+  ];
+  return lines.join('\n');
+}
+
+// Child mode: one memory task.
+if (process.argv[2] === '--child' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const task = TASKS[process.argv[3] ?? ''];
+  if (!task) throw new Error(`unknown task ${process.argv[3]}`);
+  const b = readFileSync(process.argv[4]!);
+  const result = task(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  void result;
+  process.stdout.write(JSON.stringify({ peak: peakRss() }) + '\n');
+}
