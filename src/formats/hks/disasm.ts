@@ -122,7 +122,8 @@ function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: st
   out.push(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${fn.code.length} words, ${fn.constants.length} constants, ${fn.children.length} functions`}`);
   const i2 = ind + '  ';
   out.push(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
-  fn.constants.forEach((k, i) => out.push(`${i2}.const ${formatConstant(k, h)}${bare ? '' : `  ; K(${i})`}`));
+  const constTexts = fn.constants.map((k) => formatConstant(k, h));
+  constTexts.forEach((t, i) => out.push(`${i2}.const ${t}${bare ? '' : `  ; K(${i})`}`));
   const d = fn.debug;
   const perWordLines = d !== null && d.lines.length === fn.code.length && d.lines.length > 0;
   if (d) {
@@ -138,6 +139,41 @@ function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: st
   let owner: OpcodeInfo | undefined;
   let ownerWord = 0;
   let dataIndex = 0;
+  let curPc = 0;
+  const ops: string[] = [];
+  const notes: string[] = [];
+  const operand = (kind: OperandKind, v: number, rk9: boolean): void => {
+    switch (kind) {
+      case '-':
+        return;
+      case 'R':
+        ops.push(`R(${v})`);
+        return;
+      case 'K':
+        ops.push(`K(${v})`);
+        notes.push(constNote(constTexts, v));
+        return;
+      case 'RK':
+        if (rk9 && v >= 256) {
+          ops.push(`K(${v - 256})`);
+          notes.push(constNote(constTexts, v - 256));
+        } else ops.push(`R(${v})`);
+        return;
+      case 'J': {
+        const t = curPc + 1 + v;
+        ops.push(t >= 0 && t < code.length ? `L${t}` : v >= 0 ? `+${v}` : String(v));
+        return;
+      }
+      case 'P': {
+        ops.push(`P(${v})`);
+        const child = fn.children[v];
+        if (child) notes.push(functionDisplayName(child, `${path}/${v}`));
+        return;
+      }
+      default:
+        ops.push(String(v));
+    }
+  };
   for (let pc = 0; pc < code.length; pc++) {
     const w = code[pc]!;
     if (targets.has(pc)) out.push(`${i2}L${pc}:`);
@@ -157,40 +193,9 @@ function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: st
       out.push(withComment(`${prefix}.word 0x${w.toString(16).padStart(8, '0')}`, info ? `${info.name} with nonzero unused fields` : `opcode ${opOf(w)} is not in the ${table.dialect} table`));
       continue;
     }
-    const ops: string[] = [];
-    const notes: string[] = [];
-    const operand = (kind: OperandKind, v: number, rk9: boolean): void => {
-      switch (kind) {
-        case '-':
-          return;
-        case 'R':
-          ops.push(`R(${v})`);
-          return;
-        case 'K':
-          ops.push(`K(${v})`);
-          notes.push(constNote(fn, v, h));
-          return;
-        case 'RK':
-          if (rk9 && v >= 256) {
-            ops.push(`K(${v - 256})`);
-            notes.push(constNote(fn, v - 256, h));
-          } else ops.push(`R(${v})`);
-          return;
-        case 'J': {
-          const t = pc + 1 + v;
-          ops.push(t >= 0 && t < code.length ? `L${t}` : v >= 0 ? `+${v}` : String(v));
-          return;
-        }
-        case 'P': {
-          ops.push(`P(${v})`);
-          const child = fn.children[v];
-          if (child) notes.push(functionDisplayName(child, `${path}/${v}`));
-          return;
-        }
-        default:
-          ops.push(String(v));
-      }
-    };
+    ops.length = 0;
+    notes.length = 0;
+    curPc = pc;
     operand(info.a, aOf(w), false);
     if (info.mode === 'ABC') {
       operand(info.b, bOf(w), false);
@@ -212,10 +217,9 @@ function withComment(text: string, comment: string): string {
   return comment ? `${text.padEnd(52)} ; ${comment}` : text;
 }
 
-function constNote(fn: HksFunction, index: number, h: HksHeader): string {
-  const k = fn.constants[index];
-  if (!k) return '<out of range>';
-  const text = formatConstant(k, h);
+function constNote(constTexts: readonly string[], index: number): string {
+  const text = constTexts[index];
+  if (text === undefined) return '<out of range>';
   return text.length > 60 ? text.slice(0, 57) + '..."' : text;
 }
 

@@ -1,0 +1,76 @@
+/**
+ * HavokScript throughput on a chunk at the scale of Shadow of War's largest script (desert.scripts: 2,227
+ * functions, 184,681 instructions, 56,969 constants). The chunk is built by assembling a generated listing shaped
+ * like the corpus (module functions that read globals through GETGLOBAL_MEM, fields through GETFIELD_R1, call,
+ * store fields, branch). Floor: summing the chunk's bytes as u32 in the same run.
+ */
+import { measure, report, sumU32, type Measurement } from './harness.ts';
+import { analyzeHksChunk, assembleHks, disassembleHks, parseHksChunk, verifyHksChunk, writeHksChunk } from '../src/formats/hks/index.ts';
+
+/** A listing with `functions` children of main, each ~100 words and ~26 constants. */
+export function generateListing(functions: number): string {
+  const out: string[] = ['.function main', '  .params 0 .upvalues 0 .vararg 2 .maxstack 4', '  .const "M"', '  .code', '    NEWTABLE R(0) 0 0'];
+  for (let f = 0; f < functions; f++) {
+    out.push(`    CLOSURE R(1) P(${f})`, `    SETFIELD R(0) K(${1 + (f % 200)}) R(1)`);
+  }
+  out.push('    RETURN R(0) 2', '    RETURN R(0) 1');
+  for (let f = 0; f < 200; f++) out.splice(3 + f, 0, `  .const "Script_${f}_Handler"`);
+  for (let f = 0; f < functions; f++) {
+    out.push(`  .function f${f}`, '    .params 3 .upvalues 0 .vararg 0 .maxstack 8');
+    for (let k = 0; k < 8; k++) out.push(`    .const "Global${(f * 8 + k) % 997}"`, '    .const nil', '    .const nil');
+    out.push(`    .const "Field${f % 101}"`, `    .const ${f % 50}.5`);
+    out.push('    .code');
+    for (let g = 0; g < 8; g++) {
+      const k = g * 3;
+      out.push(
+        `    GETGLOBAL_MEM R(3) K(${k})`,
+        `      .data 20 ${k + 1}`,
+        '    GETFIELD_R1 R(3) R(3) K(24)',
+        '      .data 0 0',
+        '      .data 0 0',
+        '    LOADK R(4) K(25)',
+        '    MOVE R(5) R(0)',
+        '    CALL_I R(3) 3 2',
+        '    TEST R(3) 0',
+        `    JMP skip${g}`,
+        '    SETFIELD R(0) K(24) R(3)',
+        `  skip${g}:`,
+        '    ADD R(6) R(6) K(25)',
+      );
+    }
+    out.push('    RETURN R(6) 2', '    RETURN R(0) 1', '  .end');
+  }
+  out.push('.end');
+  return out.join('\n') + '\n';
+}
+
+export async function run(): Promise<string> {
+  const functions = 2300;
+  const listing = generateListing(functions);
+  const chunk = assembleHks(listing).chunk;
+  const bytes = writeHksChunk(chunk);
+  let words = 0;
+  let instructions = 0;
+  for (const fn of [chunk.main, ...chunk.main.children]) {
+    words += fn.code.length;
+    for (const w of fn.code) if (w >>> 25 !== 76) instructions++;
+  }
+  const text = disassembleHks(chunk);
+  const floor = measure('floor: sum u32 of the chunk', () => sumU32(bytes), { bytes: bytes.length, runs: 9 });
+  const steps: Measurement[] = [
+    measure('parse', () => parseHksChunk(bytes), { bytes: bytes.length }),
+    measure('write', () => writeHksChunk(chunk), { bytes: bytes.length }),
+    measure('disassemble', () => disassembleHks(chunk), { bytes: bytes.length }),
+    measure('assemble', () => assembleHks(text), { bytes: bytes.length }),
+    measure('parse + disassemble', () => disassembleHks(parseHksChunk(bytes)), { bytes: bytes.length }),
+    measure('verify', () => verifyHksChunk(chunk), { bytes: bytes.length }),
+    measure('analyze', () => analyzeHksChunk(chunk), { bytes: bytes.length }),
+  ];
+  const ips = (m: Measurement): string => `${((instructions / m.ms) * 1000 / 1e6).toFixed(2)} M instructions/s`;
+  const lines = [
+    report(`HavokScript (${functions + 1} functions, ${words} words, ${instructions} instructions, ${(bytes.length / 1e6).toFixed(2)} MB chunk, ${(text.length / 1e6).toFixed(1)} MB listing)`, steps, floor),
+    '',
+    ...steps.map((m) => `- ${m.name}: ${ips(m)}`),
+  ];
+  return lines.join('\n');
+}
