@@ -166,6 +166,12 @@ export class Database {
       r += n;
     }
     this.categoryFirstRecord[categories.length] = r;
+    // Every run must lie inside the descriptor table (the codec guarantees it for parsed files; an edited model may not).
+    for (let i = 0; i < records.count; i++) {
+      if (records.firstDescriptor[i]! + records.descriptorCount[i]! > model.descriptors.count) {
+        throw new FormatError('gadb', 0, `/records[${i}]`, `run [${records.firstDescriptor[i]}, +${records.descriptorCount[i]}) lies past the ${model.descriptors.count} descriptors`);
+      }
+    }
     if (r !== records.count) throw new FormatError('gadb', 0, '/records', `categories claim ${r} records but the model holds ${records.count}`);
     this.#categories = categories.map((_, i) => new Category(this, i));
   }
