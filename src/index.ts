@@ -16,6 +16,7 @@ export * from './formats/embb/index.ts';
 export * from './formats/strdb/index.ts';
 export * from './formats/scripts/index.ts';
 export * from './gamedb/index.ts';
+export * from './gamedb/edit/index.ts';
 export * from './staticdb/index.ts';
 export * from './script/index.ts';
 export * from './resources/index.ts';

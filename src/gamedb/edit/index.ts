@@ -1,0 +1,10 @@
+/** Public surface of GameDB editing: the editor, diff, patch databases, change files, export/import. */
+export { GadbEditor, boolWordCount, type EditorOptions, type EditMessage, type EditChange, type RecordContent } from './editor.ts';
+export { diffGadb, diffCount as gadbDiffCount, formatDiffText as formatGadbDiff, type GadbDiff, type FieldChange as GadbFieldChange, type RecordChange as GadbRecordChange } from './diff.ts';
+export { makeGadbPatch, applyGadbPatch, gadbBuildTag, type PatchRecordRule, type MakePatchResult, type ApplyPatchOptions, type ApplyPatchResult } from './patch.ts';
+export { parseChangeFile, parseChangeOp, applyChangeFiles, applyChangeOps, type ChangeOp, type ChangeConflict, type ApplyChangesResult } from './changes.ts';
+export { exportGadbJson, importGadbJson, GADB_JSON_FORMAT } from './json.ts';
+export { exportJsonl as exportGadbJsonl, exportCsv as exportGadbCsv } from './tables.ts';
+export { exportSqlite as exportGadbSqlite, type SqlDatabase as GadbSqlSink } from './sqlite.ts';
+export { FIELD_NOTES as GADB_FIELD_NOTES, notesFor as gadbFieldNotesFor, type FieldNote as GadbFieldNote } from './notes.ts';
+export { EDIT_HYPOTHESES, type EditHypothesis } from './hypotheses.ts';
