@@ -451,6 +451,19 @@ export class GadbEditor {
       for (let r = 0; r < from; r++) if (g.records.descriptorCount[r]! > 0) lastEnd = Math.max(lastEnd, g.records.firstDescriptor[r]! + g.records.descriptorCount[r]!);
     }
     if (first < 0 && oldN === n && n > 0 && this.#runMatches(oldFirst, rows)) first = oldFirst;
+    if (first < 0 && n > 0) {
+      // A run of a category of the same type (as `addRecord` from such a category shares it).
+      const typeName = blockText(g, g.categories[a.category]!.typeNameKey);
+      for (let c = 0; c < g.categories.length && first < 0; c++) {
+        if (c === a.category || blockText(g, g.categories[c]!.typeNameKey) !== typeName) continue;
+        for (let r = ix.categoryFirstRecord[c]!; r < ix.categoryFirstRecord[c + 1]!; r++) {
+          if (g.records.descriptorCount[r] === n && this.#runMatches(g.records.firstDescriptor[r]!, rows)) {
+            first = g.records.firstDescriptor[r]!;
+            break;
+          }
+        }
+      }
+    }
     // Cells.
     const start = ix.recordCellStart[a.record]!;
     const oldCount = g.records.cellCount[a.record]!;
