@@ -334,7 +334,7 @@ export class StaticDb {
     const raw = table.raw;
     const f = raw.fields[column]!;
     const info = SD2_TYPES[f.type]!;
-    const path = `/tables[${table.index}]/rows[${row}]/${sd2Label(f.id, this.names)}`;
+    const path = (): string => `/tables[${table.index}]/rows[${row}]/${sd2Label(f.id, this.names)}`;
     const at = row * raw.numBytes + f.start;
     const width = sd2CellWidth(f.type, this.memoryVersion);
     const nullAt = row * raw.numBytes + raw.numUsedBytes + (f.nullableIndex >>> 3);
@@ -344,14 +344,14 @@ export class StaticDb {
       raw.rows[nullAt] = on ? raw.rows[nullAt]! | bit : raw.rows[nullAt]! & ~bit;
     };
     if (value === null || value === undefined) {
-      if (f.nullableIndex === 255 && !info.pool && info.kind !== 'none') throw modelError(path, `column is not nullable`);
+      if (f.nullableIndex === 255 && !info.pool && info.kind !== 'none') throw modelError(path(), `column is not nullable`);
       raw.rows.fill(0, at, at + width);
       setNullBit(true);
       return;
     }
     if (info.pool) {
       const plain = encodePoolPayload(info, value);
-      if (typeof plain === 'string') throw modelError(path, plain);
+      if (typeof plain === 'string') throw modelError(path(), plain);
       const key = this.pool().add(plain, row);
       if (this.memoryVersion === 1000) table.dv.setBigUint64(at, key, true);
       else table.dv.setUint32(at, Number(key), true);
@@ -359,7 +359,7 @@ export class StaticDb {
       return;
     }
     const problem = encodeInline(info, value, table.dv, at);
-    if (problem) throw modelError(path, problem);
+    if (problem) throw modelError(path(), problem);
     setNullBit(false);
   }
 
