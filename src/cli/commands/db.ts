@@ -329,7 +329,8 @@ const refs: Command = {
     ctx.out(`${r.path}: referenced by ${plural(incoming.length, 'link')}`);
     for (const line of table(incoming.map((x) => [x.record.path, `${x.field.label}${x.field.count > 1 ? `[${x.element}]` : ''}`]))) ctx.out('  <- ' + line);
     ctx.out(`${r.path}: links to ${plural(outgoing.filter((x) => x.target).length, 'record')} (${n(outgoing.filter((x) => !x.target).length)} null)`);
-    for (const line of table(outgoing.map((x) => [`${x.field.label}${x.field.count > 1 ? `[${x.element}]` : ''}`, x.target ? x.target.path : `null (${formatHash(x.raw)})`]))) ctx.out('  -> ' + line);
+    const resolved = outgoing.filter((x) => x.target);
+    for (const line of table(resolved.map((x) => [`${x.field.label}${x.field.count > 1 ? `[${x.element}]` : ''}`, x.target!.path]))) ctx.out('  -> ' + line);
     return ExitCode.Ok;
   },
 };
