@@ -9,28 +9,32 @@ import { NotFoundError, UsageError } from '../binary/errors.ts';
 import { verifyGadb, writeGadb } from '../formats/gadb/index.ts';
 import { Database, type DbRecord } from '../gamedb/database.ts';
 import { searchDatabase } from '../gamedb/search.ts';
-import { summarizeDatabase } from '../gamedb/summary.ts';
 import { formatHash } from '../gamedb/names.ts';
 import { loadBuiltinNames } from '../node/gamedb.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
-import type { CategoryDetail, CategorySummary, EditList, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, StagedEdit } from './api-types.ts';
+import type { CategoryDetail, CategorySummary, EditList, GadbAnalysis, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, StagedEdit } from './api-types.ts';
 import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, searchHit } from './gadb-view.ts';
 import { intParam, type Router } from './router.ts';
 import { Staging } from './staging.ts';
+import { analyseInline, analyseInWorker, WORKER_THRESHOLD, type Analysis } from './analysis.ts';
 
 /** An opened GameDB file: the database, and the edits staged on it. */
 export interface GadbDoc {
   db: Database;
   openMs: number;
   staging: Staging;
-  findings?: GadbOverview['findings'];
+  analysis?: Promise<Analysis>;
 }
 
 function openGadb(bytes: Uint8Array): GadbDoc {
   const t0 = performance.now();
   const db = Database.open(bytes, { names: loadBuiltinNames() });
-  return { db, openMs: performance.now() - t0, staging: new Staging(db) };
+  const d: GadbDoc = { db, openMs: performance.now() - t0, staging: new Staging(db) };
+  // The reverse index (referenced-by) takes a second or two at game scale: build it now, while the overview is
+  // read, rather than on the first record opened.
+  if (db.recordCount > 0) setImmediate(() => db.referenceCount(db.record(0)));
+  return d;
 }
 
 function doc(c: ApiContext, file: string): GadbDoc {
@@ -64,38 +68,66 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
   router.add({
     method: 'GET',
     pattern: '/api/files/:file',
-    summary: 'overview: container, header, counts, verify findings',
+    summary: 'overview: container, header, counts',
     handler: (req, c): GadbOverview => {
       const info = c.workspace.info(req.params['file']!);
       const d = doc(c, info.id);
-      const s = summarizeDatabase(d.db);
-      d.findings ??= findingsOf(verifyGadb(d.db.model));
-      const h = d.db.model.header;
+      const m = d.db.model;
+      const primaries = m.categories.reduce((n, cat) => n + cat.primaryCount, 0);
       return {
         file: info,
         kind: 'gadb',
-        container: s.container,
-        rootName: s.rootName,
-        header: Object.entries(h).map(([name, value]) => {
+        container: m.container.kind === 'bare' ? 'bare GADB' : `${m.container.magic} v${m.container.version} wrapper`,
+        rootName: d.db.rootName,
+        header: Object.entries(m.header).map(([name, value]) => {
           const f: GadbOverview['header'][number] = { name, value, hex: formatHash(value) };
           if (HEADER_NOTES[name]) f.note = HEADER_NOTES[name];
           return f;
         }),
         counts: [
-          { label: 'categories', value: s.categories },
-          { label: 'records', value: s.records },
-          { label: 'primaries', value: s.primaries },
-          { label: 'secondaries', value: s.secondaries },
-          { label: 'cells', value: s.cells },
-          { label: 'descriptors', value: s.descriptors },
-          { label: 'record layouts', value: s.runs },
-          { label: 'string-block items', value: s.stringBlockItems },
-          { label: 'links', value: s.links.cells },
-          { label: 'null links', value: s.links.null },
-          { label: 'shared value cells', value: s.blockValues.sharedCells },
+          { label: 'categories', value: m.categories.length },
+          { label: 'records', value: m.records.count },
+          { label: 'primaries', value: primaries },
+          { label: 'secondaries', value: m.records.count - primaries },
+          { label: 'cells', value: m.cells.length },
+          { label: 'descriptors', value: m.descriptors.count },
+          { label: 'string-block items', value: m.strings.itemKeys.length },
+          { label: 'string-block bytes', value: m.strings.data.length },
         ],
-        findings: d.findings,
         openMs: d.openMs,
+      };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/analysis',
+    summary: 'summary figures (links, shared values, layouts) and verify findings; a worker thread for large files',
+    handler: async (req, c): Promise<GadbAnalysis> => {
+      const info = c.workspace.info(req.params['file']!);
+      const d = doc(c, info.id);
+      d.analysis ??= info.size >= WORKER_THRESHOLD ? analyseInWorker(c.workspace.pathOf(info.id)) : Promise.resolve(analyseInline(d.db));
+      d.analysis.catch(() => (d.analysis = undefined));
+      const a = await d.analysis;
+      const s = a.summary;
+      return {
+        counts: [
+          { label: 'record layouts', value: s.runs },
+          { label: 'zero-field records', value: s.zeroFieldRecords },
+          { label: 'link cells', value: s.links.cells },
+          { label: 'null links', value: s.links.null },
+          { label: 'unresolved links', value: s.links.unresolved },
+          { label: 'cells with shared values', value: s.blockValues.sharedCells },
+          { label: 'distinct block values', value: s.blockValues.distinct },
+          { label: 'pair-table entries', value: s.pairTableEntries },
+        ],
+        descriptorTypes: Object.entries(s.descriptorTypes)
+          .map(([type, count]) => ({ type, count }))
+          .sort((x, y) => y.count - x.count),
+        largestCategories: s.largestCategories,
+        findings: a.findings,
+        ms: a.ms,
+        worker: a.worker,
       };
     },
   });

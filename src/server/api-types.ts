@@ -35,19 +35,30 @@ export interface Finding {
   hypothesis?: string;
 }
 
-/** `GET /api/files/:file` for a GADB file. */
+/** `GET /api/files/:file` for a GADB file: what the model tells at once. */
 export interface GadbOverview {
   file: FileInfo;
   kind: 'gadb';
-  /** `bare`, or the wrapper's magic and version (`LTFX` 8 for `.fxp`). */
+  /** `bare GADB`, or the wrapper's magic and version (`LTFX v8 wrapper` for `.fxp`). */
   container: string;
   rootName: string;
-  /** Header fields by name, as stored (numbers as read; hex-looking ones also as hex strings). */
+  /** Header fields by name, as stored. */
   header: { name: string; value: number; hex: string; note?: string }[];
   counts: { label: string; value: number }[];
-  findings: Finding[];
   /** Milliseconds the server took to parse and index the file (first open only). */
   openMs: number;
+}
+
+/** `GET /api/files/:file/analysis`: the whole-file figures and verify findings (slow at game scale). */
+export interface GadbAnalysis {
+  counts: { label: string; value: number }[];
+  /** Descriptor rows per type name. */
+  descriptorTypes: { type: string; count: number }[];
+  largestCategories: { name: string; records: number }[];
+  findings: Finding[];
+  ms: number;
+  /** Whether it ran in a worker thread (large files). */
+  worker: boolean;
 }
 
 /** One category in the category list. */

@@ -60,7 +60,7 @@ describe('workbench in headless Chromium', () => {
     await page.getByRole('link', { name: /landmine_curse\.fxp/ }).click();
     await page.waitForURL(/\/f\/landmine_curse\.fxp$/);
     expect(await page.locator('.count b').first().textContent()).toBe('12');
-    expect(await page.locator('.badge.good').textContent()).toBe('no findings');
+    await page.locator('.badge.good', { hasText: 'no findings' }).waitFor();
     await shot('overview');
   });
 

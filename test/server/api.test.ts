@@ -8,6 +8,7 @@ import type {
   CategoryDetail,
   CategorySummary,
   EditList,
+  GadbAnalysis,
   GadbOverview,
   HashAnswer,
   RecordPage,
@@ -45,8 +46,16 @@ describe('workbench API over the real sample', () => {
     expect(header['unk20']).toBe('0xABF244DF');
     expect(header['stringBlockSize']).toBe('0x00000E4C');
     const counts = Object.fromEntries(o.counts.map((c) => [c.label, c.value]));
-    expect(counts).toMatchObject({ categories: 12, records: 16, cells: 652, descriptors: 514, links: 15 });
-    expect(o.findings).toEqual([]);
+    expect(counts).toMatchObject({ categories: 12, records: 16, primaries: 0, cells: 652, descriptors: 514, 'string-block items': 152 });
+  });
+
+  it('analyses the file: link and shared-value figures, no verify findings', async () => {
+    const a = await api<GadbAnalysis>(h.wb, `${F}/analysis`);
+    const counts = Object.fromEntries(a.counts.map((c) => [c.label, c.value]));
+    expect(counts).toMatchObject({ 'record layouts': 12, 'link cells': 15, 'null links': 0, 'unresolved links': 0 });
+    expect(a.descriptorTypes[0]).toEqual({ type: 'String', count: 137 });
+    expect(a.findings).toEqual([]);
+    expect(a.worker).toBe(false);
   });
 
   it('lists categories in file order with record and field counts', async () => {
@@ -189,8 +198,8 @@ describe('workbench edits and save', () => {
     // The original is untouched, byte for byte.
     expect(Buffer.compare(readBytes(join(h.dir, 'landmine_curse.fxp')), loadFixture('gadb', 'landmine_curse.fxp'))).toBe(0);
     // The saved file is served too.
-    const o = await api<GadbOverview>(h.wb, '/api/files/landmine_curse.edited.fxp');
-    expect(o.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    const a = await api<GadbAnalysis>(h.wb, '/api/files/landmine_curse.edited.fxp/analysis');
+    expect(a.findings.filter((f) => f.severity === 'error')).toEqual([]);
   });
 
   it('never replaces a file and refuses names that are paths', async () => {

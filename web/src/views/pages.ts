@@ -1,5 +1,5 @@
 /** The simpler views: served files, a file's overview, search results, staged edits, and the hash tool. */
-import type { EditList, FileInfo, GadbOverview, HashAnswer, SaveResult, SearchResult } from '../../../src/server/api-types.ts';
+import type { EditList, FileInfo, GadbAnalysis, GadbOverview, HashAnswer, SaveResult, SearchResult } from '../../../src/server/api-types.ts';
 import { DEFAULT_P919_TABLE, canHashP919, p919 } from '../../../src/hash/p919.ts';
 import { get, send, ApiFailure } from '../api.ts';
 import { link, type App } from '../app.ts';
@@ -50,13 +50,16 @@ export async function overviewView(app: App, file: string): Promise<HTMLElement>
   const info = app.session.files.find((f) => f.id === file);
   if (info && info.kind !== 'gadb') return h('div', { class: 'page' }, h('h1', null, info.name), h('p', null, `${KIND_LABEL[info.kind] ?? info.kind} files cannot be opened by this build of the workbench yet.`));
   const o = await get<GadbOverview>(['files', file]);
-  const errors = o.findings.filter((f) => f.severity === 'error').length;
+  const counts = h('div', { class: 'counts' }, o.counts.map((c) => h('div', { class: 'count' }, h('b', null, num(c.value)), h('span', null, c.label))));
+  const verify = h('section', { class: 'verify' }, h('h3', null, 'Verify ', h('span', { class: 'badge' }, 'running…')), h('p', { class: 'muted' }, 'Checking every invariant of the format (runs in the background for large files).'));
+  const types = h('section', null);
+  void loadAnalysis(file, counts, verify, types);
   return h(
     'div',
     { class: 'page overview' },
     h('h1', null, o.file.name, ' ', h('span', { class: 'kind kind-gadb' }, 'GameDB')),
     h('p', { class: 'muted' }, `${o.container} · root ${o.rootName} · ${bytes(o.file.size)} · opened in ${o.openMs.toFixed(0)} ms`),
-    h('div', { class: 'counts' }, o.counts.map((c) => h('div', { class: 'count' }, h('b', null, num(c.value)), h('span', null, c.label)))),
+    counts,
     h(
       'div',
       { class: 'two-col' },
@@ -64,23 +67,42 @@ export async function overviewView(app: App, file: string): Promise<HTMLElement>
         'section',
         null,
         h('h3', null, 'Header'),
-        h('table', { class: 'kv' }, o.header.map((f) => h('tr', { title: f.note }, h('th', null, f.name), h('td', { class: 'mono' }, f.hex), h('td', { class: 'mono muted' }, num(f.value))))),
+        h('table', { class: 'kv' }, o.header.map((f) => h('tr', null, h('th', null, f.name), h('td', { class: 'mono' }, f.hex), h('td', { class: 'mono muted' }, num(f.value)), h('td', { class: 'muted small' }, f.note ?? '')))),
       ),
-      h(
-        'section',
-        null,
-        h('h3', null, 'Verify ', h('span', { class: errors ? 'badge bad' : 'badge good' }, o.findings.length === 0 ? 'no findings' : `${o.findings.length} finding${o.findings.length === 1 ? '' : 's'}`)),
-        o.findings.length === 0
-          ? h('p', { class: 'muted' }, 'Every rule the verifier knows holds for this file.')
-          : h(
-              'ul',
-              { class: 'findings' },
-              o.findings.slice(0, 200).map((f) =>
-                h('li', { class: `sev-${f.severity}` }, h('b', null, f.rule), ' ', f.message, f.offset !== undefined ? h('span', { class: 'mono muted' }, ` @0x${f.offset.toString(16).toUpperCase()}`) : null, f.hypothesis ? h('span', { class: 'badge' }, f.hypothesis) : null),
-              ),
-            ),
-      ),
+      verify,
     ),
+    types,
+  );
+}
+
+async function loadAnalysis(file: string, counts: HTMLElement, verify: HTMLElement, types: HTMLElement): Promise<void> {
+  let a: GadbAnalysis;
+  try {
+    a = await get<GadbAnalysis>(['files', file, 'analysis']);
+  } catch (e) {
+    mount(verify, h('h3', null, 'Verify'), h('div', { class: 'error' }, (e as Error).message));
+    return;
+  }
+  for (const c of a.counts) counts.appendChild(h('div', { class: 'count' }, h('b', null, num(c.value)), h('span', null, c.label)));
+  const errors = a.findings.filter((f) => f.severity === 'error').length;
+  mount(
+    verify,
+    h('h3', null, 'Verify ', h('span', { class: errors ? 'badge bad' : 'badge good' }, a.findings.length === 0 ? 'no findings' : `${a.findings.length} finding${a.findings.length === 1 ? '' : 's'}`)),
+    h('p', { class: 'muted small' }, `${(a.ms / 1000).toFixed(1)} s${a.worker ? ' in a worker thread' : ''}`),
+    a.findings.length === 0
+      ? h('p', { class: 'muted' }, 'Every rule the verifier knows holds for this file.')
+      : h(
+          'ul',
+          { class: 'findings' },
+          a.findings.slice(0, 200).map((f) =>
+            h('li', { class: `sev-${f.severity}` }, h('b', null, f.rule), ' ', f.message, f.offset !== undefined ? h('span', { class: 'mono muted' }, ` @0x${f.offset.toString(16).toUpperCase()}`) : null, f.hypothesis ? h('span', { class: 'badge' }, f.hypothesis) : null),
+          ),
+        ),
+  );
+  mount(
+    types,
+    h('h3', null, 'Field types'),
+    h('div', { class: 'type-bars' }, a.descriptorTypes.map((t) => h('div', { class: 'type-bar' }, h('span', { class: 'mono' }, t.type), h('b', null, num(t.count))))),
   );
 }
 
