@@ -234,7 +234,7 @@ export class StaticDb {
   static create(options: CreateStaticDbOptions = {}): StaticDb {
     const file: Sd2File = {
       header: { fileVersion: options.fileVersion ?? 12, flags: options.flags ?? 13, timestamp: options.timestamp ?? 0n, patch: options.patch ?? 'prod-1962' },
-      compression: { compressed: ((options.flags ?? 13) & Sd2Flags.Compressed) !== 0 || options.flags === undefined, unk04: 0, zlibHeader: 0x7801, adler32: false },
+      compression: { compressed: ((options.flags ?? 13) & Sd2Flags.Compressed) !== 0, unk04: 0, zlibHeader: 0x7801, adler32: false },
       image: { memoryVersion: options.memoryVersion ?? 1002, tables: [], reserved: new Uint8Array(33), pool: new Uint8Array(0) },
     };
     return new StaticDb(file, options.names);
