@@ -254,8 +254,9 @@ function writeString(w: ByteWriter, h: HksHeader, s: string | null): void {
     return;
   }
   writeSizeT(w, h, s.length + 1);
-  for (let i = 0; i < s.length; i++) w.u8(s.charCodeAt(i));
-  w.u8(0);
+  const b = new Uint8Array(s.length + 1);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  w.bytes(b);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
