@@ -25,10 +25,19 @@ export const GADB_VERSION = 17;
 export const GADB_DESCRIPTOR_SIZE = 15;
 /** Size of a category entry. */
 export const GADB_CATEGORY_SIZE = 24;
+/**
+ * Record header layouts: where the name and the 8-byte tail (u16 cell count, u8 descriptor count, u24 first
+ * descriptor, u8 +0x0A, u8 flags) lie. Secondary [V]; primary = the tail alone (H-PRIM-HDR). The reader, the
+ * writer and the verifier's offsets all take the layout from here, so H-PRIM-HDR lives in this one table.
+ */
+export const GADB_RECORD_HEADER = {
+  primary: { size: 8, nameAt: -1, tailAt: 0 },
+  secondary: { size: 12, nameAt: 0, tailAt: 4 },
+} as const;
 /** Size of a secondary record header. */
-export const GADB_SECONDARY_HEADER_SIZE = 12;
+export const GADB_SECONDARY_HEADER_SIZE = GADB_RECORD_HEADER.secondary.size;
 /** Size of a primary record header (H-PRIM-HDR). */
-export const GADB_PRIMARY_HEADER_SIZE = 8;
+export const GADB_PRIMARY_HEADER_SIZE = GADB_RECORD_HEADER.primary.size;
 /** Size of the wrapper header of `.fxp` (`LTFX`, u32 version). */
 export const GADB_WRAPPER_SIZE = 8;
 
@@ -157,7 +166,7 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
     r.guardCount(cat.primaryCount, GADB_PRIMARY_HEADER_SIZE, `${path}/primaryCount`);
     for (let i = 0; i < cat.primaryCount; i++) {
       r.need(GADB_PRIMARY_HEADER_SIZE, `${path}/primaries[${i}]`);
-      const n = r.u16At(r.pos);
+      const n = r.u16At(r.pos + GADB_RECORD_HEADER.primary.tailAt);
       r.pos += GADB_PRIMARY_HEADER_SIZE;
       r.skip(n * 4, `${path}/primaries[${i}]/cells`);
       cellTotal += n;
@@ -165,7 +174,7 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
     r.guardCount(cat.secondaryCount, GADB_SECONDARY_HEADER_SIZE, `${path}/secondaryCount`);
     for (let i = 0; i < cat.secondaryCount; i++) {
       r.need(GADB_SECONDARY_HEADER_SIZE, `${path}/records[${i}]`);
-      const n = r.u16At(r.pos + 4);
+      const n = r.u16At(r.pos + GADB_RECORD_HEADER.secondary.tailAt);
       r.pos += GADB_SECONDARY_HEADER_SIZE;
       r.skip(n * 4, `${path}/records[${i}]/cells`);
       cellTotal += n;
@@ -191,15 +200,17 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
       const at = r.pos;
       recordOffsets[rec] = r.fileOffset(at);
       const primary = i < cat.primaryCount;
-      const h = primary ? readPrimaryHeader(src, at) : readSecondaryHeader(src, at);
-      records.nameKey[rec] = h.nameKey;
-      records.cellCount[rec] = h.cellCount;
-      records.descriptorCount[rec] = h.descriptorCount;
-      records.firstDescriptor[rec] = h.firstDescriptor;
-      records.unk0A[rec] = h.unk0A;
-      records.flags[rec] = h.flags;
-      const cellsAt = at + (primary ? GADB_PRIMARY_HEADER_SIZE : GADB_SECONDARY_HEADER_SIZE);
-      const n = h.cellCount;
+      const h = primary ? GADB_RECORD_HEADER.primary : GADB_RECORD_HEADER.secondary;
+      const q = at + h.nameAt;
+      records.nameKey[rec] = h.nameAt < 0 ? 0 : (src[q]! | (src[q + 1]! << 8) | (src[q + 2]! << 16) | (src[q + 3]! << 24)) >>> 0;
+      const p = at + h.tailAt;
+      records.cellCount[rec] = src[p]! | (src[p + 1]! << 8);
+      records.descriptorCount[rec] = src[p + 2]!;
+      records.firstDescriptor[rec] = src[p + 3]! | (src[p + 4]! << 8) | (src[p + 5]! << 16); // u24, H-REC-FIRST-U24
+      records.unk0A[rec] = src[p + 6]!;
+      records.flags[rec] = src[p + 7]!;
+      const cellsAt = at + h.size;
+      const n = records.cellCount[rec]!;
       if (cellBytes) {
         cellBytes.set(src.subarray(cellsAt, cellsAt + n * 4), cell * 4);
       } else {
@@ -283,39 +294,6 @@ function allocRecords(count: number): GadbRecords {
     firstDescriptor: new Uint32Array(count),
     unk0A: new Uint8Array(count),
     flags: new Uint8Array(count),
-  };
-}
-
-/** The fields of a record header (both kinds). */
-export interface GadbRecordHeader {
-  nameKey: number;
-  cellCount: number;
-  descriptorCount: number;
-  firstDescriptor: number;
-  unk0A: number;
-  flags: number;
-}
-
-/** Secondary header (12 bytes) [V]: u32 name, u16 cells, u8 descriptors, u24 first descriptor (H-REC-FIRST-U24), u8 +0x0A, u8 +0x0B. The caller has checked the bounds. */
-export function readSecondaryHeader(b: Uint8Array, p: number): GadbRecordHeader {
-  return {
-    nameKey: (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0,
-    ...readRecordHeaderTail(b, p + 4),
-  };
-}
-
-/** Primary header (8 bytes): the secondary header without its name (H-PRIM-HDR, the only code that knows it). */
-export function readPrimaryHeader(b: Uint8Array, p: number): GadbRecordHeader {
-  return { nameKey: 0, ...readRecordHeaderTail(b, p) };
-}
-
-function readRecordHeaderTail(b: Uint8Array, p: number): Omit<GadbRecordHeader, 'nameKey'> {
-  return {
-    cellCount: b[p]! | (b[p + 1]! << 8),
-    descriptorCount: b[p + 2]!,
-    firstDescriptor: b[p + 3]! | (b[p + 4]! << 8) | (b[p + 5]! << 16),
-    unk0A: b[p + 6]!,
-    flags: b[p + 7]!,
   };
 }
 
