@@ -289,8 +289,9 @@ export class GadbEditor {
         }
         const cat = g.categories[l.category];
         if (!cat || l.index >= cat.primaryCount + cat.secondaryCount) throw new UsageError(`${target}: link target ${l.category}/${l.index} does not exist`);
-        g.cells[base + f.link + i] = encodeLink(l.category, l.index);
+        // What the field points into elsewhere, learnt before this cell changes.
         const seen = this.#linkTargetsOf(a.category, f.hash);
+        g.cells[base + f.link + i] = encodeLink(l.category, l.index);
         if (seen.size > 0 && !seen.has(l.category)) {
           const where = [...seen.entries()].sort((x, y) => y[1] - x[1]).map(([c, n]) => `${categoryName(g, c)} (${n})`).join(', ');
           return [
