@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { measure, peakRss, report, sumU32, type Measurement } from './harness.ts';
 import { parseGadb, verifyGadb, writeGadb } from '../src/formats/gadb/index.ts';
-import { Database, decodeElement, DbRecord } from '../src/gamedb/database.ts';
+import { Database, DbRecord } from '../src/gamedb/database.ts';
 import { generateGadb, GADB_GENERATOR_VERSION } from '../src/gamedb/generate/index.ts';
 
 const SEED = 1;
@@ -26,19 +26,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, 'out', 'bench');
 const cachePath = join(cacheDir, `gadb-game-seed${SEED}-scale${SCALE}-v${GADB_GENERATOR_VERSION}.gamedb`);
 
-/** Decodes every element of every field of every record through the `Database`; returns how many. */
+/** Decodes every element of every field of every record through the `Database`'s public API; returns how many. */
 function decodeAll(db: Database): number {
   let n = 0;
   for (const c of db.categories) {
     const first = c.firstRecord;
     for (let i = 0; i < c.recordCount; i++) {
-      const r = new DbRecord(db, first + i);
-      const row0 = r.firstDescriptor;
-      const rows = r.descriptorCount;
-      const counts = db.model.descriptors.elementCount;
-      for (let row = row0; row < row0 + rows; row++) {
-        const k = counts[row]!;
-        for (let e = 0; e < k; e++) if (decodeElement(r, row, e) !== undefined) n++;
+      for (const f of new DbRecord(db, first + i).fields()) {
+        const k = f.count;
+        for (let e = 0; e < k; e++) if (f.value(e) !== undefined) n++;
       }
     }
   }
@@ -84,12 +80,19 @@ export async function run(): Promise<string> {
     writeFileSync(cachePath, bytes);
   }
 
+  const log = (text: string): void => void process.stderr.write(`gadb bench: ${text}\n`);
+  log(`generated ${bytes.byteLength} bytes in ${(genModelMs / 1000).toFixed(1)} + ${(genWriteMs / 1000).toFixed(1)} s; cache ${cache}`);
   // Correctness at scale, once.
   const issues = verifyGadb(bytes);
   const problems = issues.filter((i) => i.severity !== 'info');
   const rebuilt = writeGadb(parseGadb(bytes));
   const exact = Buffer.compare(Buffer.from(rebuilt), Buffer.from(bytes)) === 0;
 
+  // Peak memory, one child process per task.
+  const peaks: Record<string, number> = {};
+  for (const task of Object.keys(TASKS)) peaks[task] = childPeak(task, cachePath);
+
+  log(`peak RSS ${JSON.stringify(peaks)}`);
   // Throughput, each with the floor of the same run.
   const floor = measure('floor: sum u32', () => sumU32(bytes), { runs: 9, bytes: bytes.byteLength });
   const model = parseGadb(bytes);
@@ -104,10 +107,6 @@ export async function run(): Promise<string> {
     measure('parse + rebuild (scry db rebuild)', () => writeGadb(parseGadb(bytes)), { runs: 3, bytes: bytes.byteLength }),
   ];
   const ratio = (name: string): number => steps.find((m) => m.name.startsWith(name))!.ms / floor.ms;
-
-  // Peak memory, one child process per task.
-  const peaks: Record<string, number> = {};
-  for (const task of Object.keys(TASKS)) peaks[task] = childPeak(task, cachePath);
 
   const size = bytes.byteLength;
   const s = generated.stats;

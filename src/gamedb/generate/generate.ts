@@ -164,9 +164,8 @@ interface Cat {
   layoutRecords: Uint32Array;
   /** Sum of each digit over the records. */
   digitSums: number[];
+  /** Position in file (sort-key) order: the link ordinal. */
   ordinal: number;
-  /** Owned structure categories: remaining cells and primaries to place while filling. */
-  firstRun: number;
 }
 
 const records = (c: Cat): number => c.primaries + c.secondaries;
@@ -264,7 +263,6 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     layoutRecords: new Uint32Array(1),
     digitSums: [],
     ordinal: 0,
-    firstRun: 0,
   }));
   const structures = cats.slice(0, S);
   const withPrimaries = structures.slice(0, fig.structureCategoriesWithPrimaries);
@@ -277,10 +275,9 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     c.secondaries = c.placeholder ? 1 : 0;
   });
   const nonStructure = cats.slice(S);
-  const empty = nonStructure.slice(0, fig.emptyCategories);
+  // nonStructure[0, emptyCategories) hold no record at all.
   const multi = nonStructure.slice(fig.emptyCategories, fig.emptyCategories + fig.multiSecondaryCategories);
   const singles = nonStructure.slice(fig.emptyCategories + fig.multiSecondaryCategories);
-  void empty;
   for (const c of singles) c.secondaries = 1;
   const zeroCount = Math.max(1, Math.min(Math.floor(fig.zeroFieldRecords / 2), multi.length - 2, Math.round(40 * Math.sqrt(scale))));
   const zeroCats = multi.slice(0, zeroCount);
@@ -558,6 +555,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   }
   for (const c of fieldCats) if (c.single) c.layoutRecords[0] = records(c);
 
+  const catIndex = new Map<Cat, number>(cats.map((c, i) => [c, i]));
   // Link targets: non-structure categories with secondaries, weighted by size.
   const linkTargets = nonStructure.filter((c) => c.secondaries > 0);
   const targetWeights: number[] = [];
@@ -574,9 +572,8 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
       if (targetWeights[mid]! > x) hi = mid;
       else lo = mid + 1;
     }
-    return cats.indexOf(linkTargets[lo]!);
+    return catIndex.get(linkTargets[lo]!)!;
   };
-  const catIndex = new Map<Cat, number>(cats.map((c, i) => [c, i]));
   const linkType = (): number => (rngSchema.chance(0.04) ? T_LINK11 : T_LINK);
 
   // Quotas per type byte, in cells (Bool: bits).
