@@ -4,3 +4,4 @@ export * from './names.ts';
 export * from './query.ts';
 export * from './export.ts';
 export * from './crack.ts';
+export * from './localized.ts';

@@ -58,10 +58,10 @@ describe('scry sd2 (read-only commands)', () => {
     const r = await runCli(['sd2', 'sql', SD2, 'SELECT _row, c1 FROM "dbtest::Wide" WHERE c0 IS NULL AND key > 10', '--names', NAMES, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
-      { _row: '12', c1: '12001' },
-      { _row: '15', c1: '15001' },
-      { _row: '18', c1: '18001' },
-      { _row: '21', c1: '21001' },
+      { _row: 12, c1: 12001 },
+      { _row: 15, c1: 15001 },
+      { _row: 18, c1: 18001 },
+      { _row: 21, c1: 21001 },
     ]);
     expect((await runCli(['sd2', 'sql', SD2, 'SELEC nonsense'])).code).toBe(2);
   });

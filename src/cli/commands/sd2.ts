@@ -19,6 +19,7 @@ import {
   sd2JsonChunks,
   sd2JsonValue,
   sd2NameCoverage,
+  renderSd2LocalizedText,
   searchSd2,
   unnamedSd2Ids,
   type SqlDatabase,
@@ -232,15 +233,23 @@ const showCmd: Command = {
     limit: { type: 'string', valueName: 'N', description: 'rows to show (default 20)' },
     offset: { type: 'string', valueName: 'N', description: 'first row to show (default 0)' },
     schema: { type: 'boolean', description: 'columns only' },
+    render: { type: 'boolean', description: 'render localized-text parameter headers as {index} (hypothesis sd2.localized-text-header)' },
   },
   run(ctx) {
     const db = openDb(ctx);
     const table = db.table(ctx.args[1]!);
     const columns = table.columns.map((c) => ({ index: c.index, id: hex32(c.id), name: c.name ?? null, type: c.type.name, typeId: c.typeId, start: c.start, width: c.width, nullableIndex: c.nullable ? c.nullableIndex : null }));
+    const render = ctx.options['render'] === true;
+    const rowValues = (r: number): unknown[] =>
+      table.row(r).map((v, i) => {
+        if (!render || typeof v !== 'string') return v;
+        const entry = table.entryBytes(r, i);
+        return (entry && renderSd2LocalizedText(entry)?.rendered) ?? v;
+      });
     if (ctx.args[2] !== undefined) {
       const row = resolveRow(table, ctx.args[2]);
-      const values = table.row(row);
-      if (ctx.json) ctx.printJson({ table: table.label, row, values: Object.fromEntries(table.columns.map((c, i) => [c.label, sd2JsonValue(values[i]!)])) });
+      const values = rowValues(row);
+      if (ctx.json) ctx.printJson({ table: table.label, row, values: Object.fromEntries(table.columns.map((c, i) => [c.label, sd2JsonValue(values[i] as never)])) });
       else {
         ctx.out(`${table.label} row ${row}`);
         table.columns.forEach((c, i) => ctx.out(`  ${c.label.padEnd(28)} ${c.type.name.padEnd(13)} ${show(values[i])}`));
@@ -251,7 +260,7 @@ const showCmd: Command = {
     const limit = ctx.options['schema'] ? 0 : int(ctx, 'limit', 20);
     const end = Math.min(table.rowCount, offset + limit);
     const rows: unknown[][] = [];
-    for (let r = offset; r < end; r++) rows.push(table.row(r).map((v) => sd2JsonValue(v)));
+    for (let r = offset; r < end; r++) rows.push(rowValues(r).map((v) => sd2JsonValue(v as never)));
     if (ctx.json) {
       ctx.printJson({ table: table.label, id: hex32(table.id), rowCount: table.rowCount, numBytes: table.raw.numBytes, numUsedBytes: table.raw.numUsedBytes, nullableBytes: table.raw.nullableBytes, columns, offset, rows });
       return 0;
@@ -505,7 +514,7 @@ const sqlCmd: Command = {
       }
       stmt.safeIntegers(true);
       const rows = stmt.all() as Record<string, unknown>[];
-      if (ctx.json) ctx.printJson(rows);
+      if (ctx.json) ctx.printJson(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v]))));
       else {
         const cols = stmt.columns().map((c) => c.name);
         ctx.out(cols.join('\t'));

@@ -66,6 +66,12 @@ export const SD2_HYPOTHESES = {
     status: 'inferred',
     usedBy: 'new tables built by the staticdb layer (addTable with nativeOrder)',
   },
+  localizedTextHeader: {
+    id: 'sd2.localized-text-header',
+    statement: 'LocalizedText strings starting with a byte 1…31 carry a parameter header: that many bytes of {u8 index, BE u16 byte offset}; rendered as {index} (FauFau rev 1dfee04; Korean strings counting characters are not handled).',
+    status: 'code',
+    usedBy: 'renderSd2LocalizedText, `sd2 show --render`',
+  },
   reserved33: {
     id: 'sd2.reserved-33',
     statement: 'The 33 bytes after poolOffset are zero padding; kept verbatim in the model.',

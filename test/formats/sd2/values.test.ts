@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SD2_TYPES, StaticDb, halfToNumber, numberToHalf, sd2CellWidth } from '../../../src/index.ts';
+import { SD2_TYPES, StaticDb, halfToNumber, numberToHalf, renderSd2LocalizedText, sd2CellWidth } from '../../../src/index.ts';
 
 describe('sd2 values', () => {
   it('binary16: every non-NaN bit pattern survives decode → encode; rounding is to nearest even', () => {
@@ -38,6 +38,15 @@ describe('sd2 values', () => {
     expect(back.cell(1, 1)).toBe('trailing\0');
     expect(Array.from(back.entryBytes(1, 1)!).slice(-2)).toEqual([0, 0]);
     expect(back.cell(2, 1)).toBe('');
+  });
+
+  it('renders a localized-text parameter header as {index} (hypothesis sd2.localized-text-header)', () => {
+    const enc = new TextEncoder();
+    const body = enc.encode('Deal  damage to é ');
+    const entry = new Uint8Array([6, 0, 0, 5, 1, 0, 19, ...body, 0]);
+    expect(renderSd2LocalizedText(entry)).toEqual({ rendered: 'Deal {0} damage to é {1}', text: 'Deal  damage to é ', parameters: [{ index: 0, offset: 5 }, { index: 1, offset: 19 }] });
+    expect(renderSd2LocalizedText(enc.encode('plain text\0'))).toBeUndefined();
+    expect(renderSd2LocalizedText(new Uint8Array([3, 0, 0, 99, 65]))).toBeUndefined();
   });
 
   it('AsciiChar keeps bytes ≥ 0x80 (FauFau reads them as "?")', () => {
