@@ -17,6 +17,12 @@ export interface DatabaseSummary {
   secondaries: number;
   /** Records whose run is empty (descriptor count 0). */
   zeroFieldRecords: number;
+  /** `_Structures*` categories (the inline-structure arrays) and how many of them hold primaries. */
+  structureCategories: { total: number; withPrimaries: number };
+  /** Secondaries named `DEFAULT_RECORD_NAME…` (921 in the game, always record 0 of their category). */
+  placeholders: number;
+  /** Distinct secondary names, and how many of them occur in more than one category (a name needs its category). */
+  recordNames: { distinct: number; inSeveralCategories: number };
   cells: number;
   descriptors: number;
   /** Distinct (first descriptor, descriptor count) runs used by records with fields. */
@@ -85,6 +91,25 @@ export function summarizeDatabase(db: Database): DatabaseSummary {
       }
     }
   }
+  const structureCategories = { total: 0, withPrimaries: 0 };
+  let placeholders = 0;
+  const nameCategories = new Map<number, number>(); // name key -> categories holding it (counted once per category)
+  for (const c of db.categories) {
+    if (c.isStructures) {
+      structureCategories.total++;
+      if (c.primaryCount > 0) structureCategories.withPrimaries++;
+    }
+    const seen = new Set<number>();
+    for (let r = c.firstRecord + c.primaryCount; r < c.firstRecord + c.recordCount; r++) {
+      const key = records.nameKey[r]!;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      nameCategories.set(key, (nameCategories.get(key) ?? 0) + 1);
+      if (db.block.text(key).startsWith('DEFAULT_RECORD_NAME')) placeholders++;
+    }
+  }
+  let inSeveralCategories = 0;
+  for (const n of nameCategories.values()) if (n > 1) inSeveralCategories++;
   let sharedCells = 0;
   for (const n of blockCounts.values()) if (n > 1) sharedCells += n;
   const descriptorTypes: Record<string, number> = {};
@@ -105,6 +130,9 @@ export function summarizeDatabase(db: Database): DatabaseSummary {
     primaries,
     secondaries: records.count - primaries,
     zeroFieldRecords,
+    structureCategories,
+    placeholders,
+    recordNames: { distinct: nameCategories.size, inSeveralCategories },
     cells: cells.length,
     descriptors: descriptors.count,
     runs: runs.size,

@@ -183,7 +183,9 @@ describe('shared values, search, summary, formatting', () => {
 
   it('summarizes the figures the seed gives for the game database', () => {
     const s = summarizeDatabase(db);
-    expect(s).toMatchObject({ rootName: 'GameDatabase', categories: 4, records: 10, primaries: 3, secondaries: 7, zeroFieldRecords: 1 });
+    expect(s).toMatchObject({ rootName: 'GameDatabase', categories: 4, records: 10, primaries: 3, secondaries: 7, zeroFieldRecords: 1, placeholders: 1 });
+    expect(s.structureCategories).toEqual({ total: 1, withPrimaries: 1 });
+    expect(s.recordNames).toEqual({ distinct: 7, inSeveralCategories: 0 });
     // Sword 4 link cells, Axe 2, Bow 3, Orc 1, Uruk/Captain 1.
     expect(s.links).toEqual({ cells: 11, null: 2, toPrimary: 3, toSecondary: 5, unresolved: 1 });
   });

@@ -81,12 +81,14 @@ const info: Command = {
     const rows = [
       ['categories', n(s.categories)],
       ['records', `${n(s.records)} (${n(s.primaries)} primaries, ${n(s.secondaries)} secondaries, ${n(s.zeroFieldRecords)} zero-field)`],
+      ['names', `${n(s.recordNames.distinct)} distinct record names, ${n(s.recordNames.inSeveralCategories)} of them in several categories; ${plural(s.placeholders, 'DEFAULT_RECORD_NAME placeholder')}`],
+      ...(s.structureCategories.total > 0 ? [['structures', `${plural(s.structureCategories.total, '_Structures* category', '_Structures* categories')}, ${n(s.structureCategories.withPrimaries)} holding primaries`]] : []),
       ['descriptors', `${n(s.descriptors)} in ${plural(s.runs, 'run')}`],
       ['cells', n(s.cells)],
       ['string block', `${n(s.stringBlockBytes)} bytes, ${plural(s.stringBlockItems, 'item')}; ${plural(s.blockValues.cells, 'cell')} point at ${plural(s.blockValues.distinct, 'value')}, ${n(s.blockValues.sharedCells)} of those cells share theirs`],
       ['links', `${plural(s.links.cells, 'cell')}: ${n(s.links.null)} null, ${n(s.links.toPrimary)} to primaries, ${n(s.links.toSecondary)} to secondaries${s.links.unresolved ? `, ${n(s.links.unresolved)} out of range` : ''}`],
       ['field types', types],
-      ['header', `record count ${n(s.header.recordCount)}, +0x14 ${formatHash(s.header.unk14)}, +0x20 ${formatHash(s.header.unk20)}, +0x24 ${formatHash(s.header.unk24)}; ${plural(s.pairTableEntries, 'pair')} in the trailer`],
+      ['header', `record count ${n(s.header.recordCount)}, +0x14 ${n(s.header.unk14)}, +0x20 ${formatHash(s.header.unk20)}, +0x24 ${n(s.header.unk24)}; ${plural(s.pairTableEntries, 'pair')} in the trailer`],
       ['largest', s.largestCategories.map((c) => `${c.name} ${n(c.records)}`).join(', ')],
     ];
     for (const line of table(rows)) ctx.out('  ' + line);
