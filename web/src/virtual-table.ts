@@ -3,8 +3,10 @@
  * the DOM, and only the pages they fall in are fetched. Rows have one fixed height, so the row under any scroll
  * position is a division away; the body is a spacer of `total × rowHeight` pixels.
  *
- * Rows are keyed by index and kept while in view, so scrolling builds only the rows that enter. Pages that
- * leave the view before they arrive are aborted; a bounded cache keeps recently seen pages.
+ * Rows are keyed by index and kept while in view, so scrolling builds only the rows that enter. Columns are
+ * virtual too: a row holds cells only for the columns in view (plus sticky ones), placed on the grid by column
+ * number, so a 117-field category costs a dozen cells per row, not 117. Pages that leave the view before they
+ * arrive are aborted; a bounded cache keeps recently seen pages.
  */
 import { h } from './dom.ts';
 
@@ -32,6 +34,8 @@ export interface VirtualTableOptions<R> {
 }
 
 const OVERSCAN = 8;
+/** Extra pixels of columns built on each side of the view. */
+const COLUMN_OVERSCAN = 300;
 const MAX_CACHED_PAGES = 64;
 
 export class VirtualTable<R> {
@@ -43,9 +47,15 @@ export class VirtualTable<R> {
   private readonly rows = new Map<number, { el: HTMLDivElement; loaded: boolean }>();
   private frame = 0;
   private selectedIndex: number;
+  /** Left edge of each column, and whether columns can be virtual (all widths fixed). */
+  private readonly columnLeft: number[] = [];
+  private readonly virtualColumns: boolean;
+  /** Columns the current rows were built with, as `first:last`. */
+  private columnWindow = '';
   private destroyed = false;
   /** Number of page requests made (for tests and the status line). */
   requests = 0;
+  private visibleCols: number[] = [];
 
   constructor(options: VirtualTableOptions<R>) {
     this.opts = { rowHeight: 26, pageSize: 100, ...options };
@@ -61,6 +71,12 @@ export class VirtualTable<R> {
     this.element = h('div', { class: 'vt', role: 'grid', 'aria-rowcount': this.opts.total, tabindex: 0 }, head, this.body);
     this.element.style.setProperty('--vt-columns', template);
     this.element.style.setProperty('--vt-row', `${this.opts.rowHeight}px`);
+    let left = 0;
+    for (const c of this.opts.columns) {
+      this.columnLeft.push(left);
+      left += c.width;
+    }
+    this.virtualColumns = this.opts.columns.every((c) => c.width > 0) && this.opts.columns.length > 12;
     this.element.addEventListener('scroll', () => this.schedule(), { passive: true });
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     new ResizeObserver(() => this.schedule()).observe(this.element);
@@ -104,9 +120,31 @@ export class VirtualTable<R> {
     return [first, last];
   }
 
+  /** The columns to build: those overlapping the view plus a margin, as indexes (sticky columns always). */
+  private visibleColumns(): number[] {
+    const all = this.opts.columns.map((_, i) => i);
+    if (!this.virtualColumns) return all;
+    const from = this.element.scrollLeft - COLUMN_OVERSCAN;
+    const to = this.element.scrollLeft + this.element.clientWidth + COLUMN_OVERSCAN;
+    return all.filter((i) => {
+      const c = this.opts.columns[i]!;
+      const l = this.columnLeft[i]!;
+      return (c.className ?? '').includes('sticky') || (l + c.width >= from && l <= to);
+    });
+  }
+
   private render(): void {
     if (this.destroyed) return;
     const [first, last] = this.visibleRange();
+    const columns = this.visibleColumns();
+    const window = columns.length === 0 ? '' : `${columns[0]}:${columns[columns.length - 1]}`;
+    if (window !== this.columnWindow) {
+      // Scrolled sideways past the built columns: rebuild the rows in view with the new ones.
+      this.columnWindow = window;
+      this.visibleCols = columns;
+      for (const row of this.rows.values()) row.el.remove();
+      this.rows.clear();
+    }
     for (const [i, row] of this.rows) {
       if (i < first || i > last) {
         row.el.remove();
@@ -163,8 +201,13 @@ export class VirtualTable<R> {
 
   private buildRow(row: R, index: number): HTMLDivElement {
     const el = h('div', { class: index === this.selectedIndex ? 'vt-row selected' : 'vt-row', role: 'row', 'data-index': index });
-    for (const c of this.opts.columns) {
+    for (const i of this.visibleCols) {
+      const c = this.opts.columns[i]!;
       const cell = h('div', { class: `vt-cell ${c.className ?? ''}`, role: 'gridcell' });
+      if (this.virtualColumns) {
+        cell.style.gridColumn = String(i + 1);
+        cell.style.gridRow = '1';
+      }
       const content = c.cell(row, index);
       if (typeof content === 'string') cell.textContent = content;
       else cell.appendChild(content);
