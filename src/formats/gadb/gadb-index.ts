@@ -1,11 +1,11 @@
 /** `buildGadbIndex`: the derived lookup tables of a model (cell starts, record categories, item kinds and reference counts). */
 import { GADB_ITEM_KIND_BY_TYPE_BYTE } from './type-codes.ts';
-import { itemIndexByWord, itemOf } from './layout.ts';
+import { forEachBlockCell, itemIndexByWord, itemOf } from './layout.ts';
 import { GadbItemKind, type Gadb, type GadbIndex } from './types.ts';
 
 /** Builds the derived tables of `g` in one pass over records and block cells. */
 export function buildGadbIndex(g: Gadb): GadbIndex {
-  const { records, categories, descriptors: d, cells } = g;
+  const { records, categories, cells } = g;
   const recordCellStart = new Uint32Array(records.count + 1);
   for (let r = 0; r < records.count; r++) recordCellStart[r + 1] = recordCellStart[r]! + records.cellCount[r]!;
   const recordCategory = new Uint32Array(records.count);
@@ -40,19 +40,7 @@ export function buildGadbIndex(g: Gadb): GadbIndex {
     rec += cat.primaryCount;
     for (let i = 0; i < cat.secondaryCount && rec < records.count; i++, rec++) mark(records.nameKey[rec]!, GadbItemKind.Text);
   }
-  // Kind of a block cell = kind of its field's type; walk runs to know which field a cell belongs to.
-  let cellStart = 0;
-  for (let r = 0; r < records.count; r++) {
-    const first = records.firstDescriptor[r]!;
-    const n = records.cellCount[r]!;
-    for (let k = first; k < first + records.descriptorCount[r]! && k < d.count; k++) {
-      const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[d.typeCode[k]!]!;
-      if (kind === 0) continue;
-      const link = d.link[k]!;
-      const end = Math.min(n, link + d.elementCount[k]!);
-      for (let e = link; e < end; e++) mark(cells[cellStart + e]!, kind);
-    }
-    cellStart += n;
-  }
+  // Kind of a block cell = kind of its field's type.
+  forEachBlockCell(g, (k, _r, typeByte) => mark(cells[k]!, GADB_ITEM_KIND_BY_TYPE_BYTE[typeByte]!));
   return { recordCellStart, recordCategory, categoryFirstRecord, itemKinds, itemRefCounts };
 }

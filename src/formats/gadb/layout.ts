@@ -65,7 +65,8 @@ export function planGadbStringBlock(g: Gadb, order: GadbStringOrder = 'first-use
     return { order: out, newOffset, itemIndexByWord: map, size };
   }
   if (n > 0) place(itemOf(map, 0));
-  const { categories, records, cells, descriptors: d } = g;
+  const { categories, records, cells } = g;
+  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'sorted');
   let rec = 0;
   let cellStart = 0;
   for (let c = 0; c < categories.length; c++) {
@@ -76,15 +77,17 @@ export function planGadbStringBlock(g: Gadb, order: GadbStringOrder = 'first-use
     const total = cat.primaryCount + cat.secondaryCount;
     for (let i = 0; i < total; i++, rec++) {
       if (i >= cat.primaryCount) place(itemOf(map, records.nameKey[rec]!));
-      const first = records.firstDescriptor[rec]!;
-      const fields = records.descriptorCount[rec]!;
       const cellCount = records.cellCount[rec]!;
-      for (let j = 0; j < fields; j++) {
-        const k = first + d.sortedToDeclared[first + j]!;
-        if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
-        const link = d.link[k]!;
-        const end = Math.min(cellCount, link + d.elementCount[k]!);
-        for (let e = link; e < end; e++) place(itemOf(map, cells[cellStart + e]!));
+      const u = recordRun[rec]!;
+      for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
+        const link = spans[s]!;
+        const last = Math.min(cellCount, link + spans[s + 1]!);
+        for (let e = link; e < last; e++) {
+          const v = cells[cellStart + e]!;
+          if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
+          const it = map[v >>> 2]!;
+          if (it >= 0 && newOffset[it]! < 0) place(it);
+        }
       }
       cellStart += cellCount;
     }
@@ -96,19 +99,88 @@ export function planGadbStringBlock(g: Gadb, order: GadbStringOrder = 'first-use
  * Calls `visit(cellIndex)` for every cell of `g` that holds a string-block reference: cells inside their record
  * claimed by a field of a block type (through the record's own run).
  */
-export function forEachBlockCell(g: Gadb, visit: (cellIndex: number, record: number) => void): void {
-  const { records, descriptors: d } = g;
+export function forEachBlockCell(g: Gadb, visit: (cellIndex: number, record: number, typeByte: number) => void): void {
+  const { records } = g;
+  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
   let cellStart = 0;
   for (let r = 0; r < records.count; r++) {
-    const first = records.firstDescriptor[r]!;
-    const fields = records.descriptorCount[r]!;
     const cellCount = records.cellCount[r]!;
-    for (let k = first; k < first + fields; k++) {
-      if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
-      const link = d.link[k]!;
-      const end = Math.min(cellCount, link + d.elementCount[k]!);
-      for (let e = link; e < end; e++) visit(cellStart + e, r);
+    const u = recordRun[r]!;
+    for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
+      const link = spans[s]!;
+      const last = Math.min(cellCount, link + spans[s + 1]!);
+      for (let e = link; e < last; e++) visit(cellStart + e, r, spans[s + 2]!);
     }
     cellStart += cellCount;
   }
+}
+
+/**
+ * Rewrites, in `cells` (a copy of `g.cells`), every string-block reference through `newOffset` (item index →
+ * output offset); values that are not item keys stay as they are.
+ */
+export function remapBlockCells(g: Gadb, plan: GadbStringPlan, cells: Uint32Array): void {
+  const { records } = g;
+  const map = plan.itemIndexByWord;
+  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
+  let cellStart = 0;
+  for (let r = 0; r < records.count; r++) {
+    const cellCount = records.cellCount[r]!;
+    const u = recordRun[r]!;
+    for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
+      const link = spans[s]!;
+      const last = Math.min(cellCount, link + spans[s + 1]!);
+      for (let e = link; e < last; e++) {
+        const v = cells[cellStart + e]!;
+        if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
+        const it = map[v >>> 2]!;
+        if (it >= 0) cells[cellStart + e] = plan.newOffset[it]!;
+      }
+    }
+    cellStart += cellCount;
+  }
+}
+
+/**
+ * The string-block references of each record, computed once per distinct run (a run is shared by every record
+ * with the same layout: 13,612 runs for 694,632 records in the real game). For run `u`, `spans[3s..3s+2]` for
+ * `s` in `[runStart[u], runStart[u+1])` are `(link, elementCount, typeByte)` of its block-type fields, in
+ * declaration order or in ascending field-hash order (the first-use order).
+ */
+export interface GadbBlockSpans {
+  /** Run id of each record. */
+  recordRun: Int32Array;
+  /** First span of each run; length runs + 1. */
+  runStart: Int32Array;
+  /** Triples (link, elementCount, typeByte). */
+  spans: Int32Array;
+}
+
+/** Builds the per-run block spans of `g` (`order`: `declared` or `sorted` = ascending hash, the first-use order). */
+export function gadbBlockSpans(g: Gadb, order: 'declared' | 'sorted'): GadbBlockSpans {
+  const { records, descriptors: d } = g;
+  const recordRun = new Int32Array(records.count);
+  const runIds = new Map<number, number>();
+  const starts: number[] = [0];
+  const spans: number[] = [];
+  for (let r = 0; r < records.count; r++) {
+    const first = records.firstDescriptor[r]!;
+    const n = records.descriptorCount[r]!;
+    const key = first * 256 + n;
+    let id = runIds.get(key);
+    if (id === undefined) {
+      id = starts.length - 1;
+      runIds.set(key, id);
+      for (let j = 0; j < n; j++) {
+        const k = order === 'sorted' ? first + d.sortedToDeclared[first + j]! : first + j;
+        if (k >= d.count) continue;
+        const t = d.typeCode[k]!;
+        if (GADB_STORAGE_BY_TYPE_BYTE[t] !== GadbStorageCode.Block) continue;
+        spans.push(d.link[k]!, d.elementCount[k]!, t);
+      }
+      starts.push(spans.length / 3);
+    }
+    recordRun[r] = id;
+  }
+  return { recordRun, runStart: Int32Array.from(starts), spans: Int32Array.from(spans) };
 }

@@ -12,7 +12,7 @@
  */
 import { ByteReader, latin1Bytes } from '../../binary/reader.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
+import { forEachBlockCell } from './layout.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -211,10 +211,10 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
       records.flags[rec] = src[p + 7]!;
       const cellsAt = at + h.size;
       const n = records.cellCount[rec]!;
-      if (cellBytes) {
+      if (cellBytes && n > 32) {
         cellBytes.set(src.subarray(cellsAt, cellsAt + n * 4), cell * 4);
       } else {
-        for (let k = 0; k < n; k++) cells[cell + k] = r.u32At(cellsAt + k * 4);
+        for (let k = 0, q = cellsAt; k < n; k++, q += 4) cells[cell + k] = (src[q]! | (src[q + 1]! << 8) | (src[q + 2]! << 16) | (src[q + 3]! << 24)) >>> 0;
       }
       cell += n;
       r.pos = cellsAt + n * 4;
@@ -324,26 +324,19 @@ function deriveItems(g: Gadb, layout: GadbLayout, format: string): GadbStringBlo
     rec += cat.primaryCount;
     for (let i = 0; i < cat.secondaryCount; i++, rec++) refName(records.nameKey[rec]!, layout.recordOffsets[rec]!, `/records[${rec}]/name`);
   }
-  // Cells of block types, through each record's own run.
-  let cellStart = 0;
+  // Runs must lie inside the descriptor table.
   for (let r = 0; r < records.count; r++) {
-    const n = records.cellCount[r]!;
     const first = records.firstDescriptor[r]!;
     const count = records.descriptorCount[r]!;
     if (first + count > d.count) {
-      throw new FormatError(format, layout.recordOffsets[r]! , `/records[${r}]/firstDescriptor`, `descriptor run [${first}, ${first + count}) is outside the ${d.count} descriptors`, { actual: first });
+      throw new FormatError(format, layout.recordOffsets[r]!, `/records[${r}]/firstDescriptor`, `descriptor run [${first}, ${first + count}) is outside the ${d.count} descriptors`, { actual: first });
     }
-    for (let k = first; k < first + count; k++) {
-      if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
-      const link = d.link[k]!;
-      const end = Math.min(n, link + d.elementCount[k]!);
-      for (let e = link; e < end; e++) {
-        const v = cells[cellStart + e]!;
-        if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
-      }
-    }
-    cellStart += n;
   }
+  // Cells of block types, through each record's own run.
+  forEachBlockCell(g, (k) => {
+    const v = cells[k]!;
+    if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
+  });
   let itemCount = 0;
   for (let w = 0; w < words; w++) itemCount += starts[w]!;
   const itemKeys = new Uint32Array(itemCount);

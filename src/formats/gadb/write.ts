@@ -5,7 +5,7 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Bytes } from '../../binary/reader.ts';
-import { planGadbStringBlock, forEachBlockCell, itemOf, type GadbStringOrder } from './layout.ts';
+import { planGadbStringBlock, remapBlockCells, itemOf, type GadbStringOrder } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE } from './parse.ts';
 import { validateGadb } from './validate.ts';
 import type { Gadb } from './types.ts';
@@ -19,7 +19,7 @@ export interface WriteGadbOptions {
 }
 
 /** Writes `g` as a GADB v17 file (with its wrapper, if any). Throws a `ConsistencyError` when `validateGadb` finds errors. */
-export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array {
+export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array<ArrayBuffer> {
   const errors = validateGadb(g).filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
 
@@ -30,9 +30,7 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array {
   };
   // Cells with string-block references rewritten; everything else as in the model.
   const cells = g.cells.slice();
-  forEachBlockCell(g, (k) => {
-    cells[k] = remap(cells[k]!) >>> 0;
-  });
+  remapBlockCells(g, plan, cells);
 
   const { header, descriptors: d, records, categories } = g;
   const wrapper = g.container.kind === 'wrapped' ? GADB_WRAPPER_SIZE : 0;
@@ -68,8 +66,7 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array {
   const { data, itemKeys, itemSizes } = g.strings;
   for (let j = 0; j < plan.order.length; j++) {
     const i = plan.order[j]!;
-    const k = itemKeys[i]!;
-    w.bytes(data.subarray(k, k + itemSizes[i]!));
+    w.copy(data, itemKeys[i]!, itemSizes[i]!);
   }
 
   // Descriptors, 15 bytes a row.
@@ -101,7 +98,7 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array {
       const primary = i < cat.primaryCount;
       writeRecordHeader(w, g, rec, primary, primary ? 0 : remap(records.nameKey[rec]!));
       const count = records.cellCount[rec]!;
-      if (cellBytes) w.bytes(cellBytes.subarray(cell * 4, (cell + count) * 4));
+      if (cellBytes && count > 32) w.bytes(cellBytes.subarray(cell * 4, (cell + count) * 4));
       else for (let k = 0; k < count; k++) w.u32(cells[cell + k]!);
       cell += count;
     }
@@ -118,7 +115,7 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array {
  * game's 57 MB the exact-size fill is measurably faster.) `finish` checks the size was right.
  */
 class FileCursor {
-  readonly out: Uint8Array;
+  readonly out: Uint8Array<ArrayBuffer>;
   private readonly dv: DataView;
   pos = 0;
   constructor(size: number) {
@@ -140,7 +137,17 @@ class FileCursor {
     this.out.set(b, this.pos);
     this.pos += b.byteLength;
   }
-  finish(): Uint8Array {
+  /** `n` bytes of `src` from `from` (a byte loop for short runs: cheaper than a subarray and a set). */
+  copy(src: Uint8Array, from: number, n: number): void {
+    if (n > 64) {
+      this.out.set(src.subarray(from, from + n), this.pos);
+    } else {
+      const out = this.out;
+      for (let i = 0; i < n; i++) out[this.pos + i] = src[from + i]!;
+    }
+    this.pos += n;
+  }
+  finish(): Uint8Array<ArrayBuffer> {
     if (this.pos !== this.out.byteLength) throw new Error(`gadb writer: wrote ${this.pos} bytes, planned ${this.out.byteLength}`);
     return this.out;
   }
