@@ -166,38 +166,81 @@ function writeHeader(w: ByteWriter, h: Arch06Header, counts: { stringTableSize: 
   w.bytes(h.guid);
 }
 
-function readStrings(r: ByteReader, size: number): { strings: Arch06String[]; tail: Uint8Array; byOffset: Map<number, string> } {
-  const table = r.bytes(size, '/strings');
-  const strings: Arch06String[] = [];
-  const byOffset = new Map<number, string>();
-  let start = 0;
-  for (let i = 0; i < table.length; i++) {
-    if (table[i] !== 0) continue;
-    let text = '';
-    for (let k = start; k < i; k++) text += String.fromCharCode(table[k]!);
-    strings.push({ offset: start, text });
-    byOffset.set(start, text);
-    start = i + 1;
+/** Latin-1 text of `bytes` (one char per byte, reversible). ASCII runs go through TextDecoder in one call. */
+function latin1Text(bytes: Uint8Array): string {
+  let ascii = true;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i]! >= 0x80) {
+      ascii = false;
+      break;
+    }
   }
-  return { strings, tail: table.slice(start), byOffset };
+  // windows-1252 (what 'latin1' means to TextDecoder) equals Latin-1 below 0x80
+  if (ascii) return asciiDecoder.decode(bytes);
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 8192)));
+  return s;
+}
+const asciiDecoder = new TextDecoder('latin1');
+
+/** Latin-1 bytes of `text` (char codes must be below 256) written into `out` at `at`; returns the end. */
+function putLatin1(out: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+  return at;
 }
 
-function writeStrings(w: ByteWriter, strings: readonly Arch06String[], tail: Uint8Array): void {
-  for (const s of strings) {
-    for (let i = 0; i < s.text.length; i++) w.u8(s.text.charCodeAt(i));
-    w.u8(0);
+/** The string table: strings in order, plus their offsets for binary search (no per-string map). */
+interface StringTable {
+  strings: Arch06String[];
+  offsets: Int32Array;
+  text: string;
+  tail: Uint8Array;
+}
+
+function readStrings(r: ByteReader, size: number): StringTable {
+  const table = r.bytes(size, '/strings');
+  const text = latin1Text(table);
+  let count = 0;
+  for (let i = 0; i < table.length; i++) if (table[i] === 0) count++;
+  const strings: Arch06String[] = new Array(count);
+  const offsets = new Int32Array(count);
+  let start = 0;
+  for (let k = 0; k < count; k++) {
+    const nul = text.indexOf('\0', start);
+    strings[k] = { offset: start, text: text.slice(start, nul) };
+    offsets[k] = start;
+    start = nul + 1;
   }
-  w.bytes(tail);
+  return { strings, offsets, text, tail: table.slice(start) };
 }
 
 /** The string at `offset`, or (for an offset inside a string) the text from there to its NUL. */
-function stringAt(table: Uint8Array, byOffset: Map<number, string>, offset: number): string | undefined {
-  const hit = byOffset.get(offset);
-  if (hit !== undefined) return hit;
-  if (offset >= table.length) return undefined;
-  let s = '';
-  for (let i = offset; i < table.length && table[i] !== 0; i++) s += String.fromCharCode(table[i]!);
-  return s;
+function stringAt(t: StringTable, offset: number): string | undefined {
+  let lo = 0;
+  let hi = t.offsets.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const o = t.offsets[mid]!;
+    if (o === offset) return t.strings[mid]!.text;
+    if (o < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  if (offset >= t.text.length) return undefined;
+  const nul = t.text.indexOf('\0', offset);
+  return t.text.slice(offset, nul < 0 ? t.text.length : nul);
+}
+
+function writeStrings(w: ByteWriter, strings: readonly Arch06String[], tail: Uint8Array): void {
+  let size = tail.length;
+  for (const s of strings) size += s.text.length + 1;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const s of strings) {
+    at = putLatin1(out, at, s.text);
+    out[at++] = 0;
+  }
+  out.set(tail, at);
+  w.bytes(out);
 }
 
 /**
@@ -207,10 +250,9 @@ function stringAt(table: Uint8Array, byOffset: Map<number, string>, offset: numb
 export function parseArch06Index(bytes: Uint8Array, options: ParseArch06Options = {}): Arch06Index {
   const r = new ByteReader(bytes, { format: ARCH06_FORMAT, baseOffset: options.baseOffset ?? 0 });
   const header = readHeader(r);
-  const stringsAt = r.pos;
   r.need(header.stringTableSize, '/header/stringTableSize');
-  const table = bytes.subarray(stringsAt, stringsAt + header.stringTableSize);
-  const { strings, tail, byOffset } = readStrings(r, header.stringTableSize);
+  const st = readStrings(r, header.stringTableSize);
+  const { strings, tail } = st;
   r.guardCount(header.fileCount, ARCH06_FILE_RECORD_SIZE, '/header/fileCount');
   const files: Arch06FileRecord[] = new Array(header.fileCount);
   for (let i = 0; i < header.fileCount; i++) {
@@ -221,7 +263,7 @@ export function parseArch06Index(bytes: Uint8Array, options: ParseArch06Options 
     const rawSize = readU64(r, '/files/rawSize');
     const isCompressed = r.u8('/files/isCompressed');
     const compressionLevel = r.u8('/files/compressionLevel');
-    const name = stringAt(table, byOffset, nameOffset);
+    const name = stringAt(st, nameOffset);
     if (name === undefined) throw r.error(`name offset ${nameOffset} is outside the ${header.stringTableSize}-byte string table`, `/files/${i}/nameOffset`, at);
     files[i] = { nameOffset, dataOffset, storedSize, rawSize, isCompressed, compressionLevel, name, folder: -1, path: name };
   }
@@ -234,7 +276,7 @@ export function parseArch06Index(bytes: Uint8Array, options: ParseArch06Options 
     const firstChild = r.i32('/folders/firstChild');
     const nextSibling = r.i32('/folders/nextSibling');
     const fileCount = r.u32('/folders/fileCount');
-    const name = stringAt(table, byOffset, nameOffset);
+    const name = stringAt(st, nameOffset);
     if (name === undefined) throw r.error(`name offset ${nameOffset} is outside the ${header.stringTableSize}-byte string table`, `/folders/${i}/nameOffset`, at);
     if (fileCount > header.fileCount - Math.min(firstFile, header.fileCount)) {
       throw r.error(`folder ${i} claims ${fileCount} file(s) but only ${Math.max(0, header.fileCount - firstFile)} record(s) remain`, `/folders/${i}/fileCount`, at + 12);

@@ -7,8 +7,8 @@
 import { ConsistencyError, type Issue } from '../../binary/errors.ts';
 import type { P919Table } from '../../hash/p919.ts';
 import { APL_FILE_NAME, buildArchivePathIndex, writeArchivePathIndex } from '../apl/apl.ts';
-import { ARCH06_FORMAT, compareArchiveNames, writeArch06Index, type Arch06FileRecord, type Arch06FolderRecord, type Arch06Index, type Arch06String } from './arch06.ts';
-import { normalizeArchivePath } from './archive.ts';
+import { ARCH06_FORMAT, writeArch06Index, type Arch06FileRecord, type Arch06FolderRecord, type Arch06Index, type Arch06String } from './arch06.ts';
+import { asciiLower, normalizeArchivePath } from './archive.ts';
 import { encodeArch06Chunks, type Arch06Storage } from './chunks.ts';
 
 export interface Arch06Layout {
@@ -30,8 +30,11 @@ function parentOf(folder: string): string {
 export function layoutArch06(paths: readonly string[]): Arch06Layout {
   const issues: Issue[] = [];
   const seen = new Map<string, number>();
+  // ASCII-folded keys, computed once: `<` on them is the order of compareArchiveNames
+  const lower = paths.map(asciiLower);
+  const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   paths.forEach((p, i) => {
-    const key = p.toLowerCase();
+    const key = lower[i]!;
     if (p === '' || p.split('\\').some((s) => s === '' || s === '.' || s === '..')) issues.push({ rule: 'pack.path', message: `invalid entry path ${JSON.stringify(p)}`, path: `/entries/${i}`, severity: 'error' });
     else if (seen.has(key)) issues.push({ rule: 'pack.duplicate', message: `${JSON.stringify(p)} duplicates entry ${seen.get(key)} (paths are case-insensitive)`, path: `/entries/${i}`, severity: 'error' });
     else seen.set(key, i);
@@ -54,9 +57,10 @@ export function layoutArch06(paths: readonly string[]): Arch06Layout {
     addFolder(folder);
     filesOf.get(folder)!.push(i);
   });
-  for (const list of children.values()) list.sort(compareArchiveNames);
+  for (const list of children.values()) if (list.length > 1) list.sort((a, b) => byKey(asciiLower(a), asciiLower(b)));
   const nameOf = (i: number): string => paths[i]!.slice(paths[i]!.lastIndexOf('\\') + 1);
-  for (const list of filesOf.values()) list.sort((a, b) => compareArchiveNames(nameOf(a), nameOf(b)));
+  const lowerName = (i: number): string => lower[i]!.slice(lower[i]!.lastIndexOf('\\') + 1);
+  for (const list of filesOf.values()) if (list.length > 1) list.sort((a, b) => byKey(lowerName(a), lowerName(b)));
 
   // Depth-first pre-order.
   const order: string[] = [];
@@ -79,11 +83,8 @@ export function layoutArch06(paths: readonly string[]): Arch06Layout {
     strings.push({ offset: size, text: s });
     size += s.length + 1;
   };
-  const byPath = paths.map((_, i) => i).sort((a, b) => {
-    const ra = parentOf(paths[a]!) === '' ? 0 : 1;
-    const rb = parentOf(paths[b]!) === '' ? 0 : 1;
-    return ra - rb || compareArchiveNames(paths[a]!, paths[b]!);
-  });
+  const inRoot = paths.map((p) => !p.includes('\\'));
+  const byPath = paths.map((_, i) => i).sort((a, b) => (inRoot[a] === inRoot[b] ? byKey(lower[a]!, lower[b]!) : inRoot[a] ? -1 : 1));
   for (const i of byPath) {
     intern(nameOf(i));
     const ancestors: string[] = [];
@@ -93,12 +94,13 @@ export function layoutArch06(paths: readonly string[]): Arch06Layout {
 
   const folders: Arch06Layout['folders'] = [];
   const files: Arch06Layout['files'] = [];
+  const nextOf = new Map<string, string>();
+  for (const kids of children.values()) for (let k = 0; k + 1 < kids.length; k++) nextOf.set(kids[k]!, kids[k + 1]!);
   for (const f of order) {
     const kids = children.get(f)!;
     const own = filesOf.get(f)!;
     const parent = f === '' ? -1 : folderIndex.get(parentOf(f))!;
-    const siblings = f === '' ? [] : children.get(parentOf(f))!;
-    const next = siblings[siblings.indexOf(f) + 1];
+    const next = nextOf.get(f);
     folders.push({
       name: f,
       nameOffset: offsetOf.get(f)!,

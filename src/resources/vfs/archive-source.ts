@@ -2,7 +2,7 @@
 import { NotFoundError } from '../../binary/errors.ts';
 import { APL_FILE_NAME, parseArchivePathIndex, type ArchivePathIndex } from '../../formats/apl/apl.ts';
 import type { Arch06Archive } from '../../formats/arch06/archive.ts';
-import { canHashP919, p919Unchecked, DEFAULT_P919_TABLE, nameBytes, type P919Table } from '../../hash/p919.ts';
+import { DEFAULT_P919_TABLE, type P919Table } from '../../hash/p919.ts';
 import { normalizeVfsPath, vfsKey, type VfsSource } from './source.ts';
 
 export class ArchiveTreeSource implements VfsSource {
@@ -21,31 +21,50 @@ export class ArchiveTreeSource implements VfsSource {
     this.table = options.table ?? DEFAULT_P919_TABLE;
   }
 
+  private usable: Uint8Array | undefined;
+
+  /** P919 of a (Latin-1) path string, or -1 when a character has no usable table value. */
+  private hashKey(key: string): number {
+    if (!this.usable) {
+      this.usable = new Uint8Array(256);
+      for (let c = 0; c < 256; c++) this.usable[c] = this.table.status[c] === 'verified' || this.table.status[c] === 'calibrated' ? 1 : 0;
+    }
+    const values = this.table.values;
+    const usable = this.usable;
+    let h = 0;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c > 255 || usable[c] === 0) return -1;
+      h = (Math.imul(h, 919) + values[c]!) | 0;
+    }
+    return h >>> 0;
+  }
+
   private build(): void {
     this.byHash = new Map();
     this.unhashable = new Map();
     const files = this.archive.files;
     for (let i = 0; i < files.length; i++) {
-      const key = vfsKey(files[i]!.path);
-      const bytes = nameBytes(key);
-      if (!canHashP919(bytes, { table: this.table })) {
+      const path = files[i]!.path;
+      const h = this.hashKey(path);
+      if (h < 0) {
+        const key = vfsKey(path);
         if (!this.unhashable.has(key)) this.unhashable.set(key, i);
         continue;
       }
-      const h = p919Unchecked(bytes, this.table.values);
       const list = this.byHash.get(h);
-      if (list) list.push(i);
-      else this.byHash.set(h, [i]);
+      if (list === undefined) this.byHash.set(h, [i]);
+      else list.push(i);
     }
   }
 
-  /** The entry index for a path: by hash, then comparing names without case (hash collisions are checked). */
+  /** The entry index for a path: by P919 hash (case folds), then comparing names without case (collisions). */
   find(path: string): number | undefined {
     if (!this.byHash) this.build();
     const key = vfsKey(path);
-    const bytes = nameBytes(key);
-    if (canHashP919(bytes, { table: this.table })) {
-      const list = this.byHash!.get(p919Unchecked(bytes, this.table.values));
+    const h = this.hashKey(key);
+    if (h >= 0) {
+      const list = this.byHash!.get(h);
       if (list) for (const i of list) if (vfsKey(this.archive.files[i]!.path) === key) return i;
       return undefined;
     }

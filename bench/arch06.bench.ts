@@ -1,0 +1,143 @@
+/**
+ * Archives at the retail game's scale.
+ *
+ * 1. Index: one generated archive index with 488,679 entries (the retail game's total across its archives):
+ *    open (parse the tables), build the P919 lookup, look up 100,000 paths. Floor: summing the index bytes as u32.
+ * 2. Extract: a generated archive of ~200 MB (stored entries of 1–4 MiB and 16 KiB LZB16-chunked entries of
+ *    repetitive text, as small retail files are): read every entry through the lazy reader. Floor: copying the
+ *    same number of bytes (one `slice` of the archive) in the same run.
+ * 3. LZB16 decode MB/s on the 16 KiB chunks and on the four real chunks. Floor: copying the decoded bytes.
+ */
+import { performance } from 'node:perf_hooks';
+import { measure, report, sumU32, type Measurement } from './harness.ts';
+import { Arch06Archive, ArchiveTreeSource, decodeLzb16, encodeLzb16, packArch06, parseArch06Index, scanArch06Chunks, type Arch06PackEntry } from '../src/index.ts';
+import { loadFixture } from '../test/support/fixtures.ts';
+
+async function measureAsync(name: string, fn: () => Promise<unknown>, options: { runs?: number; bytes?: number } = {}): Promise<Measurement> {
+  const runs = options.runs ?? 3;
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const m: Measurement = { name, ms: times[Math.floor(times.length / 2)]!, runs };
+  if (options.bytes !== undefined) m.bytes = options.bytes;
+  return m;
+}
+
+const EXTS = ['.bndl', '.embb', '.tex', '.mesh', '.mat', '.anix', '.scripts', '.fxp'];
+
+function retailPaths(n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const region = ['island', 'mtnpass', 'snowmtn', 'volcano', 'minasithil', 'desert'][i % 6];
+    out.push(`worlds\\retail\\${region}\\sectionsandlayers\\layer${(i >> 6) % 997}\\asset_${i}${EXTS[i % EXTS.length]}`);
+  }
+  return out;
+}
+
+async function indexSection(): Promise<string> {
+  const count = 488_679;
+  const paths = retailPaths(count);
+  const empty = new Uint8Array(0);
+  const { bytes } = packArch06(
+    paths.map((path) => ({ path, data: empty })),
+    { pathIndex: false },
+  );
+  const floor = measure('floor: sum u32 of the index bytes', () => sumU32(bytes), { bytes: bytes.length, runs: 5 });
+  const open = measure(`parse index (${count.toLocaleString('en')} entries)`, () => parseArch06Index(bytes), { bytes: bytes.length, runs: 3 });
+  const archive = await Arch06Archive.fromBytes(bytes);
+  const lookup = measure('open + build P919 lookup', () => {
+    const s = new ArchiveTreeSource(archive);
+    s.find(paths[0]!);
+  }, { runs: 3 });
+  const src = new ArchiveTreeSource(archive);
+  src.find(paths[0]!);
+  const queries = Array.from({ length: 100_000 }, (_, i) => paths[(i * 7919) % count]!.toUpperCase());
+  const find = measure('100,000 case-insensitive lookups', () => {
+    let hits = 0;
+    for (const q of queries) if (src.find(q) !== undefined) hits++;
+    if (hits !== queries.length) throw new Error('lookup missed');
+  }, { runs: 3 });
+  return `${report(`arch06 index: ${count.toLocaleString('en')} entries, ${(bytes.length / 1e6).toFixed(1)} MB of tables`, [open, lookup, find], floor)}\n\nPeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB.`;
+}
+
+function textChunk(seed: number, size: number): Uint8Array {
+  const words = ['worlds', 'retail', 'sectionsandlayers', 'fortwallgameplay', '.bndl', 'hstructure', 'end', 'local', 'function', '\\', '\n'];
+  let s = '';
+  let x = seed;
+  while (s.length < size) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    s += words[x % words.length] + (x & 1 ? ' ' : '');
+  }
+  return new TextEncoder().encode(s.slice(0, size));
+}
+
+async function extractSection(): Promise<string> {
+  const entries: Arch06PackEntry[] = [];
+  let stored = 0;
+  let i = 0;
+  while (stored < 120e6) {
+    const size = (1 + (i % 4)) << 20;
+    const data = new Uint8Array(size);
+    for (let k = 0; k < size; k += 4096) data[k] = (k >> 12) & 0xff;
+    entries.push({ path: `stored\\big_${i++}.bin`, data });
+    stored += size;
+  }
+  const small: Arch06PackEntry[] = [];
+  for (let k = 0; k < 5000; k++) small.push({ path: `bundles\\small_${k}.bndl`, data: textChunk(k, 16384) });
+  const a = packArch06(entries, { storage: 'stored', pathIndex: false }).bytes;
+  const b = packArch06(small, { storage: 'lzb16', pathIndex: false }).bytes;
+  const rawA = entries.reduce((s, e) => s + e.data.length, 0);
+  const rawB = small.reduce((s, e) => s + e.data.length, 0);
+  // reads copy, as a file read would (an in-memory source would hand out views)
+  const copying = (bytes: Uint8Array) => ({ size: bytes.length, read: async (o: number, l: number) => bytes.slice(o, o + l) });
+  const archA = await Arch06Archive.open(copying(a));
+  const archB = await Arch06Archive.open(copying(b));
+  const kinds = new Set((await Promise.all(archB.files.slice(0, 20).map((f) => archB.chunks(f)))).flat().map((c) => c.kind));
+  const floor = measure(`floor: copy ${((a.length + b.length) / 1e6).toFixed(0)} MB`, () => {
+    a.slice();
+    b.slice();
+  }, { bytes: a.length + b.length, runs: 3 });
+  const readAll = async (arch: Arch06Archive): Promise<number> => {
+    let n = 0;
+    for (const f of arch.files) n += (await arch.read(f)).length;
+    return n;
+  };
+  const storedM = await measureAsync(`extract ${archA.files.length} stored entries (${(rawA / 1e6).toFixed(0)} MB)`, () => readAll(archA), { bytes: rawA });
+  const lzbM = await measureAsync(`extract ${archB.files.length} LZB16 entries (${(rawB / 1e6).toFixed(0)} MB raw, ${(b.length / 1e6).toFixed(0)} MB stored)`, () => readAll(archB), { bytes: rawB });
+  const both = await measureAsync('extract both archives', async () => (await readAll(archA)) + (await readAll(archB)), { bytes: rawA + rawB });
+  return `${report('arch06 extract (in memory, no disk writes)', [storedM, lzbM, both], floor)}\n\nChunk kinds in the LZB16 archive: ${[...kinds].join(', ')}.`;
+}
+
+function lzbSection(): string {
+  const chunks = Array.from({ length: 2000 }, (_, k) => textChunk(k + 7, 16384));
+  const encoded = chunks.map((c) => encodeLzb16(c)!);
+  const total = chunks.reduce((s, c) => s + c.length, 0);
+  const floor = measure(`floor: copy ${(total / 1e6).toFixed(0)} MB`, () => {
+    for (const c of chunks) c.slice();
+  }, { bytes: total, runs: 5 });
+  const dec = measure(`LZB16 decode 2000 × 16 KiB (ratio ${(encoded.reduce((s, e) => s + e.length, 0) / total).toFixed(2)})`, () => {
+    for (let k = 0; k < encoded.length; k++) decodeLzb16(encoded[k]!, 16384);
+  }, { bytes: total, runs: 5 });
+  const real = ['island', 'mtnpass', 'snowmtn', 'volcano'].map((r) => {
+    const entry = loadFixture('arch06', `Patch_00.fortwallgameplay_${r}.bndl.entry.bin`);
+    const c = scanArch06Chunks(entry, r === 'island' ? 740 : 760)[0]!;
+    return { payload: entry.subarray(8, 8 + c.storedSize), raw: c.rawSize };
+  });
+  const realBytes = real.reduce((s, r) => s + r.raw, 0) * 10000;
+  const realM = measure('LZB16 decode the 4 real chunks × 10,000', () => {
+    for (let k = 0; k < 10000; k++) for (const r of real) decodeLzb16(r.payload, r.raw);
+  }, { bytes: realBytes, runs: 5 });
+  const enc = measure('LZB16 encode 2000 × 16 KiB', () => {
+    for (const c of chunks) encodeLzb16(c);
+  }, { bytes: total, runs: 3 });
+  return report('LZB16', [dec, realM, enc], floor);
+}
+
+export async function run(): Promise<string> {
+  return [await indexSection(), await extractSection(), lzbSection()].join('\n\n');
+}
