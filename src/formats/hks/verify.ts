@@ -42,6 +42,17 @@ const REGISTER_SPANS: Record<string, (a: number, b: number, c: number) => [numbe
   VARARG: (a, b) => (b >= 2 ? [a, a + b - 2] : [a, a]),
 };
 
+/** The operand of each `_R1` form that the previous instruction must have written (§10). */
+const R1_OPERAND: Record<string, 'A' | 'B'> = {
+  CALL_I_R1: 'A',
+  TAILCALL_I_R1: 'A',
+  SETUPVAL_R1: 'A',
+  TEST_R1: 'A',
+  SETFIELD_R1: 'A',
+  NOT_R1: 'B',
+  GETFIELD_R1: 'B',
+};
+
 /** Checks a chunk; returns the findings (empty for clean compiler output). */
 export function verifyHksChunk(chunk: HksChunk, options: VerifyOptions = {}): Issue[] {
   const table = hksOpcodes(options.dialect);
@@ -82,6 +93,12 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
     add(0, 'hks.code.empty', 'function has no code (compilers always end with RETURN)', 'warning');
   } else if (byOp[opOf(code[n - 1]!)]?.name !== 'RETURN') {
     add(n - 1, 'hks.code.noreturn', 'last word is not RETURN (compilers always end a function with RETURN 0 1)', 'warning');
+  }
+
+  const jumpTargets = new Set<number>();
+  for (let pc = 0; pc < n; pc++) {
+    const info = byOp[opOf(code[pc]!)];
+    if (info?.b === 'J') jumpTargets.add(pc + 1 + sbxOf(code[pc]!));
   }
 
   for (let pc = 0; pc < n; pc++) {
@@ -177,6 +194,19 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
       }
     }
     if (info.test && (pc + 1 >= n || byOp[opOf(code[pc + 1]!)]?.name !== 'JMP')) add(pc, 'hks.test.jmp', `${info.name}: the word after a test instruction must be a JMP`, pc + 1 >= n ? 'error' : 'warning');
+
+    // R1 forms: the VM takes the operand from the register the previous instruction wrote (§10), so that
+    // instruction must be one that "makes R1", write the same register, and control must not arrive by a jump.
+    const r1 = R1_OPERAND[info.name];
+    if (r1) {
+      let p = pc - 1;
+      while (p >= 0 && isData(p)) p--;
+      const prev = p >= 0 ? byOp[opOf(code[p]!)] : undefined;
+      const reg = r1 === 'A' ? a : b;
+      if (!prev || !prev.makesR1) add(pc, 'hks.r1.previous', `${info.name}: the previous instruction (${prev?.name ?? 'none'}) does not provide an R1 value`, 'warning');
+      else if (aOf(code[p]!) !== reg) add(pc, 'hks.r1.register', `${info.name}: R1 operand R(${reg}) but the previous ${prev.name} wrote R(${aOf(code[p]!)})`, 'warning');
+      else if (jumpTargets.has(pc)) add(pc, 'hks.r1.target', `${info.name} is a jump target, so the R1 value may come from elsewhere`, 'warning');
+    }
 
     // DATA ownership
     let run = 0;

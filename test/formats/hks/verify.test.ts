@@ -61,6 +61,10 @@ describe('verifier', () => {
     expect(rules((c) => (c.main.code[0] = ((25 << 25) | (99 << 8)) >>> 0))).toContain('hks.operand.constant'); // LOADK K(99)
     expect(rules((c) => (c.main.code[0] = ((25 << 25) | 200) >>> 0))).toContain('hks.operand.register'); // LOADK R(200)
     expect(rules((c) => (c.main.maxStackSize = 1))).toContain('hks.operand.register');
+    // main pc 7 is CALL_I R(2) after a LOADK: as CALL_I_R1 it would take a value no instruction provided
+    expect(rules((c) => (c.main.code[7] = ((c.main.code[7]! & 0x1ffffff) | (69 << 25)) >>> 0))).toContain('hks.r1.previous');
+    // main pc 10 is CALL_I_R1 R(3) after GETGLOBAL_MEM R(3): pointing it at R(4) breaks the register match
+    expect(rules((c) => (c.main.code[10] = ((c.main.code[10]! & ~0xff) | 4) >>> 0))).toContain('hks.r1.register');
   });
 
   it('names the hypothesis when a finding rests on one', () => {
