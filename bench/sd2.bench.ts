@@ -4,13 +4,13 @@
  * is cached in the OS temp folder between runs).
  *
  * Floor (measured in the same run): node:zlib inflate of the same de-obfuscated payload + reading every byte.
- * Steps: open (de-obfuscate + inflate + info), lazy access (open + 1000 random LocalizedText rows), full decode of
+ * Steps: open (de-obfuscate + inflate + info; fflate, and node:zlib as the CLI injects it), lazy access (open + 1000 random LocalizedText rows), full decode of
  * every cell, write (unedited: reuses the stream; edited: re-deflate), CSV export of LocalizedText.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import { StaticDb, parseSd2, exportSd2Csv, type NewColumn } from '../src/index.ts';
 import { measure, report, sumU32, peakRss } from './harness.ts';
 
@@ -124,6 +124,8 @@ export async function run(): Promise<string> {
     return sumU32(out);
   }, { runs: 3, bytes: bytes.length });
   const open = measure('open (de-obfuscate, inflate, info)', () => StaticDb.open(bytes), { runs: 3, bytes: bytes.length });
+  const zlibInflate = (d: Uint8Array, size: number | undefined): Uint8Array => new Uint8Array(inflateRawSync(d, size === undefined ? {} : { maxOutputLength: Math.max(1, size) }));
+  const openZlib = measure('open with node:zlib injected (as the CLI does)', () => StaticDb.open(bytes, { inflate: zlibInflate }), { runs: 3, bytes: bytes.length });
   const lazy = measure('open + 1000 random LocalizedText rows', () => {
     const db = StaticDb.open(bytes);
     const t = db.table('dblocalization::LocalizedText');
@@ -140,12 +142,13 @@ export async function run(): Promise<string> {
   const writeSame = measure('write, unedited (original stream reused)', () => db.write(), { runs: 3, bytes: bytes.length });
   const edited = StaticDb.open(bytes);
   edited.setCell('dblocalization::LocalizedText', 0, 'text', 'edited');
-  const writeEdited = measure('write, edited (re-deflate level 1)', () => edited.write(), { runs: 1, bytes: bytes.length });
+  const writeEdited = measure('write, edited (fflate re-deflate, level 1)', () => edited.write(), { runs: 1, bytes: bytes.length });
+  const writeEditedZlib = measure('write, edited (node:zlib re-deflate, level 1, as the CLI does)', () => edited.write({ deflate: (d, level) => new Uint8Array(deflateRawSync(d, { level })) }), { runs: 1, bytes: bytes.length });
   const csv = measure('CSV export of LocalizedText', () => exportSd2Csv(db.table('dblocalization::LocalizedText')).length, { runs: 1 });
   const rows = db.tables().reduce((n, t) => n + t.rowCount, 0);
   const head = [
     `Synthetic retail-scale file: ${db.tableCount} tables, ${rows.toLocaleString('en')} rows, ${cells.toLocaleString('en')} cells, ${(bytes.length / 1e6).toFixed(1)} MB on disk, image ${(image.length / 1e6).toFixed(1)} MB, pool ${(file.image.pool.length / 1e6).toFixed(1)} MB (generated or loaded in ${(genMs / 1000).toFixed(1)} s). Peak RSS ${(peakRss() / 2 ** 20).toFixed(0)} MiB.`,
     '',
   ];
-  return head.join('\n') + report('sd2 (retail scale)', [open, lazy, full, writeSame, writeEdited, csv], floor);
+  return head.join('\n') + report('sd2 (retail scale)', [open, openZlib, lazy, full, writeSame, writeEdited, writeEditedZlib, csv], floor);
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync, renameSync, existsSync, copyFileSync, unlinkSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
@@ -38,6 +39,16 @@ const writeOptions: Record<string, OptionSpec> = {
   force: { type: 'boolean', description: 'replace an existing output (a .bak is kept)' },
 };
 
+/** node:zlib is several times faster than fflate; the library defaults to fflate so it also runs in a browser. */
+const zlibInflate = (deflated: Uint8Array, size: number | undefined): Uint8Array => {
+  const out = inflateRawSync(deflated, size === undefined ? {} : { maxOutputLength: Math.max(1, size) });
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+};
+const zlibDeflate = (data: Uint8Array, level: number): Uint8Array => {
+  const out = deflateRawSync(data, { level });
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+};
+
 function str(ctx: CommandContext, name: string): string | undefined {
   const v = ctx.options[name];
   return typeof v === 'string' ? v : undefined;
@@ -68,7 +79,7 @@ function loadNames(ctx: CommandContext): Sd2Names {
 
 function openDb(ctx: CommandContext, file = ctx.args[0]!): StaticDb {
   const patch = str(ctx, 'patch');
-  return StaticDb.open(readBytes(ctx.resolvePath(file)), { names: loadNames(ctx), ...(patch !== undefined ? { patch } : {}) });
+  return StaticDb.open(readBytes(ctx.resolvePath(file)), { names: loadNames(ctx), inflate: zlibInflate, ...(patch !== undefined ? { patch } : {}) });
 }
 
 function progress(ctx: CommandContext, text: string): void {
@@ -150,7 +161,7 @@ const info: Command = {
   options: namesOption,
   run(ctx) {
     const bytes = readBytes(ctx.resolvePath(ctx.args[0]!));
-    const db = StaticDb.open(bytes, { names: loadNames(ctx), ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
+    const db = StaticDb.open(bytes, { names: loadNames(ctx), inflate: zlibInflate, ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
     const f = db.toFile();
     const tables = db.tables();
     const fields = tables.reduce((n, t) => n + t.columns.length, 0);
@@ -546,7 +557,7 @@ const setCmd: Command = {
     const before = table.cell(row, column.index);
     db.setCell(table, row, column.index, parseCliValue(valueText, column.type.kind));
     const after = table.cell(row, column.index);
-    const path = writeDb(ctx, db, db.write());
+    const path = writeDb(ctx, db, db.write({ deflate: zlibDeflate }));
     if (ctx.json) ctx.printJson({ ref: `${table.label}:${row}:${column.label}`, before: sd2JsonValue(before), after: sd2JsonValue(after), file: path });
     else ctx.err(`${table.label}:${row}:${column.label}: ${show(before)} → ${show(after)}; written to ${path}`);
     return 0;
@@ -566,7 +577,7 @@ const subsetCmd: Command = {
     if (from) refs.push(...readFileSync(ctx.resolvePath(from), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
     if (refs.length === 0) throw new UsageError('name at least one table');
     const sub = db.subset(refs);
-    const bytes = sub.write();
+    const bytes = sub.write({ deflate: zlibDeflate });
     const path = writeDb(ctx, sub, bytes, false);
     const rows = sub.tables().reduce((n, t) => n + t.rowCount, 0);
     if (ctx.json) ctx.printJson({ file: path, tables: sub.tableCount, rows, bytes: bytes.length });
@@ -595,7 +606,7 @@ const packCmd: Command = {
   run(ctx) {
     const input = readBytes(ctx.resolvePath(ctx.args[0]!));
     let db: StaticDb;
-    if (isSd2(input)) db = StaticDb.open(input, { names: loadNames(ctx), ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
+    if (isSd2(input)) db = StaticDb.open(input, { names: loadNames(ctx), inflate: zlibInflate, ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
     else db = importSd2Json(new TextDecoder().decode(input));
     const mv = str(ctx, 'memory-version');
     if (mv !== undefined) {
@@ -616,7 +627,7 @@ const packCmd: Command = {
     const setPatch = str(ctx, 'set-patch');
     if (setPatch !== undefined) file.header.patch = setPatch;
     const level = int(ctx, 'level', 1);
-    const bytes = writeSd2(file, { level, ...(ctx.options['compact'] ? { layout: 'canonical' as const } : {}) });
+    const bytes = writeSd2(file, { level, deflate: zlibDeflate, ...(ctx.options['compact'] ? { layout: 'canonical' as const } : {}) });
     const path = writeDb(ctx, db, bytes, false);
     if (ctx.json) ctx.printJson({ file: path, bytes: bytes.length, fileVersion: file.header.fileVersion, memoryVersion: file.image.memoryVersion });
     else ctx.err(`${bytes.length} bytes (file version ${file.header.fileVersion}, memory version ${file.image.memoryVersion}) written to ${path}`);

@@ -64,11 +64,40 @@ export class Mt19937 {
 
   private twist(): void {
     const mt = this.mt;
-    for (let i = 0; i < N; i++) {
-      const y = (mt[i]! & 0x80000000) | (mt[(i + 1) % N]! & 0x7fffffff);
-      mt[i] = mt[(i + M) % N]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    let i = 0;
+    for (; i < N - M; i++) {
+      const y = (mt[i]! & 0x80000000) | (mt[i + 1]! & 0x7fffffff);
+      mt[i] = mt[i + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
     }
+    for (; i < N - 1; i++) {
+      const y = (mt[i]! & 0x80000000) | (mt[i + 1]! & 0x7fffffff);
+      mt[i] = mt[i + M - N]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    }
+    const y = (mt[N - 1]! & 0x80000000) | (mt[0]! & 0x7fffffff);
+    mt[N - 1] = mt[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
     this.index = 0;
+  }
+
+  /** XORs every word of `view` with the next outputs, a twisted block at a time. */
+  xorWords(view: Uint32Array): void {
+    const mt = this.mt;
+    const n = view.length;
+    let i = 0;
+    while (i < n) {
+      if (this.index >= N) this.twist();
+      const take = Math.min(N - this.index, n - i);
+      const base = this.index;
+      for (let k = 0; k < take; k++) {
+        let y = mt[base + k]!;
+        y ^= y >>> 11;
+        y ^= (y << 7) & 0x9d2c5680;
+        y ^= (y << 15) & 0xefc60000;
+        y ^= y >>> 18;
+        view[i + k] = view[i + k]! ^ y;
+      }
+      this.index += take;
+      i += take;
+    }
   }
 
   /** The next 32-bit output. */
@@ -129,8 +158,7 @@ export function xorKeystream(data: Uint8Array, seed: number, start = 0, end = da
   let p = start;
   // Aligned fast path: XOR whole words through a Uint32Array view when the platform is little-endian.
   if ((data.byteOffset + p) % 4 === 0 && littleEndianHost) {
-    const view = new Uint32Array(data.buffer, data.byteOffset + p, words);
-    for (let i = 0; i < words; i++) view[i] = view[i]! ^ (mt.next());
+    mt.xorWords(new Uint32Array(data.buffer, data.byteOffset + p, words));
     p += words * 4;
   } else {
     for (let i = 0; i < words; i++) {

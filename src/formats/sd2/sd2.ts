@@ -138,9 +138,20 @@ export interface Sd2File {
   source?: Sd2Source;
 }
 
+/** A raw-deflate decompressor: `size` is the expected output length when the file records it. */
+export type Sd2Inflate = (deflated: Uint8Array, size: number | undefined) => Uint8Array;
+/** A raw-deflate compressor. */
+export type Sd2Deflate = (data: Uint8Array, level: number) => Uint8Array;
+
+/** fflate, the default: pure JS, runs in the browser. */
+export const fflateInflate: Sd2Inflate = (deflated, size) => (size === undefined ? inflateSync(deflated) : inflateSync(deflated, { out: new Uint8Array(size) }));
+export const fflateDeflate: Sd2Deflate = (data, level) => deflateSync(data, { level: level as 1 });
+
 export interface ParseSd2Options {
   /** Use this patch name for the payload keystream instead of the header's. */
   patch?: string;
+  /** Raw inflate to use (default fflate; the CLI passes node:zlib, which is faster). */
+  inflate?: Sd2Inflate;
 }
 
 /** True when the bytes start with the sd2 magic. */
@@ -210,7 +221,7 @@ export function adler32(data: Uint8Array): number {
   return ((b << 16) | a) >>> 0;
 }
 
-function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number, patchForSeed: string): { compression: Sd2Compression; image: Uint8Array; payload: Uint8Array } {
+function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number, patchForSeed: string, inflate: Sd2Inflate): { compression: Sd2Compression; image: Uint8Array; payload: Uint8Array } {
   const base = SD2_HEADER_SIZE;
   const payload = bytes.slice(base, base + payloadSize);
   const obfuscated = (header.flags & Sd2Flags.ObfuscatedPool) !== 0;
@@ -238,7 +249,7 @@ function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number
   if (hasSizeHeader && inflatedSize > deflated.length * 1032 + 1024) throw fail(0, '/payload/inflatedSize', `${why} (inflatedSize ${inflatedSize} for ${deflated.length} deflated bytes)`);
   let image: Uint8Array;
   try {
-    image = hasSizeHeader ? inflateSync(deflated, { out: new Uint8Array(inflatedSize) }) : inflateSync(deflated);
+    image = inflate(deflated, hasSizeHeader ? inflatedSize : undefined);
   } catch (e) {
     throw fail(zlibAt + 2, '/payload/deflate', `${why} (${(e as Error).message})`, e);
   }
@@ -360,7 +371,7 @@ export function parseSd2(bytes: Uint8Array, options: ParseSd2Options = {}): Sd2F
   const r = new ByteReader(bytes, { format: 'sd2' });
   const { header, payloadSize } = readHeader(r);
   r.need(payloadSize, '/payload');
-  const { compression, image, payload } = decodePayload(bytes, header, payloadSize, options.patch ?? header.patch);
+  const { compression, image, payload } = decodePayload(bytes, header, payloadSize, options.patch ?? header.patch, options.inflate ?? fflateInflate);
   const file: Sd2File = { header, compression, image: readImage(image), source: { image, payload } };
   if (bytes.length > SD2_HEADER_SIZE + payloadSize) file.trailing = bytes.slice(SD2_HEADER_SIZE + payloadSize);
   return file;
@@ -415,6 +426,8 @@ export interface WriteSd2Options {
   level?: number;
   /** Re-emit the original compressed stream when the image is unchanged (default true). */
   reuseCompressed?: boolean;
+  /** Raw deflate to use (default fflate). */
+  deflate?: Sd2Deflate;
 }
 
 function layoutFits(image: Sd2Image, headerSize: number): boolean {
@@ -513,7 +526,7 @@ function encodePayload(file: Sd2File, image: Uint8Array, options: WriteSd2Option
       (!hasSizeHeader || (pdv.getUint32(0, true) === image.length && pdv.getUint32(4, true) === c.unk04));
     if (framingOk) return src.payload.slice();
   }
-  const deflated = deflateSync(image, { level: (options.level ?? 1) as 1 });
+  const deflated = (options.deflate ?? fflateDeflate)(image, options.level ?? 1);
   const head = hasSizeHeader ? 10 : 2;
   const out = new Uint8Array(head + deflated.length + (c.adler32 ? 4 : 0));
   const dv = new DataView(out.buffer);
