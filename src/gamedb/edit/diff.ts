@@ -235,22 +235,28 @@ function diffRecord(
   const baseA = A.ix.recordCellStart[ra]!;
   const baseB = B.ix.recordCellStart[rb]!;
   const out: FieldChange[] = [];
-  const byHashB = new Map<number, RecordField>();
-  for (const f of fb) byHashB.set(f.hash, f);
-  const matched = new Set<number>();
-  for (const x of fa) {
-    const y = byHashB.get(x.hash);
-    const field = fieldLabel(x.hash, namer);
+  // Same run on both sides (the common case): fields correspond by position.
+  const sameShape = fa.length === fb.length && fa.every((x, i) => x.hash === fb[i]!.hash);
+  let byHashB: Map<number, RecordField> | undefined;
+  if (!sameShape) {
+    byHashB = new Map();
+    for (const f of fb) byHashB.set(f.hash, f);
+  }
+  const matched = sameShape ? undefined : new Set<number>();
+  for (let xi = 0; xi < fa.length; xi++) {
+    const x = fa[xi]!;
+    const y = sameShape ? fb[xi] : byHashB!.get(x.hash);
+    const field = (): string => fieldLabel(x.hash, namer);
     if (!y) {
-      out.push({ field, hash: x.hash, old: show(a, A, readField(a, x, baseA)), new: undefined });
+      out.push({ field: field(), hash: x.hash, old: show(a, A, readField(a, x, baseA)), new: undefined });
       continue;
     }
-    matched.add(y.hash);
+    matched?.add(y.hash);
     if ((x.typeByte !== y.typeByte || x.count !== y.count) || !x.info) {
       const va = x.info ? readField(a, x, baseA) : undefined;
       const vb = y.info ? readField(b, y, baseB) : undefined;
       if (!x.info || !y.info || x.typeByte !== y.typeByte || x.count !== y.count) {
-        out.push({ field, hash: x.hash, old: va === undefined ? undefined : show(a, A, va), new: vb === undefined ? undefined : show(b, B, vb) });
+        out.push({ field: field(), hash: x.hash, old: va === undefined ? undefined : show(a, A, va), new: vb === undefined ? undefined : show(b, B, vb) });
       }
       continue;
     }
@@ -273,13 +279,13 @@ function diffRecord(
         }
       }
       if (!same) {
-        const ch: FieldChange = { field, hash: x.hash, old: show(a, A, readElement(a, x, baseA, i)), new: show(b, B, readElement(b, y, baseB, i)) };
+        const ch: FieldChange = { field: field(), hash: x.hash, old: show(a, A, readElement(a, x, baseA, i)), new: show(b, B, readElement(b, y, baseB, i)) };
         if (x.count !== 1) ch.index = i;
         out.push(ch);
       }
     }
   }
-  for (const y of fb) if (!matched.has(y.hash)) out.push({ field: fieldLabel(y.hash, namer), hash: y.hash, old: undefined, new: show(b, B, readField(b, y, baseB)) });
+  if (matched) for (const y of fb) if (!matched.has(y.hash)) out.push({ field: fieldLabel(y.hash, namer), hash: y.hash, old: undefined, new: show(b, B, readField(b, y, baseB)) });
   return out;
 }
 

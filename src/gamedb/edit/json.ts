@@ -124,6 +124,10 @@ export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Gener
   }
   if (rowsOut.length > 0) yield rowsOut.join(',\n');
   yield '\n],\n"categories": [\n';
+  const runs = new Map<number, { fields: ReturnType<typeof recordFields>; labels: string[] }>();
+  const linkText = new Map<number, string>();
+  const blockText = new Map<number, string>();
+  let reconBuf = new Uint32Array(1024);
   let r = 0;
   for (let c = 0; c < g.categories.length; c++) {
     const cat = g.categories[c]!;
@@ -133,57 +137,71 @@ export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Gener
     for (let i = 0; i < total; i++, r++) {
       const base = ix.recordCellStart[r]!;
       const cc = g.records.cellCount[r]!;
-      const rec: Record<string, unknown> = {};
-      if (i >= cat.primaryCount) rec['name'] = textJson(blockTextBytes(g, g.records.nameKey[r]!));
-      rec['first'] = g.records.firstDescriptor[r];
-      rec['fields'] = g.records.descriptorCount[r];
-      rec['cells'] = cc;
-      rec['flags'] = g.records.flags[r];
-      rec['unk0A'] = g.records.unk0A[r];
-      const values: Record<string, unknown> = {};
-      const recon = new Uint32Array(cc);
-      for (const f of recordFields(g, r)) {
-        const label = fieldLabel(f.hash, namer);
+      // Built as text directly: a game-scale export has millions of fields.
+      let line = '{';
+      if (i >= cat.primaryCount) line += `"name":${JSON.stringify(textJson(blockTextBytes(g, g.records.nameKey[r]!)))},`;
+      line += `"first":${g.records.firstDescriptor[r]},"fields":${g.records.descriptorCount[r]},"cells":${cc},"flags":${g.records.flags[r]},"unk0A":${g.records.unk0A[r]},"values":{`;
+      const recon = cc <= reconBuf.length ? reconBuf.fill(0, 0, cc) : (reconBuf = new Uint32Array(cc * 2));
+      const runKey = g.records.firstDescriptor[r]! * 256 + g.records.descriptorCount[r]!;
+      let run = runs.get(runKey);
+      if (!run) {
+        const fields = recordFields(g, r);
+        run = { fields, labels: fields.map((f, fi) => (fi > 0 ? ',' : '') + JSON.stringify(fieldLabel(f.hash, namer)) + ':') };
+        runs.set(runKey, run);
+      }
+      for (let fi = 0; fi < run.fields.length; fi++) {
+        const f = run.fields[fi]!;
+        line += run.labels[fi]!;
         const info = f.info;
-        const elems: unknown[] = [];
+        const parts: string[] = [];
         for (let e = 0; e < f.count; e++) {
+          const k = f.link + e;
           if (!info) {
-            const k = f.link + e;
             if (k < cc) {
-              elems.push(g.cells[base + k]);
+              parts.push(String(g.cells[base + k]));
               recon[k] = g.cells[base + k]!;
             }
             continue;
           }
           const dd = info.decoding;
           if (dd.kind === 'bool') {
-            const bit = f.link + e;
-            if (bit >>> 5 >= cc) continue;
-            const v = (g.cells[base + (bit >>> 5)]! >>> (bit & 31)) & 1;
-            recon[bit >>> 5] = (recon[bit >>> 5]! | (v << (bit & 31))) >>> 0;
-            elems.push(v === 1);
+            if (k >>> 5 >= cc) continue;
+            const v = (g.cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
+            recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
+            parts.push(v === 1 ? 'true' : 'false');
             continue;
           }
-          const k = f.link + e;
           if (k >= cc) continue;
           const cell = g.cells[base + k]!;
           recon[k] = cell;
-          if (dd.kind === 'f32') elems.push(floatJson(f32FromBits(cell)));
-          else if (dd.kind === 'i32') elems.push(cell | 0);
-          else if (dd.kind === 'link') elems.push(linkJson(cell));
-          else if (dd.kind === 'text') elems.push(textJson(blockTextBytes(g, cell)));
-          else elems.push(blockJson(dd, decodeBlockValue(g, dd, cell)));
+          if (dd.kind === 'f32') {
+            const x = f32FromBits(cell);
+            parts.push(Number.isFinite(x) && !Object.is(x, -0) ? String(x) : JSON.stringify(floatJson(x)));
+          } else if (dd.kind === 'i32') parts.push(String(cell | 0));
+          else if (dd.kind === 'link') {
+            let t = linkText.get(cell);
+            if (t === undefined) linkText.set(cell, (t = JSON.stringify(linkJson(cell))));
+            parts.push(t);
+          } else {
+            const ck = info.itemKind * 0x100000000 + cell;
+            let t = blockText.get(ck);
+            if (t === undefined) {
+              t = JSON.stringify(dd.kind === 'text' ? textJson(blockTextBytes(g, cell)) : blockJson(dd, decodeBlockValue(g, dd, cell)));
+              blockText.set(ck, t);
+            }
+            parts.push(t);
+          }
         }
-        values[label] = f.count === 1 && elems.length === 1 ? elems[0] : elems;
+        line += f.count === 1 && parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`;
       }
-      rec['values'] = values;
-      let residual: Record<string, number> | undefined;
+      line += '}';
+      let residual = '';
       for (let k = 0; k < cc; k++) {
         const x = (g.cells[base + k]! ^ recon[k]!) >>> 0;
-        if (x !== 0) (residual ??= {})[k] = x;
+        if (x !== 0) residual += `${residual ? ',' : ''}"${k}":${x}`;
       }
-      if (residual) rec['residual'] = residual;
-      yield (i > 0 ? ',\n' : '') + JSON.stringify(rec);
+      if (residual) line += `,"residual":{${residual}}`;
+      yield (i > 0 ? ',\n' : '') + line + '}';
     }
     yield '\n]}';
   }
