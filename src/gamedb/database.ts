@@ -668,6 +668,15 @@ export class DbRecord {
     return this.db.model.records.flags[this.index]!;
   }
 
+  /**
+   * Flag 0x10: a native-structure record, whose instance the engine lays out by its type's reflected slots, not by
+   * the slot rule (seed "Native-structure records"; every behaviour-graph record sets it, no game-database record
+   * does). scry still reads it by the slot rule, which for such a record is a guess (H-REC-FLAGS).
+   */
+  get isNativeStructure(): boolean {
+    return (this.flags & 0x10) !== 0;
+  }
+
   /** The record's own cells (a view). */
   get cells(): Uint32Array {
     return this.db.model.cells.subarray(this.cellStart, this.cellStart + this.cellCount);

@@ -131,6 +131,18 @@ describe('typed getters and the slot rule', () => {
   });
 });
 
+describe('record flags', () => {
+  it('marks flag 0x10 records as native structures (read by the slot rule as a guess, H-REC-FLAGS)', () => {
+    const model = syntheticModel();
+    const orc = Database.open(writeGadb(model)).getRecord('AI/Templates', 'Orc').index;
+    model.records.flags[orc] = 0x1a; // what every behaviour-graph record carries
+    const flagged = Database.open(writeGadb(model));
+    expect(flagged.record(orc).isNativeStructure).toBe(true);
+    expect(flagged.record(orc).getFloat('Scale')).toBe(1.5);
+    expect(sword.isNativeStructure).toBe(false);
+  });
+});
+
 describe('links and the reverse index', () => {
   it('resolves primaries first, then secondaries; null and out-of-range links are null', () => {
     expect(sword.getLink('Stats')!.equals(db.category('_StructuresWeapon.Stats').at(0)!)).toBe(true);

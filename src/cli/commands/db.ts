@@ -209,11 +209,12 @@ const show: Command = {
     const r = db.getRecord(ctx.args[1]!, ctx.args[2]!);
     const fields = r.fields();
     if (ctx.json) {
-      ctx.printJson({ ...recordJson(r), firstDescriptor: r.firstDescriptor, flags: r.flags, fieldList: fields.map(fieldJson) });
+      ctx.printJson({ ...recordJson(r), firstDescriptor: r.firstDescriptor, flags: r.flags, nativeStructure: r.isNativeStructure, fieldList: fields.map(fieldJson) });
       return ExitCode.Ok;
     }
     ctx.out(`${r.path}  (record ${r.indexInCategory} of ${r.category.name}, link ${formatHash(r.linkValue)}${r.nameHash !== undefined ? `, name hash ${formatHash(r.nameHash)}` : ''})`);
     ctx.out(`  ${plural(r.descriptorCount, 'field')}, ${plural(r.cellCount, 'cell')}, first descriptor ${r.firstDescriptor}, flags 0x${r.flags.toString(16).padStart(2, '0')}; referenced by ${plural(db.referenceCount(r), 'link')}`);
+    if (r.isNativeStructure) ctx.out('  flag 0x10: a native-structure record; the engine does not read it by the slot rule, so these values are a guess [H-REC-FLAGS]');
     const rows = [['field', 'type', 'n', 'link', 'value'], ...fields.map((f) => [f.label, f.typeName, String(f.count), String(f.link), fieldText(f)])];
     for (const line of table(rows, [false, false, true, true, false])) ctx.out('  ' + line);
     return ExitCode.Ok;
