@@ -30,6 +30,9 @@ export interface VerifyGadbOptions {
   layout?: GadbLayout;
 }
 
+/** Which reading of H-SLOT-FLAGGED a run fits. */
+type RunOrder = GadbFlaggedOrder | 'either';
+
 /** Record flag of native-structure records (seed "Native-structure records"; H-REC-FLAGS). */
 const FLAG_NATIVE_STRUCTURE = 0x10;
 
@@ -187,8 +190,8 @@ class Context {
     const { g, index } = this;
     const { records, descriptors: d, categories } = g;
     const used = new Uint8Array(d.count);
-    const checkedRuns = new Map<number, { cellCount: number; ok: boolean; order?: GadbFlaggedOrder }>();
-    const flaggedOrders = new Set<GadbFlaggedOrder>();
+    const checkedRuns = new Map<number, { cellCount: number; ok: boolean; order?: RunOrder }>();
+    const flaggedOrders = new Map<RunOrder, number>();
     for (let r = 0; r < records.count; r++) {
       const first = records.firstDescriptor[r]!;
       const n = records.descriptorCount[r]!;
@@ -204,7 +207,7 @@ class Context {
       if (!run) {
         run = this.checkRun(first, n, native);
         checkedRuns.set(key, run);
-        if (run.order) flaggedOrders.add(run.order);
+        if (run.order) flaggedOrders.set(run.order, (flaggedOrders.get(run.order) ?? 0) + 1);
       }
       if (run.ok && records.cellCount[r]! !== run.cellCount) {
         this.add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${records.cellCount[r]} cells; its run's slot rule needs ${run.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
@@ -219,7 +222,8 @@ class Context {
       }
     }
     if (flaggedOrders.size > 0) {
-      this.add('info', 'slots.flaggedOrder', '/descriptors', `runs with flagged type codes follow the slot order "${[...flaggedOrders].join('" and "')}" (full = by the whole type byte, base = by its low 6 bits)`, undefined, 'H-SLOT-FLAGGED');
+      const parts = [...flaggedOrders].map(([order, count]) => `${count} run(s) "${order}"`);
+      this.add('info', 'slots.flaggedOrder', '/descriptors', `runs with flagged type codes fit the slot order: ${parts.join(', ')} (full = by the whole type byte, base = by its low 6 bits, either = both give the same links)`, undefined, 'H-SLOT-FLAGGED');
     }
     // Runs by category: one declared shape per category (H-RUN-SHAPE).
     for (let c = 0; c < categories.length; c++) {
@@ -255,7 +259,7 @@ class Context {
   }
 
   /** Checks one run: sorted column, permutation, ordinals, types, slot rule. */
-  private checkRun(first: number, n: number, native: boolean): { cellCount: number; ok: boolean; order?: GadbFlaggedOrder } {
+  private checkRun(first: number, n: number, native: boolean): { cellCount: number; ok: boolean; order?: RunOrder } {
     const d = this.g.descriptors;
     let ok = true;
     const path = `/descriptors[${first}..${first + n - 1}]`;
@@ -296,11 +300,20 @@ class Context {
     if (!ok) return { cellCount: 0, ok };
     const fields = gadbRunFields(d, first, n);
     const orders: GadbFlaggedOrder[] = flagged ? ['full', 'base'] : ['full'];
+    const matching: GadbFlaggedOrder[] = [];
+    let cellCount = 0;
     for (const order of orders) {
       const a = assignGadbSlots(fields, order);
       let match = true;
       for (let j = 0; j < n && match; j++) match = a.links[j] === d.link[first + j];
-      if (match) return flagged ? { cellCount: a.cellCount, ok: true, order } : { cellCount: a.cellCount, ok: true };
+      if (match) {
+        matching.push(order);
+        cellCount = a.cellCount;
+      }
+    }
+    if (matching.length > 0) {
+      if (!flagged) return { cellCount, ok: true };
+      return { cellCount, ok: true, order: matching.length === 2 ? 'either' : matching[0]! };
     }
     const a = assignGadbSlots(fields, 'full');
     for (let j = 0; j < n; j++) {
