@@ -15,7 +15,7 @@ import { UsageError } from '../../binary/errors.ts';
 import { parseGadb, verifyGadb, writeGadb } from '../../formats/gadb/index.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
 import { applyChangeFiles, parseChangeFile } from '../../gamedb/edit/changes.ts';
-import { diffCount, diffGadb, formatDiffText } from '../../gamedb/edit/diff.ts';
+import { diffCount, diffGadb, formatDiffText, showValue } from '../../gamedb/edit/diff.ts';
 import { GadbEditor, type EditMessage } from '../../gamedb/edit/editor.ts';
 import { exportGadbJson, importGadbJson } from '../../gamedb/edit/json.ts';
 import { p919Hasher, type FieldNamer } from '../../gamedb/edit/model.ts';
@@ -87,7 +87,7 @@ function printMessages(ctx: CommandContext, messages: EditMessage[]): void {
 }
 
 function show(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+  return showValue(typeof v === 'bigint' ? v.toString() : v);
 }
 
 // ------------------------------------------------------------------ set
@@ -218,7 +218,7 @@ const rename: Command = {
 function report(ctx: CommandContext, ed: GadbEditor, output: string): number {
   if (ctx.json) ctx.printJson({ output, changes: ed.changes, messages: ed.messages });
   else {
-    for (const c of ed.changes) ctx.out(`${c.op} ${c.target}${c.old !== undefined && c.op !== 'remove' ? ` (${show(c.old)})` : ''}`);
+    for (const c of ed.changes) ctx.out(`${c.op} ${c.target}${c.old !== undefined && c.op !== 'remove' ? ` (${String(c.old)})` : ''}`);
     printMessages(ctx, ed.messages);
   }
   return ExitCode.Ok;
@@ -471,7 +471,8 @@ const sql: Command = {
       else {
         const cols = stmt.columns().map((c: { name: string }) => c.name);
         ctx.out(cols.join('\t'));
-        for (const r of rows) ctx.out(cols.map((c) => show(r[c] ?? null)).join('\t'));
+        const cell = (x: unknown): string => (x === null || x === undefined ? 'NULL' : typeof x === 'string' ? x : String(x));
+        for (const r of rows) ctx.out(cols.map((c) => cell(r[c])).join('\t'));
       }
     } catch (e) {
       if (e instanceof Error && e.constructor.name === 'SqliteError') throw new UsageError(`sql: ${e.message}`);

@@ -212,6 +212,13 @@ export class GadbEditor {
     return v;
   }
 
+  /** A value for change reports: links as `{ link: "Category/Record" }` (so they cannot be mistaken for texts). */
+  #reportValue(v: ElementValue | ElementValue[]): unknown {
+    if (Array.isArray(v) && v.some((x) => x === null || (typeof x === 'object' && !Array.isArray(x) && !(x instanceof Uint8Array)))) return (v as ElementValue[]).map((x) => this.#reportValue(x));
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && 'category' in v) return { link: this.format(v) };
+    return this.format(v);
+  }
+
   // ---------------------------------------------------------------- values
 
   /** The decoded value of a field (an array when its count is not 1), or one element with `index`. */
@@ -253,7 +260,7 @@ export class GadbEditor {
     const out: EditMessage[] = [];
     for (let i = 0; i < elements.length; i++) out.push(...this.#writeElement(a, f, base, first + i, elements[i]!, target));
     const after = index !== undefined ? readElement(this.gadb, f, base, index) : readField(this.gadb, f, base);
-    const change: EditChange = { op: 'set', target: this.label(a), field: fieldLabel(f.hash, this.namer), old: this.format(before), new: this.format(after) };
+    const change: EditChange = { op: 'set', target: this.label(a), field: fieldLabel(f.hash, this.namer), old: this.#reportValue(before), new: this.#reportValue(after) };
     if (index !== undefined) change.index = index;
     this.changes.push(change);
     for (const n of notesFor(categoryName(this.gadb, a.category), f.hash)) out.push({ severity: 'note', target, message: n.note + (n.match === 'category' ? ' (matched by category name)' : '') });
