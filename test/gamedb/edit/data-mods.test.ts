@@ -161,6 +161,21 @@ describe('export and import', () => {
     }
   });
 
+  it('lossless JSON keeps NaN payloads, -0 and cell bits no field claims', () => {
+    const g = real();
+    // FxGlobalProps: cell 0 holds one Bool (bit 0); cell 1 is a Float (spec §4).
+    g.cells[0] = 0x80000020; // bits 5 and 31 claimed by no field
+    g.cells[1] = 0x7fc00001; // a NaN with a payload
+    const e = new GadbEditor(g, { inPlace: true });
+    e.set(e.record('ClientFX.Sound', '13'), 'StartTime', -0);
+    const bytes = writeGadb(e.finish());
+    const text = [...exportGadbJson(parseGadb(bytes))].join('');
+    expect(text).toContain('"residual":{"0":2147483680}');
+    expect(text).toContain('{"f32":"0x7FC00001"}');
+    expect(text).toContain('{"f32":"0x80000000"}');
+    expect(eq(writeGadb(importGadbJson(JSON.parse(text))), bytes)).toBe(true);
+  });
+
   it('lossless JSON keeps an edit made in the JSON', () => {
     const doc = JSON.parse([...exportGadbJson(real())].join(''));
     doc.categories[0].records[0].values['0x3114F9A5'] = 4242;
