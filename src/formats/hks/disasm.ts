@@ -114,7 +114,10 @@ function canonical(info: OpcodeInfo, w: number): boolean {
   return true;
 }
 
-function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: OpcodeTable, structNames: Map<number, string>, bare: boolean): void {
+function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: OpcodeTable, structNames: Map<number, string>, bare: boolean): void {
+  // Lines are joined per function: short-lived pieces stay in the young generation (a whole-chunk join of
+  // template-literal cons strings cost several times more in GC on desert-sized chunks).
+  const out: string[] = [];
   const ind = '  '.repeat(depth);
   const h = chunk.header;
   const name = functionDisplayName(fn, path);
@@ -211,6 +214,7 @@ function writeFunction(out: string[], chunk: HksChunk, fn: HksFunction, path: st
     writeFunction(out, chunk, child, `${path}/${i}`, fn, depth + 1, table, structNames, bare);
   });
   out.push(`${ind}.end`);
+  parentOut.push(out.join('\n'));
 }
 
 function withComment(text: string, comment: string): string {
