@@ -70,6 +70,7 @@ describe('scry arch pack / ls / cat / extract / verify / index', () => {
       const out = join(dir, `x-${storage}`);
       const x = await runCli(['arch', 'extract', arch, '-o', out]);
       expect(x.code).toBe(0);
+      expect(x.stderr).toBe(''); // no progress bar when stderr is not a terminal
       expect(readFileSync(join(out, 'characters', 'bodies', 'body.mesh')).equals(Buffer.from(big))).toBe(true);
       expect(readFileSync(join(out, 'readme.txt'), 'utf8')).toBe(text);
       const again = join(dir, `again-${storage}.arch06`);
