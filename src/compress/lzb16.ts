@@ -80,9 +80,13 @@ export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16
       }
       if (lit > qEnd - pos) throw fail(tokenAt, 'literals', `${lit} literal(s) run past the quantum input (${qEnd - pos} left)`);
       if (lit > outEnd - op) throw fail(tokenAt, 'literals', `${lit} literal(s) overflow the declared raw size (${outEnd - op} left)`);
-      out.set(payload.subarray(pos, pos + lit), op);
-      pos += lit;
-      op += lit;
+      if (lit < 32) {
+        for (const stop = pos + lit; pos < stop; ) out[op++] = payload[pos++]!;
+      } else {
+        out.set(payload.subarray(pos, pos + lit), op);
+        pos += lit;
+        op += lit;
+      }
       if (op === outEnd) break;
       const m = t >> 4;
       let len: number;
@@ -109,10 +113,11 @@ export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16
       if (dist === 0) throw fail(tokenAt, 'matchOffset', 'match offset 0');
       if (dist > op) throw fail(tokenAt, 'matchOffset', `match offset ${dist} reaches before the start of the chunk (${op} byte(s) produced)`);
       if (len > outEnd - op) throw fail(tokenAt, 'matchLength', `match of ${len} byte(s) overflows the declared raw size (${outEnd - op} left)`);
-      if (dist >= len) {
+      if (dist >= len && len >= 32) {
         out.copyWithin(op, op - dist, op - dist + len);
         op += len;
       } else {
+        // byte by byte: overlapping matches repeat the last `dist` bytes
         for (const stop = op + len; op < stop; op++) out[op] = out[op - dist]!;
       }
     }
