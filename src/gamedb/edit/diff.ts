@@ -246,9 +246,8 @@ function diffRecord(
   for (let xi = 0; xi < fa.length; xi++) {
     const x = fa[xi]!;
     const y = sameShape ? fb[xi] : byHashB!.get(x.hash);
-    const field = (): string => fieldLabel(x.hash, namer);
     if (!y) {
-      out.push({ field: field(), hash: x.hash, old: show(a, A, readField(a, x, baseA)), new: undefined });
+      out.push({ field: fieldLabel(x.hash, namer), hash: x.hash, old: show(a, A, readField(a, x, baseA)), new: undefined });
       continue;
     }
     matched?.add(y.hash);
@@ -256,7 +255,7 @@ function diffRecord(
       const va = x.info ? readField(a, x, baseA) : undefined;
       const vb = y.info ? readField(b, y, baseB) : undefined;
       if (!x.info || !y.info || x.typeByte !== y.typeByte || x.count !== y.count) {
-        out.push({ field: field(), hash: x.hash, old: va === undefined ? undefined : show(a, A, va), new: vb === undefined ? undefined : show(b, B, vb) });
+        out.push({ field: fieldLabel(x.hash, namer), hash: x.hash, old: va === undefined ? undefined : show(a, A, va), new: vb === undefined ? undefined : show(b, B, vb) });
       }
       continue;
     }
@@ -279,7 +278,7 @@ function diffRecord(
         }
       }
       if (!same) {
-        const ch: FieldChange = { field: field(), hash: x.hash, old: show(a, A, readElement(a, x, baseA, i)), new: show(b, B, readElement(b, y, baseB, i)) };
+        const ch: FieldChange = { field: fieldLabel(x.hash, namer), hash: x.hash, old: show(a, A, readElement(a, x, baseA, i)), new: show(b, B, readElement(b, y, baseB, i)) };
         if (x.count !== 1) ch.index = i;
         out.push(ch);
       }
