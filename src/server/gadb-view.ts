@@ -102,7 +102,7 @@ export function columnOf(f: Field, categoryName: string): FieldColumn {
     typeCode: f.typeByte,
     count: f.count,
     index: f.declIndex,
-    editable: f.type !== undefined && EDITABLE.has(f.type.decoding.kind) && f.count === 1,
+    editable: f.type !== undefined && EDITABLE.has(f.type.decoding.kind) && f.count > 0,
   };
   if (f.name !== undefined) col.name = f.name;
   const notes = notesFor(categoryName, f.hash);

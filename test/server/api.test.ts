@@ -108,6 +108,7 @@ describe('workbench API over the real sample', () => {
     const global = await api<RecordView>(h.wb, `${F}/categories/FxGlobalProps/records/FxGlobalProps`);
     const links = global.fields.find((f) => f.hex === '0xCA5E75DD')!;
     expect(links.type).toBe('RecordLink');
+    expect(links.editable).toBe(true);
     expect(links.value.t).toBe('array');
     const items = (links.value as { items: { t: string; target: { category: string; label: string } }[] }).items;
     expect(items.length).toBe(15);

@@ -171,7 +171,10 @@ export class CategoryView {
     const type = h('div', { class: 'f-type' }, f.count > 1 ? `${f.type}[${f.count}]` : f.type);
     const shown = f.staged ?? f.value;
     let value: Node;
-    if (this.app.editMode && f.editable) value = this.editor(view, f, shown);
+    if (this.app.editMode && f.editable && shown.t === 'array') {
+      // One editor per element; each stages `field[i]`.
+      value = h('ol', { class: 'v-array', start: 0 }, shown.items.map((item, i) => h('li', null, this.editor(view, f, item, i))));
+    } else if (this.app.editMode && f.editable) value = this.editor(view, f, shown);
     else value = fullValue(shown, onLink);
     return h(
       'div',
@@ -182,12 +185,12 @@ export class CategoryView {
     );
   }
 
-  private editor(view: RecordView, f: FieldColumn, v: TypedValue): Node {
+  private editor(view: RecordView, f: FieldColumn, v: TypedValue, element?: number): Node {
     const stage = async (value: TypedValue) => {
       try {
-        await send<StagedEdit>('POST', ['files', this.file, 'edits'], { record: view.ref.index, field: f.hex, value });
+        await send<StagedEdit>('POST', ['files', this.file, 'edits'], { record: view.ref.index, field: f.hex, element, value });
         this.app.editsChanged(this.file);
-        this.app.toast(`Staged ${fieldLabel(f)} = ${valueText(value)}`);
+        this.app.toast(`Staged ${fieldLabel(f)}${element !== undefined ? `[${element}]` : ''} = ${valueText(value)}`);
         const fresh = await get<RecordView>(['files', this.file, 'records', view.ref.index]);
         this.renderRecord(fresh, f.hex);
       } catch (e) {
@@ -231,6 +234,8 @@ export class CategoryView {
         return input(v.v, (s) => ({ t: 'string', v: s }));
       case 'enum':
         return input(v.v, (s) => ({ t: 'enum', v: s }));
+      case 'int64':
+        return input(v.v, (s) => (/^\s*-?\d+\s*$/.test(s) ? { t: 'int64', v: s.trim() } : undefined), 'num');
       case 'vec': {
         return input(v.v.map(f32Text).join(', '), (s) => {
           const parts = s.replace(/[()]/g, '').split(/[\s,]+/).filter((p) => p.length > 0).map(Number);
