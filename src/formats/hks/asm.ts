@@ -93,13 +93,18 @@ class Assembler {
   }
 
   run(text: string): AssembleResult {
-    const lines = text.split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      this.lineNo = i + 1;
-      const tokens = this.lex(lines[i]!);
+    let start = 0;
+    let lineCount = 0;
+    while (start <= text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      const line = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+      this.lineNo = ++lineCount;
+      const tokens = this.lex(line);
       if (tokens.length > 0) this.line(tokens);
+      start = end + 1;
     }
-    this.lineNo = lines.length;
+    this.lineNo = lineCount;
     if (this.block) throw this.error(`missing end of the ${this.block.kind} block`);
     if (this.stack.length > 0) throw this.error(`missing .end for the function opened at line ${this.stack[this.stack.length - 1]!.line}`);
     if (!this.main) throw this.error('no .function: a listing needs the main function');
@@ -440,7 +445,10 @@ class Assembler {
       if (info.isData) throw this.error('write DATA words as `.data A BX`', m.col);
       const want = operandKinds(info).length;
       if (rest.length !== want) throw this.error(`${info.name} takes ${want} operand(s) (${operandKinds(info).join(' ')}), got ${rest.length}`, rest[want]?.col ?? m.col);
-      st.items.push({ kind: 'insn', info, operands: rest, line: this.lineNo, col: m.col });
+      const pending: PendingInsn = { kind: 'insn', info, operands: rest, line: this.lineNo, col: m.col };
+      // Encode at once unless an operand names a label or a constant by value (resolved when the function ends).
+      const deferred = rest.some((t) => /^[A-Za-z_]/.test(t.text) && !/^[RKP]\((?:0x[0-9a-fA-F]+|\d+)\)$/.test(t.text));
+      st.items.push(deferred ? pending : { kind: 'word', value: this.encode(st, pending, st.items.length) });
     }
     st.wordLines.push(line);
   }
