@@ -134,6 +134,20 @@ export async function run(): Promise<string> {
   return lines.join('\n');
 }
 
+/**
+ * This process's own peak RSS. On Linux `getrusage` maxRSS survives `exec`, so a child forked from a big parent
+ * reports the parent's size; VmHWM in /proc/self/status belongs to the new address space only.
+ */
+function ownPeak(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    /* not Linux */
+  }
+  return peakRss();
+}
+
 // Child mode: one memory task.
 if (process.argv[2] === '--child' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const task = TASKS[process.argv[3] ?? ''];
@@ -141,5 +155,5 @@ if (process.argv[2] === '--child' && import.meta.url === pathToFileURL(process.a
   const b = readFileSync(process.argv[4]!);
   const result = task(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
   void result;
-  process.stdout.write(JSON.stringify({ peak: peakRss() }) + '\n');
+  process.stdout.write(JSON.stringify({ peak: ownPeak() }) + '\n');
 }

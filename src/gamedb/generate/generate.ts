@@ -313,12 +313,29 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   const addName = (c: Cat, name: string, h = hashOf(name)): boolean => {
     const set = hashSet(c);
     if (set.has(h)) return false;
+    // Record 0 of a category with a placeholder is the placeholder: every other name must hash above it.
+    if (c.placeholder && c.nameHashes.length > 0 && h <= c.nameHashes[0]!) return false;
     set.add(h);
     c.names.push(name);
     c.nameHashes.push(h);
     return true;
   };
-  for (const c of cats) if (c.placeholder) addName(c, placeholderName(c.typeName));
+  for (const c of cats) {
+    if (!c.placeholder) continue;
+    if (!c.structure && c.secondaries > 1) {
+      // The type name variant whose placeholder hashes lowest, so that few names are refused below it.
+      const base = c.typeName;
+      let best = hashOf(placeholderName(base));
+      for (let v = 2; v <= 64; v++) {
+        const h = hashOf(placeholderName(`${base}${v}`));
+        if (h < best) {
+          best = h;
+          c.typeName = `${base}${v}`;
+        }
+      }
+    }
+    addName(c, placeholderName(c.typeName));
+  }
   // Free name slots outside _Structures*, one entry per slot.
   const nameable = nonStructure.filter((c) => c.secondaries > 0);
   let slotCount = 0;
@@ -383,19 +400,6 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
       }
     }
   }
-  // Record 0 of a category with a placeholder is the placeholder: give the type a variant name until its hash is lowest.
-  for (const c of nonStructure) {
-    if (!c.placeholder || c.names.length < 2) continue;
-    let min = 0xffffffff;
-    for (let i = 1; i < c.nameHashes.length; i++) min = Math.min(min, c.nameHashes[i]!);
-    const baseType = c.typeName;
-    for (let v = 2; c.nameHashes[0]! >= min; v++) {
-      c.typeName = `${baseType}${v}`;
-      c.names[0] = placeholderName(c.typeName);
-      c.nameHashes[0] = hashOf(c.names[0]);
-      if (c.nameHashes.indexOf(c.nameHashes[0]!, 1) >= 0) c.nameHashes[0] = 0xffffffff;
-    }
-  }
   for (const c of cats) {
     const order = c.nameHashes.map((_, i) => i).sort((a, b) => c.nameHashes[a]! - c.nameHashes[b]!);
     c.names = order.map((i) => c.names[i]!);
@@ -425,6 +429,21 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
       others.map((c) => Math.min(records(c), lMax)),
     );
     others.forEach((c, i) => (c.layouts = ls[i]!));
+    // One category with exactly two layouts gives the descriptor count its last unit steps (weight L - 1 = 1).
+    const two = others.slice().sort((a, b) => a.layouts - b.layouts || records(a) - records(b))[0];
+    if (two && two.layouts > 2) {
+      let spare = two.layouts - 2;
+      two.layouts = 2;
+      for (const c of others) {
+        if (spare === 0) break;
+        if (c === two) continue;
+        const room = Math.min(records(c), lMax) - c.layouts;
+        const add = Math.min(room, spare);
+        c.layouts += add;
+        spare -= add;
+      }
+      if (spare > 0) two.layouts += spare;
+    }
     for (const c of multiCats) c.single = false;
   }
   for (const c of multiCats) {
