@@ -95,23 +95,23 @@ export async function run(): Promise<string> {
   const targets = pickTargets(base);
 
   let editedBytes: Uint8Array = new Uint8Array(0);
-  const edits = measure(`${targets.length.toLocaleString('en-US')} edits + writeGadb`, () => (editedBytes = writeGadb(applyEdits(base, targets))), { runs: 3, bytes: bytes.length });
+  const edits = measure(`${targets.length.toLocaleString('en-US')} edits + writeGadb`, () => (editedBytes = writeGadb(applyEdits(base, targets))), { runs: 3, warmup: false, bytes: bytes.length });
   const edited = parseGadb(editedBytes);
 
   let differences = 0;
-  const diff = measure('diff of two game-scale databases (models)', () => (differences = diffCount(diffGadb(base, edited))), { runs: 3, bytes: bytes.length });
+  const diff = measure('diff of two game-scale databases (models)', () => (differences = diffCount(diffGadb(base, edited))), { runs: 3, warmup: false, bytes: bytes.length });
 
   let jsonBytes = 0;
   let chunks: string[] = [];
   const jsonExport = measure('lossless JSON export (text chunks)', () => {
     chunks = [...exportGadbJson(base)];
     jsonBytes = chunks.reduce((n, c) => n + c.length, 0);
-  }, { runs: 1, bytes: bytes.length });
+  }, { runs: 1, warmup: false, bytes: bytes.length });
   let identical = false;
   const jsonImport = measure('lossless JSON import (JSON.parse + importGadbJson + writeGadb)', () => {
     const back = writeGadb(importGadbJson(JSON.parse(chunks.join(''))));
     identical = Buffer.from(back).equals(Buffer.from(bytes));
-  }, { runs: 1, bytes: bytes.length });
+  }, { runs: 1, warmup: false, bytes: bytes.length });
   chunks = [];
 
   const require = createRequire(import.meta.url);

@@ -138,6 +138,24 @@ describe('scry db export / import / sql', () => {
   });
 });
 
+describe('on a generated database', () => {
+  it('applies a change file, exports CSV/JSONL and answers SQL', async () => {
+    writeFileSync(p('gen2.gamedb'), generatedBytes());
+    const ls = await runCli(['db', 'sql', p('gen2.gamedb'), "SELECT r.label AS label, c.field AS field FROM cells c JOIN records r ON r.id = c.record_id WHERE c.type = 'Int' AND r.name NOT LIKE '#%' GROUP BY c.record_id, c.field HAVING count(*) = 1 ORDER BY r.id LIMIT 1", '--json'], { env: { SCRY_CACHE: p('cache2') } });
+    expect(ls.code).toBe(0);
+    const [{ label, field }] = JSON.parse(ls.stdout) as Array<{ label: string; field: string }>;
+    writeFileSync(p('gen.yaml'), `- set ${label}.${field} = 424242\n`);
+    const a = await runCli(['db', 'apply', p('gen2.gamedb'), p('gen.yaml'), '-o', p('gen2.mod')]);
+    expect(a.code).toBe(0);
+    const d = await runCli(['db', 'diff', p('gen2.gamedb'), p('gen2.mod'), '--json']);
+    expect(JSON.parse(d.stdout).recordsChanged).toEqual([{ record: label, changes: [expect.objectContaining({ field, new: 424242 })] }]);
+    expect((await runCli(['db', 'export', p('gen2.mod'), '--format', 'csv', '-o', p('gencsv')])).code).toBe(0);
+    expect(readdirSync(p('gencsv')).length).toBeGreaterThan(20);
+    expect((await runCli(['db', 'export', p('gen2.mod'), '--format', 'jsonl', '-o', p('gen.jsonl')])).code).toBe(0);
+    expect(readFileSync(p('gen.jsonl'), 'utf8')).toContain('424242');
+  });
+});
+
 describe('safety', () => {
   it('a write killed midway leaves the original file intact', async () => {
     const target = p('victim.gamedb');
