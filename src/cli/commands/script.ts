@@ -7,7 +7,7 @@ import { UsageError, type Issue } from '../../binary/errors.ts';
 import {
   analyzeHksChunk,
   assembleHksFile,
-  countFindings,
+  countHksFindings,
   disassembleHksFile,
   HKS_DIALECTS,
   HKS_HYPOTHESES,
@@ -190,7 +190,7 @@ const verifyCommand: Command = {
     if (file.kind !== 'scri-source') issues.push(...verifyHksChunk(file.chunk, { dialect }));
     if (file.scri && file.scri.trailing.length > 0) issues.push({ rule: 'scri.trailing', message: `${file.scri.trailing.length} byte(s) after the SCRI body`, severity: 'warning', hypothesis: 'hks.scri.trailing' });
     if (file.scri && file.scri.flag > 1) issues.push({ rule: 'scri.flag', message: `SCRI flag ${file.scri.flag} (only 0 and 1 are known)`, severity: 'warning', hypothesis: 'hks.scri.flag' });
-    const counts = countFindings(issues);
+    const counts = countHksFindings(issues);
     const failing = counts.error + counts.warning > 0;
     if (ctx.json) ctx.printJson({ file: path, ok: !failing, counts, roundTrip: { write: rt.write < 0, listing: file.kind === 'scri-source' ? null : rt.listing < 0 }, issues, hypotheses: HKS_HYPOTHESES });
     else {

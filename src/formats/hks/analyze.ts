@@ -9,11 +9,11 @@
  * block-local view: a call whose function came from another block stays unnamed).
  */
 import { listHksFunctions, type HksChunk, type HksConstant, type HksFunction } from './chunk.ts';
-import { functionDisplayName } from './disasm.ts';
-import { aOf, bOf, bxOf, cOf, hksOpcodes, opOf, sbxOf, type HksDialect } from './opcodes.ts';
+import { hksFunctionDisplayName } from './disasm.ts';
+import { hksA, hksB, hksBx, hksC, hksOpcodes, hksOp, hksSbx, type HksDialect } from './opcodes.ts';
 
 /** Global names the Lua 5.1 / HavokScript standard library defines (calls through them are not engine natives). */
-export const LUA_STANDARD_GLOBALS: ReadonlySet<string> = new Set([
+export const HKS_LUA_STANDARD_GLOBALS: ReadonlySet<string> = new Set([
   'assert', 'collectgarbage', 'dofile', 'error', 'getfenv', 'getmetatable', 'ipairs', 'load', 'loadfile', 'loadstring', 'next', 'pairs', 'pcall',
   'print', 'rawequal', 'rawget', 'rawset', 'select', 'setfenv', 'setmetatable', 'tonumber', 'tostring', 'type', 'unpack', 'xpcall', 'require',
   'module', 'coroutine', 'debug', 'io', 'math', 'os', 'package', 'string', 'table', '_G', '_VERSION',
@@ -116,7 +116,7 @@ export function analyzeHksChunk(chunk: HksChunk, options: { dialect?: HksDialect
   a.strings = [...stringsSeen].map(([value, functions]) => ({ value, functions }));
   for (const [name, count] of a.calls) {
     const root = name.split(/[.:]/)[0]!;
-    if (!LUA_STANDARD_GLOBALS.has(root) && !a.globalsWritten.has(root) && a.globalsRead.has(root)) a.natives.set(name, count);
+    if (!HKS_LUA_STANDARD_GLOBALS.has(root) && !a.globalsWritten.has(root) && a.globalsRead.has(root)) a.natives.set(name, count);
     if (/^DB[A-Za-z0-9_]*\./.test(name)) bump(a.records, name.split(/[:(]/)[0]!);
   }
   return a;
@@ -125,15 +125,15 @@ export function analyzeHksChunk(chunk: HksChunk, options: { dialect?: HksDialect
 function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hksOpcodes>['byOp'], dataOp: number, a: HksAnalysis, opcodeCounts: Map<string, number>): void {
   const code = fn.code;
   const n = code.length;
-  const fnName = functionDisplayName(fn, path);
+  const fnName = hksFunctionDisplayName(fn, path);
   const lines = fn.debug && fn.debug.lines.length === n ? fn.debug.lines : null;
   // Block starts: jump targets and the word after any jump or test.
   const blockStart = new Uint8Array(n + 1);
   for (let pc = 0; pc < n; pc++) {
-    const info = byOp[opOf(code[pc]!)];
+    const info = byOp[hksOp(code[pc]!)];
     if (!info) continue;
     if (info.b === 'J') {
-      const t = pc + 1 + sbxOf(code[pc]!);
+      const t = pc + 1 + hksSbx(code[pc]!);
       if (t >= 0 && t < n) blockStart[t] = 1;
       blockStart[pc + 1] = 1;
     }
@@ -147,7 +147,7 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
   };
   for (let pc = 0; pc < n; pc++) {
     const w = code[pc]!;
-    const op = opOf(w);
+    const op = hksOp(w);
     if (op === dataOp) {
       a.summary.dataWords++;
       continue;
@@ -157,14 +157,14 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
     if (!info) continue;
     a.summary.instructions++;
     opcodeCounts.set(info.name, (opcodeCounts.get(info.name) ?? 0) + 1);
-    const A = aOf(w);
-    const B = bOf(w);
-    const C = cOf(w);
+    const A = hksA(w);
+    const B = hksB(w);
+    const C = hksC(w);
     let named: string | undefined;
     switch (info.name) {
       case 'GETGLOBAL':
       case 'GETGLOBAL_MEM': {
-        const g = stringConstant(fn, bxOf(w));
+        const g = stringConstant(fn, hksBx(w));
         if (g !== undefined) {
           bump(a.globalsRead, g);
           ref(pc, info.name, 'global-read', g);
@@ -173,7 +173,7 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
         break;
       }
       case 'SETGLOBAL': {
-        const g = stringConstant(fn, bxOf(w));
+        const g = stringConstant(fn, hksBx(w));
         if (g !== undefined) {
           bump(a.globalsWritten, g);
           ref(pc, info.name, 'global-write', g);

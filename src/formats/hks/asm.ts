@@ -20,10 +20,10 @@ import {
   type HksStructureSection,
   type HksTypeEntry,
 } from './chunk.ts';
-import { sameConstant } from './literals.ts';
-import { encodeABC, encodeABx, FIELD_MAX, hksOpcodes, HKS_DIALECTS, type HksDialect, type OpcodeInfo, type OperandKind, type OpcodeTable } from './opcodes.ts';
+import { sameHksConstant } from './literals.ts';
+import { encodeHksABC, encodeHksABx, HKS_FIELD_MAX, hksOpcodes, HKS_DIALECTS, type HksDialect, type HksOpcodeInfo, type HksOperandKind, type HksOpcodeTable } from './opcodes.ts';
 
-export interface AssembleOptions {
+export interface HksAssembleOptions {
   /** Name used in error messages (`file.hksasm:12:5: …`). */
   source?: string;
   /** Opcode numbering when the listing has no `.dialect` directive. */
@@ -31,7 +31,7 @@ export interface AssembleOptions {
 }
 
 /** The assembled chunk, and the SCRI wrapper when the listing has a `.scri` directive. */
-export interface AssembleResult {
+export interface HksAssembleResult {
   chunk: HksChunk;
   scri: { version: number; flag: number; trailing: Uint8Array } | null;
   dialect: HksDialect;
@@ -44,7 +44,7 @@ interface Token {
 
 interface PendingInsn {
   kind: 'insn';
-  info: OpcodeInfo;
+  info: HksOpcodeInfo;
   operands: Token[];
   line: number;
   col: number;
@@ -69,20 +69,20 @@ interface FnState {
 
 class Assembler {
   readonly source: string;
-  table: OpcodeTable;
+  table: HksOpcodeTable;
   dialect: HksDialect;
   header: HksHeader = { ...HKS_SHADOW_OF_WAR_HEADER };
   types: HksTypeEntry[] | null = null;
   main: HksFunction | null = null;
   structures: HksStructureSection | null = null;
   trailing: Uint8Array = new Uint8Array(0);
-  scri: AssembleResult['scri'] = null;
+  scri: HksAssembleResult['scri'] = null;
   stack: FnState[] = [];
   lineNo = 0;
   block: { kind: 'types' | 'structures' | 'trailing' | 'scritrailing'; hex: string[]; size: number } | null = null;
   headerSeen = false;
 
-  constructor(options: AssembleOptions) {
+  constructor(options: HksAssembleOptions) {
     this.source = options.source ?? '<asm>';
     this.dialect = options.dialect ?? 'default';
     this.table = hksOpcodes(this.dialect);
@@ -92,7 +92,7 @@ class Assembler {
     return new AsmError(message, this.lineNo, col, this.source);
   }
 
-  run(text: string): AssembleResult {
+  run(text: string): HksAssembleResult {
     let start = 0;
     let lineCount = 0;
     while (start <= text.length) {
@@ -435,7 +435,7 @@ class Assembler {
     const rest = tokens.slice(i + 1);
     if (m.text === '.data') {
       if (rest.length !== 2) throw this.error('.data A BX', m.col);
-      st.items.push({ kind: 'word', value: encodeABx(this.table.dataOp, this.int(rest[0]!, 0, FIELD_MAX.a), this.int(rest[1]!, 0, FIELD_MAX.bx)) });
+      st.items.push({ kind: 'word', value: encodeHksABx(this.table.dataOp, this.int(rest[0]!, 0, HKS_FIELD_MAX.a), this.int(rest[1]!, 0, HKS_FIELD_MAX.bx)) });
     } else if (m.text === '.word') {
       if (rest.length !== 1) throw this.error('.word 0xXXXXXXXX', m.col);
       st.items.push({ kind: 'word', value: this.int(rest[0]!, 0, 0xffffffff) });
@@ -443,8 +443,8 @@ class Assembler {
       const info = this.table.byName.get(m.text.toUpperCase());
       if (!info) throw this.error(`unknown opcode ${m.text} in the ${this.table.dialect} table`, m.col);
       if (info.isData) throw this.error('write DATA words as `.data A BX`', m.col);
-      const want = operandKinds(info).length;
-      if (rest.length !== want) throw this.error(`${info.name} takes ${want} operand(s) (${operandKinds(info).join(' ')}), got ${rest.length}`, rest[want]?.col ?? m.col);
+      const want = hksOperandKinds(info).length;
+      if (rest.length !== want) throw this.error(`${info.name} takes ${want} operand(s) (${hksOperandKinds(info).join(' ')}), got ${rest.length}`, rest[want]?.col ?? m.col);
       const pending: PendingInsn = { kind: 'insn', info, operands: rest, line: this.lineNo, col: m.col };
       // Encode at once unless an operand names a label or a constant by value (resolved when the function ends).
       const deferred = rest.some((t) => /^[A-Za-z_]/.test(t.text) && !/^[RKP]\((?:0x[0-9a-fA-F]+|\d+)\)$/.test(t.text));
@@ -483,22 +483,22 @@ class Assembler {
 
   encode(st: FnState, item: PendingInsn, pc: number): number {
     const info = item.info;
-    const kinds = operandKinds(info);
+    const kinds = hksOperandKinds(info);
     const f = { a: 0, b: 0, c: 0, bx: 0, sbx: 0 };
     kinds.forEach((k, i) => (f[k.field] = this.operand(st, k.kind, k.field, item.operands[i]!, pc)));
-    if (info.mode === 'ABC') return encodeABC(info.op, f.a, f.b, f.c);
-    return encodeABx(info.op, f.a, info.mode === 'AsBx' ? f.sbx + 0xffff : f.bx);
+    if (info.mode === 'ABC') return encodeHksABC(info.op, f.a, f.b, f.c);
+    return encodeHksABx(info.op, f.a, info.mode === 'AsBx' ? f.sbx + 0xffff : f.bx);
   }
 
-  operand(st: FnState, kind: OperandKind, field: 'a' | 'b' | 'c' | 'bx' | 'sbx', t: Token, pc: number): number {
+  operand(st: FnState, kind: HksOperandKind, field: 'a' | 'b' | 'c' | 'bx' | 'sbx', t: Token, pc: number): number {
     const max = field === 'a' || field === 'b' ? 0xff : field === 'c' ? 0x1ff : 0x1ffff;
     const m = /^([RKP])\((.*)\)$/s.exec(t.text);
     if (kind === 'J') {
-      if (/^[+-]?\d+$/.test(t.text)) return this.int(t, FIELD_MAX.sbxMin, FIELD_MAX.sbxMax);
+      if (/^[+-]?\d+$/.test(t.text)) return this.int(t, HKS_FIELD_MAX.sbxMin, HKS_FIELD_MAX.sbxMax);
       const target = st.labels.get(t.text);
       if (target === undefined) throw this.error(`unknown label ${t.text}`, t.col);
       const off = target - (pc + 1);
-      if (off < FIELD_MAX.sbxMin || off > FIELD_MAX.sbxMax) throw this.error(`jump to ${t.text} is ${off} words, beyond sBx`, t.col);
+      if (off < HKS_FIELD_MAX.sbxMin || off > HKS_FIELD_MAX.sbxMax) throw this.error(`jump to ${t.text} is ${off} words, beyond sBx`, t.col);
       return off;
     }
     if (!m) return this.int(t, 0, max);
@@ -517,7 +517,7 @@ class Assembler {
     if (/^(?:0x[0-9a-fA-F]+|\d+)$/.test(inner.text)) index = this.int(inner, 0, 0x1ffff);
     else {
       const k = this.constant(inner);
-      index = st.fn.constants.findIndex((c) => sameConstant(c, k));
+      index = st.fn.constants.findIndex((c) => sameHksConstant(c, k));
       if (index < 0) {
         index = st.fn.constants.length;
         st.fn.constants.push(k);
@@ -623,8 +623,8 @@ class Assembler {
 }
 
 /** The operand kinds an instruction takes in the listing, in order, with the field each fills. */
-export function operandKinds(info: OpcodeInfo): { kind: OperandKind; field: 'a' | 'b' | 'c' | 'bx' | 'sbx' }[] {
-  const out: { kind: OperandKind; field: 'a' | 'b' | 'c' | 'bx' | 'sbx' }[] = [];
+export function hksOperandKinds(info: HksOpcodeInfo): { kind: HksOperandKind; field: 'a' | 'b' | 'c' | 'bx' | 'sbx' }[] {
+  const out: { kind: HksOperandKind; field: 'a' | 'b' | 'c' | 'bx' | 'sbx' }[] = [];
   if (info.a !== '-') out.push({ kind: info.a, field: 'a' });
   if (info.mode === 'ABC') {
     if (info.b !== '-') out.push({ kind: info.b, field: 'b' });
@@ -633,11 +633,11 @@ export function operandKinds(info: OpcodeInfo): { kind: OperandKind; field: 'a' 
   return out;
 }
 
-function describeKind(kind: OperandKind): string {
+function describeKind(kind: HksOperandKind): string {
   return { '-': 'unused', R: 'a register', K: 'a constant', RK: 'a register or constant', U: 'a number', J: 'a jump', P: 'a prototype', F: 'a flag' }[kind];
 }
 
 /** Assembles a listing into a chunk model (and its SCRI wrapper when the listing records one). */
-export function assembleHks(text: string, options: AssembleOptions = {}): AssembleResult {
+export function assembleHks(text: string, options: HksAssembleOptions = {}): HksAssembleResult {
   return new Assembler(options).run(text);
 }

@@ -226,13 +226,13 @@ function writeSizeTBig(w: ByteWriter, h: HksHeader, v: bigint): void {
 }
 
 /** Latin-1 text of a byte view (one char per byte, reversible). */
-export function bytesToLatin1(b: Uint8Array): string {
+export function hksBytesToLatin1(b: Uint8Array): string {
   let s = '';
   for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, b.subarray(i, Math.min(b.length, i + 4096)) as unknown as number[]);
   return s;
 }
 /** Bytes of a latin-1 string (char codes must be below 256). */
-export function latin1ToBytes(s: string): Uint8Array {
+export function hksLatin1ToBytes(s: string): Uint8Array {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
@@ -246,7 +246,7 @@ function readString(c: Ctx, path: string): string | null {
   if (n > c.r.remaining) throw c.r.error(`string length ${n} exceeds the ${c.r.remaining} remaining byte(s)`, path, at, { actual: n });
   const b = c.r.bytes(n, path);
   if (b[n - 1] !== 0) throw c.r.error('string is not NUL-terminated', path, c.r.pos - 1, { actual: b[n - 1] });
-  return bytesToLatin1(b.subarray(0, n - 1));
+  return hksBytesToLatin1(b.subarray(0, n - 1));
 }
 function writeString(w: ByteWriter, h: HksHeader, s: string | null): void {
   if (s === null) {
@@ -317,7 +317,7 @@ function readTypes(c: Ctx): HksTypeEntry[] {
     }
     const b = c.r.bytes(len, `${path}/name`);
     if (b[len - 1] !== 0) throw c.r.error('type name is not NUL-terminated', `${path}/name`, c.r.pos - 1);
-    types.push({ id, name: bytesToLatin1(b.subarray(0, len - 1)) });
+    types.push({ id, name: hksBytesToLatin1(b.subarray(0, len - 1)) });
   }
   return types;
 }

@@ -6,20 +6,20 @@
  * structure declarations, locals / lines / upvalue names. Listing syntax: `src/formats/hks/README.md`.
  */
 import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader } from './chunk.ts';
-import { formatConstant, quoteBytes } from './literals.ts';
-import { aOf, bOf, bxOf, cOf, dataWordCount, hksOpcodes, opOf, sbxOf, type HksDialect, type OpcodeInfo, type OperandKind, type OpcodeTable } from './opcodes.ts';
+import { formatHksConstant, quoteHksString } from './literals.ts';
+import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind, type HksOpcodeTable } from './opcodes.ts';
 
 /** The SCRI wrapper around a chunk, recorded in the listing so `asm` can rebuild the container. */
-export interface ListingScri {
+export interface HksListingScri {
   version: number;
   flag: number;
   trailing: Uint8Array;
 }
 
-export interface DisassembleOptions {
+export interface HksDisassembleOptions {
   dialect?: HksDialect;
   /** Record a SCRI wrapper (`.scri` directive). */
-  scri?: ListingScri;
+  scri?: HksListingScri;
   /** Omit comments (values of constants, names): smaller, still exact. */
   bare?: boolean;
 }
@@ -27,7 +27,7 @@ export interface DisassembleOptions {
 const TYPE_NAMES = HKS_STANDARD_TYPES.map((t) => t.name);
 
 /** Renders the whole chunk as a listing. */
-export function disassembleHks(chunk: HksChunk, options: DisassembleOptions = {}): string {
+export function disassembleHks(chunk: HksChunk, options: HksDisassembleOptions = {}): string {
   const table = hksOpcodes(options.dialect);
   const out: string[] = [];
   out.push('; HavokScript listing by scry: `scry script asm` rebuilds the exact bytes');
@@ -36,7 +36,7 @@ export function disassembleHks(chunk: HksChunk, options: DisassembleOptions = {}
   out.push(formatHeader(chunk.header));
   if (!sameTypes(chunk)) {
     out.push('.types');
-    for (const t of chunk.types) out.push(`  ${t.id} ${quoteBytes(t.name)}`);
+    for (const t of chunk.types) out.push(`  ${t.id} ${quoteHksString(t.name)}`);
     out.push('.endtypes');
   }
   out.push('');
@@ -47,12 +47,12 @@ export function disassembleHks(chunk: HksChunk, options: DisassembleOptions = {}
     const sec = chunk.structures;
     out.push('', `.structures layout=${sec.layout} marker=${sec.marker}`);
     for (const s of sec.structures) {
-      out.push(`.struct ${quoteBytes(s.name)} id=${s.id} meta=${s.hasMeta} proxy=${s.hasProxy}`);
-      for (const e of s.extends ?? []) out.push(`  .extends ${quoteBytes(e)}`);
+      out.push(`.struct ${quoteHksString(s.name)} id=${s.id} meta=${s.hasMeta} proxy=${s.hasProxy}`);
+      for (const e of s.extends ?? []) out.push(`  .extends ${quoteHksString(e)}`);
       if (sec.layout === 'extends' && (s.extends?.length ?? 0) === 0) out.push('  .extends');
       for (const slot of s.slots) {
         const typeName = !options.bare ? `  ; ${slot.typeId === 0 ? 'object' : (TYPE_NAMES[slot.typeId] ?? '?')}${slot.structId !== 0xffff && structNames.has(slot.structId) ? ' ' + structNames.get(slot.structId) : ''}` : '';
-        out.push(`  .slot ${quoteBytes(slot.name)} struct=${slot.structId} type=${slot.typeId} reserved=${slot.reserved} position=${slot.position}${typeName}`);
+        out.push(`  .slot ${quoteHksString(slot.name)} struct=${slot.structId} type=${slot.typeId} reserved=${slot.reserved} position=${slot.position}${typeName}`);
       }
     }
     out.push('.endstructures');
@@ -85,19 +85,19 @@ function sameTypes(chunk: HksChunk): boolean {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Display name of a function: its debug name when it is an identifier, else its path. */
-export function functionDisplayName(fn: HksFunction, path: string): string {
+export function hksFunctionDisplayName(fn: HksFunction, path: string): string {
   const n = fn.debug?.name;
   return n && IDENT.test(n) ? n : path;
 }
 
 /** Jump targets (pc) of a function's jumps, for labels. */
-function jumpTargets(fn: HksFunction, table: OpcodeTable): Set<number> {
+function jumpTargets(fn: HksFunction, table: HksOpcodeTable): Set<number> {
   const targets = new Set<number>();
   const code = fn.code;
   for (let pc = 0; pc < code.length; pc++) {
-    const info = table.byOp[opOf(code[pc]!)];
+    const info = table.byOp[hksOp(code[pc]!)];
     if (info && info.b === 'J' && canonical(info, code[pc]!)) {
-      const t = pc + 1 + sbxOf(code[pc]!);
+      const t = pc + 1 + hksSbx(code[pc]!);
       if (t >= 0 && t < code.length) targets.add(t);
     }
   }
@@ -105,47 +105,47 @@ function jumpTargets(fn: HksFunction, table: OpcodeTable): Set<number> {
 }
 
 /** True when the word's unused fields are zero, so its operand form re-encodes to the same word. */
-function canonical(info: OpcodeInfo, w: number): boolean {
-  if (info.a === '-' && aOf(w) !== 0) return false;
+function canonical(info: HksOpcodeInfo, w: number): boolean {
+  if (info.a === '-' && hksA(w) !== 0) return false;
   if (info.mode === 'ABC') {
-    if (info.b === '-' && bOf(w) !== 0) return false;
-    if (info.c === '-' && cOf(w) !== 0) return false;
+    if (info.b === '-' && hksB(w) !== 0) return false;
+    if (info.c === '-' && hksC(w) !== 0) return false;
   }
   return true;
 }
 
-function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: OpcodeTable, structNames: Map<number, string>, bare: boolean): void {
+function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: HksOpcodeTable, structNames: Map<number, string>, bare: boolean): void {
   // Lines are joined per function: short-lived pieces stay in the young generation (a whole-chunk join of
   // template-literal cons strings cost several times more in GC on desert-sized chunks).
   const out: string[] = [];
   const ind = '  '.repeat(depth);
   const h = chunk.header;
-  const name = functionDisplayName(fn, path);
+  const name = hksFunctionDisplayName(fn, path);
   const where = fn.debug ? ` lines ${fn.debug.lineDefined}..${fn.debug.lastLineDefined}` : '';
   out.push(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${fn.code.length} words, ${fn.constants.length} constants, ${fn.children.length} functions`}`);
   const i2 = ind + '  ';
   out.push(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
-  const constTexts = fn.constants.map((k) => formatConstant(k, h));
+  const constTexts = fn.constants.map((k) => formatHksConstant(k, h));
   constTexts.forEach((t, i) => out.push(`${i2}.const ${t}${bare ? '' : `  ; K(${i})`}`));
   const d = fn.debug;
   const perWordLines = d !== null && d.lines.length === fn.code.length && d.lines.length > 0;
   if (d) {
-    out.push(`${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteBytes(d.source)} name=${quoteBytes(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
-    d.locals.forEach((l) => out.push(`${i2}.local ${quoteBytes(l.name)} ${l.startPc} ${l.endPc}`));
-    d.upvalueNames.forEach((u) => out.push(`${i2}.upvalname ${quoteBytes(u)}`));
+    out.push(`${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteHksString(d.source)} name=${quoteHksString(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
+    d.locals.forEach((l) => out.push(`${i2}.local ${quoteHksString(l.name)} ${l.startPc} ${l.endPc}`));
+    d.upvalueNames.forEach((u) => out.push(`${i2}.upvalname ${quoteHksString(u)}`));
     if (!perWordLines && d.lines.length > 0) out.push(`${i2}.lines ${d.lines.join(' ')}`);
   }
   out.push(`${i2}.code`);
   const code = fn.code;
   const targets = jumpTargets(fn, table);
   const pcWidth = Math.max(3, String(code.length).length);
-  let owner: OpcodeInfo | undefined;
+  let owner: HksOpcodeInfo | undefined;
   let ownerWord = 0;
   let dataIndex = 0;
   let curPc = 0;
   const ops: string[] = [];
   const notes: string[] = [];
-  const operand = (kind: OperandKind, v: number, rk9: boolean): void => {
+  const operand = (kind: HksOperandKind, v: number, rk9: boolean): void => {
     switch (kind) {
       case '-':
         return;
@@ -170,7 +170,7 @@ function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, pa
       case 'P': {
         ops.push(`P(${v})`);
         const child = fn.children[v];
-        if (child) notes.push(functionDisplayName(child, `${path}/${v}`));
+        if (child) notes.push(hksFunctionDisplayName(child, `${path}/${v}`));
         return;
       }
       default:
@@ -182,10 +182,10 @@ function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, pa
     if (targets.has(pc)) out.push(`${i2}L${pc}:`);
     const lineText = perWordLines ? `[${d!.lines[pc]}] `.padEnd(7) : '';
     const prefix = `${i2}${String(pc).padStart(pcWidth)} ${lineText}`;
-    const info = table.byOp[opOf(w)];
+    const info = table.byOp[hksOp(w)];
     if (info?.isData) {
       const comment = bare ? '' : describeData(owner, ownerWord, dataIndex, w, fn, structNames);
-      out.push(withComment(`${prefix}  .data ${aOf(w)} ${bxOf(w)}`, comment));
+      out.push(withComment(`${prefix}  .data ${hksA(w)} ${hksBx(w)}`, comment));
       dataIndex++;
       continue;
     }
@@ -193,18 +193,18 @@ function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, pa
     ownerWord = w;
     dataIndex = 0;
     if (!info || !canonical(info, w)) {
-      out.push(withComment(`${prefix}.word 0x${w.toString(16).padStart(8, '0')}`, info ? `${info.name} with nonzero unused fields` : `opcode ${opOf(w)} is not in the ${table.dialect} table`));
+      out.push(withComment(`${prefix}.word 0x${w.toString(16).padStart(8, '0')}`, info ? `${info.name} with nonzero unused fields` : `opcode ${hksOp(w)} is not in the ${table.dialect} table`));
       continue;
     }
     ops.length = 0;
     notes.length = 0;
     curPc = pc;
-    operand(info.a, aOf(w), false);
+    operand(info.a, hksA(w), false);
     if (info.mode === 'ABC') {
-      operand(info.b, bOf(w), false);
-      operand(info.c, cOf(w), true);
-    } else if (info.mode === 'ABx') operand(info.b, bxOf(w), false);
-    else operand(info.b, sbxOf(w), false);
+      operand(info.b, hksB(w), false);
+      operand(info.c, hksC(w), true);
+    } else if (info.mode === 'ABx') operand(info.b, hksBx(w), false);
+    else operand(info.b, hksSbx(w), false);
     if (!bare) extraNotes(info, w, fn, notes, structNames);
     const text = `${prefix}${info.name.padEnd(14)} ${ops.join(' ')}`;
     out.push(withComment(text, bare ? '' : notes.filter((n) => n).join('  ')));
@@ -227,34 +227,34 @@ function constNote(constTexts: readonly string[], index: number): string {
   return text.length > 60 ? text.slice(0, 57) + '..."' : text;
 }
 
-function extraNotes(info: OpcodeInfo, w: number, fn: HksFunction, notes: string[], structNames: Map<number, string>): void {
+function extraNotes(info: HksOpcodeInfo, w: number, fn: HksFunction, notes: string[], structNames: Map<number, string>): void {
   switch (info.name) {
     case 'GETUPVAL':
     case 'SETUPVAL':
     case 'SETUPVAL_R1': {
-      const n = fn.debug?.upvalueNames[bOf(w)];
+      const n = fn.debug?.upvalueNames[hksB(w)];
       if (n) notes.push(`upvalue ${n}`);
       return;
     }
     case 'CHECKTYPE':
-      notes.push(TYPE_NAMES[bxOf(w)] ?? `type ${bxOf(w)}`);
+      notes.push(TYPE_NAMES[hksBx(w)] ?? `type ${hksBx(w)}`);
       return;
     case 'CHECKTYPES':
     case 'CHECKTYPE_D':
-      notes.push(`struct ${structNames.get(bxOf(w)) ?? bxOf(w)}`);
+      notes.push(`struct ${structNames.get(hksBx(w)) ?? hksBx(w)}`);
       return;
     case 'SETSLOTMT': {
-      const b = bOf(w);
+      const b = hksB(w);
       notes.push(`chain ${(b & 15) + 1}, type ${TYPE_NAMES[b >> 4] ?? b >> 4}`);
       return;
     }
   }
 }
 
-function describeData(owner: OpcodeInfo | undefined, ownerWord: number, index: number, w: number, fn: HksFunction, structNames: Map<number, string>): string {
+function describeData(owner: HksOpcodeInfo | undefined, ownerWord: number, index: number, w: number, fn: HksFunction, structNames: Map<number, string>): string {
   if (!owner) return 'orphan DATA word';
-  const a = aOf(w);
-  const bx = bxOf(w);
+  const a = hksA(w);
+  const bx = hksBx(w);
   switch (owner.name) {
     case 'GETGLOBAL_MEM':
     case 'GETGLOBAL':
@@ -277,7 +277,7 @@ function describeData(owner: OpcodeInfo | undefined, ownerWord: number, index: n
     case 'SETSLOT':
       return `type ${TYPE_NAMES[bx] ?? bx}`;
     case 'SETSLOTMT': {
-      const b = bOf(ownerWord);
+      const b = hksB(ownerWord);
       const structWord = b >> 4 === 12;
       if (structWord && index === 0) return `struct ${structNames.get(bx) ?? bx}`;
       return `slot ${a} via ${bx}`;
@@ -286,7 +286,7 @@ function describeData(owner: OpcodeInfo | undefined, ownerWord: number, index: n
     case 'SELFSLOTMT':
       return `slot ${a} via ${bx}`;
     default: {
-      const expected = dataWordCount(owner, ownerWord);
+      const expected = hksDataWordCount(owner, ownerWord);
       return expected === 0 ? `DATA after ${owner.name}` : '';
     }
   }

@@ -5,21 +5,21 @@
 import { FormatError } from '../../binary/errors.ts';
 import { isScri, parseScri, writeScri, SCRI_HEADER_SIZE, type Scri } from '../scri/scri.ts';
 import { isHksChunk, parseHksChunk, writeHksChunk, type HksChunk, type HksParseOptions } from './chunk.ts';
-import { assembleHks, type AssembleOptions, type AssembleResult } from './asm.ts';
-import { disassembleHks, type DisassembleOptions } from './disasm.ts';
+import { assembleHks, type HksAssembleOptions, type HksAssembleResult } from './asm.ts';
+import { disassembleHks, type HksDisassembleOptions } from './disasm.ts';
 
 export type HksFile =
   | { kind: 'chunk'; chunk: HksChunk; scri: null }
   | { kind: 'scri-bytecode'; chunk: HksChunk; scri: Scri }
   | { kind: 'scri-source'; scri: Scri; truncatedBy: number };
 
-export interface OpenHksOptions extends HksParseOptions {
+export interface HksOpenOptions extends HksParseOptions {
   /** Accept a SCRI whose body is cut short (source text only). */
   allowTruncated?: boolean;
 }
 
 /** Opens a bare chunk or a SCRI container. Bytecode bodies are parsed; source bodies are returned as they are. */
-export function openHksFile(bytes: Uint8Array, options: OpenHksOptions = {}): HksFile {
+export function openHksFile(bytes: Uint8Array, options: HksOpenOptions = {}): HksFile {
   if (isScri(bytes)) {
     const scri = parseScri(bytes, { allowTruncated: options.allowTruncated ?? false });
     if (scri.flag === 0 || (scri.flag !== 1 && isHksChunk(scri.body))) {
@@ -41,13 +41,13 @@ export function writeHksFile(file: HksFile): Uint8Array {
 }
 
 /** Disassembles a bytecode file (bare or in SCRI); the listing records the container. */
-export function disassembleHksFile(file: HksFile, options: DisassembleOptions = {}): string {
+export function disassembleHksFile(file: HksFile, options: HksDisassembleOptions = {}): string {
   if (file.kind === 'scri-source') throw new FormatError('scri', 8, '/flag', 'the SCRI body is Lua source text, not bytecode');
   return disassembleHks(file.chunk, { ...options, ...(file.scri ? { scri: { version: file.scri.version, flag: file.scri.flag, trailing: file.scri.trailing } } : {}) });
 }
 
 /** Assembles a listing to file bytes: a SCRI container when the listing has `.scri`, else a bare chunk. */
-export function assembleHksFile(text: string, options: AssembleOptions = {}): { bytes: Uint8Array; result: AssembleResult } {
+export function assembleHksFile(text: string, options: HksAssembleOptions = {}): { bytes: Uint8Array; result: HksAssembleResult } {
   const result = assembleHks(text, options);
   const chunk = writeHksChunk(result.chunk);
   const bytes = result.scri ? writeScri({ version: result.scri.version, flag: result.scri.flag, body: chunk, trailing: result.scri.trailing }) : chunk;

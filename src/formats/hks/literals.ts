@@ -5,7 +5,7 @@
 import type { HksConstant, HksHeader } from './chunk.ts';
 
 /** `"…"` with `\\ \" \n \r \t` and `\xHH` for every other byte outside printable ASCII; `null` for a null string. */
-export function quoteBytes(s: string | null): string {
+export function quoteHksString(s: string | null): string {
   if (s === null) return 'null';
   let out = '"';
   for (let i = 0; i < s.length; i++) {
@@ -22,7 +22,7 @@ export function quoteBytes(s: string | null): string {
 }
 
 /** Shortest decimal text that reads back to exactly `value` at the given width (4 = float32). */
-export function formatNumber(value: number, numberSize: number, integral: boolean): string {
+export function formatHksNumber(value: number, numberSize: number, integral: boolean): string {
   if (integral) return String(value);
   if (Object.is(value, -0)) return '-0';
   if (value === Infinity) return 'inf';
@@ -37,7 +37,7 @@ export function formatNumber(value: number, numberSize: number, integral: boolea
 }
 
 /** Listing text of a constant. */
-export function formatConstant(k: HksConstant, h: HksHeader): string {
+export function formatHksConstant(k: HksConstant, h: HksHeader): string {
   switch (k.type) {
     case 'nil':
       return 'nil';
@@ -48,16 +48,16 @@ export function formatConstant(k: HksConstant, h: HksHeader): string {
     case 'ui64':
       return `ui64:0x${k.value.toString(16)}`;
     case 'string':
-      return quoteBytes(k.value);
+      return quoteHksString(k.value);
     case 'number':
       if (k.nanBits !== undefined && Number.isNaN(k.value)) return `nan:0x${k.nanBits.toString(16)}`;
       if (Number.isNaN(k.value)) return h.numberSize === 4 ? 'nan:0x7fc00000' : 'nan:0x7ff8000000000000';
-      return formatNumber(k.value, h.numberSize, h.integralNumbers !== 0);
+      return formatHksNumber(k.value, h.numberSize, h.integralNumbers !== 0);
   }
 }
 
 /** Two constants are the same value, bit for bit (for symbolic `K(…)` lookups). */
-export function sameConstant(a: HksConstant, b: HksConstant): boolean {
+export function sameHksConstant(a: HksConstant, b: HksConstant): boolean {
   if (a.type !== b.type) return false;
   switch (a.type) {
     case 'nil':

@@ -8,7 +8,7 @@
  */
 
 /** Operand kinds. */
-export const OperandKind = {
+export const HksOperandKind = {
   /** Unused: must be 0. */
   none: '-',
   /** Register R(n). */
@@ -26,9 +26,9 @@ export const OperandKind = {
   /** Boolean expected result of a comparison (A of EQ / LT / LE). */
   flag: 'F',
 } as const;
-export type OperandKind = (typeof OperandKind)[keyof typeof OperandKind];
+export type HksOperandKind = (typeof HksOperandKind)[keyof typeof HksOperandKind];
 
-export type OperandMode = 'ABC' | 'ABx' | 'AsBx';
+export type HksOperandMode = 'ABC' | 'ABx' | 'AsBx';
 
 /**
  * How many DATA words follow an opcode: a fixed number; one per upvalue of the CLOSURE's child; SETLIST's one word
@@ -36,7 +36,7 @@ export type OperandMode = 'ABC' | 'ABx' | 'AsBx';
  * (GETSLOTMT / SELFSLOTMT); `optional` = 0 or up to `max` (GETGLOBAL, from an internal hksc setting);
  * `unknown` = never produced by any compiler we could run (`assumed` words, hypothesis `hks.data.unknown`).
  */
-export type DataRule =
+export type HksDataRule =
   | { kind: 'fixed'; count: number }
   | { kind: 'closure' }
   | { kind: 'setlist' }
@@ -45,17 +45,17 @@ export type DataRule =
   | { kind: 'optional'; max: number }
   | { kind: 'unknown'; assumed: number };
 
-export interface OpcodeInfo {
+export interface HksOpcodeInfo {
   op: number;
   name: string;
-  mode: OperandMode;
+  mode: HksOperandMode;
   /** Kind of A. */
-  a: OperandKind;
+  a: HksOperandKind;
   /** Kind of B (ABC) or of Bx / sBx (ABx, AsBx). */
-  b: OperandKind;
+  b: HksOperandKind;
   /** Kind of C (ABC only; '-' otherwise). */
-  c: OperandKind;
-  data: DataRule;
+  c: HksOperandKind;
+  data: HksDataRule;
   /** Test instruction: conditionally skips the next word (always a JMP in compiler output). */
   test: boolean;
   /** The next instruction may take its `_R1` form (§10). */
@@ -65,16 +65,16 @@ export interface OpcodeInfo {
   semantics: string;
 }
 
-const fixed = (count: number): DataRule => ({ kind: 'fixed', count });
-const unknown = (assumed: number): DataRule => ({ kind: 'unknown', assumed });
+const fixed = (count: number): HksDataRule => ({ kind: 'fixed', count });
+const unknown = (assumed: number): HksDataRule => ({ kind: 'unknown', assumed });
 const N = fixed(0);
-const CLOSURE: DataRule = { kind: 'closure' };
-const SETLIST: DataRule = { kind: 'setlist' };
-const SETSLOTMT: DataRule = { kind: 'setslotmt' };
-const CHAIN: DataRule = { kind: 'chainC' };
-const OPT1: DataRule = { kind: 'optional', max: 1 };
+const CLOSURE: HksDataRule = { kind: 'closure' };
+const SETLIST: HksDataRule = { kind: 'setlist' };
+const SETSLOTMT: HksDataRule = { kind: 'setslotmt' };
+const CHAIN: HksDataRule = { kind: 'chainC' };
+const OPT1: HksDataRule = { kind: 'optional', max: 1 };
 
-type Row = readonly [name: string, mode: OperandMode, a: OperandKind, b: OperandKind, c: OperandKind, data: DataRule, flags: string, semantics: string];
+type Row = readonly [name: string, mode: HksOperandMode, a: HksOperandKind, b: HksOperandKind, c: HksOperandKind, data: HksDataRule, flags: string, semantics: string];
 
 // flags: t = test (skips next word), r = makes R1, d = the DATA pseudo-opcode
 // prettier-ignore
@@ -194,11 +194,11 @@ const IW6_APPENDED: readonly Row[] = [
 ];
 
 /** An opcode numbering. */
-export interface OpcodeTable {
+export interface HksOpcodeTable {
   dialect: HksDialect;
   /** Indexed by opcode number; `undefined` past the table. */
-  byOp: readonly OpcodeInfo[];
-  byName: ReadonlyMap<string, OpcodeInfo>;
+  byOp: readonly HksOpcodeInfo[];
+  byName: ReadonlyMap<string, HksOpcodeInfo>;
   /** The DATA pseudo-opcode's number in this table. */
   dataOp: number;
 }
@@ -213,8 +213,8 @@ const DIALECT_ROWS: Record<HksDialect, readonly Row[]> = {
   iw6: [...DEFAULT_ROWS, ...IW6_APPENDED],
 };
 
-function buildTable(dialect: HksDialect): OpcodeTable {
-  const byOp = DIALECT_ROWS[dialect].map(([name, mode, a, b, c, data, flags, semantics], op): OpcodeInfo => ({
+function buildTable(dialect: HksDialect): HksOpcodeTable {
+  const byOp = DIALECT_ROWS[dialect].map(([name, mode, a, b, c, data, flags, semantics], op): HksOpcodeInfo => ({
     op,
     name,
     mode,
@@ -231,10 +231,10 @@ function buildTable(dialect: HksDialect): OpcodeTable {
   return { dialect, byOp, byName, dataOp: byName.get('DATA')!.op };
 }
 
-const TABLES = new Map<HksDialect, OpcodeTable>();
+const TABLES = new Map<HksDialect, HksOpcodeTable>();
 
 /** The opcode table of a dialect (default: the Shadow of War numbering, 92 opcodes). */
-export function hksOpcodes(dialect: HksDialect = 'default'): OpcodeTable {
+export function hksOpcodes(dialect: HksDialect = 'default'): HksOpcodeTable {
   let t = TABLES.get(dialect);
   if (!t) {
     t = buildTable(dialect);
@@ -246,28 +246,28 @@ export function hksOpcodes(dialect: HksDialect = 'default'): OpcodeTable {
 // ---------------------------------------------------------------------------------------------------------------
 // Word fields
 
-export const opOf = (w: number): number => w >>> 25;
-export const aOf = (w: number): number => w & 0xff;
-export const cOf = (w: number): number => (w >>> 8) & 0x1ff;
-export const bOf = (w: number): number => (w >>> 17) & 0xff;
-export const bxOf = (w: number): number => (w >>> 8) & 0x1ffff;
-export const sbxOf = (w: number): number => ((w >>> 8) & 0x1ffff) - 0xffff;
+export const hksOp = (w: number): number => w >>> 25;
+export const hksA = (w: number): number => w & 0xff;
+export const hksC = (w: number): number => (w >>> 8) & 0x1ff;
+export const hksB = (w: number): number => (w >>> 17) & 0xff;
+export const hksBx = (w: number): number => (w >>> 8) & 0x1ffff;
+export const hksSbx = (w: number): number => ((w >>> 8) & 0x1ffff) - 0xffff;
 
 /** Encodes an iABC word (fields are masked to their widths by the caller's range checks). */
-export const encodeABC = (op: number, a: number, b: number, c: number): number => ((op << 25) | (b << 17) | (c << 8) | a) >>> 0;
+export const encodeHksABC = (op: number, a: number, b: number, c: number): number => ((op << 25) | (b << 17) | (c << 8) | a) >>> 0;
 /** Encodes an iABx word. */
-export const encodeABx = (op: number, a: number, bx: number): number => ((op << 25) | (bx << 8) | a) >>> 0;
+export const encodeHksABx = (op: number, a: number, bx: number): number => ((op << 25) | (bx << 8) | a) >>> 0;
 /** Encodes an iAsBx word. */
-export const encodeAsBx = (op: number, a: number, sbx: number): number => encodeABx(op, a, sbx + 0xffff);
+export const encodeHksAsBx = (op: number, a: number, sbx: number): number => encodeHksABx(op, a, sbx + 0xffff);
 
 /** Largest values of the fields. */
-export const FIELD_MAX = { a: 0xff, b: 0xff, c: 0x1ff, bx: 0x1ffff, sbxMin: -0xffff, sbxMax: 0x10000 } as const;
+export const HKS_FIELD_MAX = { a: 0xff, b: 0xff, c: 0x1ff, bx: 0x1ffff, sbxMin: -0xffff, sbxMax: 0x10000 } as const;
 
 /**
  * Number of DATA words `info` owns for the word `w`, or `undefined` when the count depends on something not known
  * here (CLOSURE: pass the child's upvalue count as `childUpvalues`). For `unknown` rules this returns `assumed`.
  */
-export function dataWordCount(info: OpcodeInfo, w: number, childUpvalues?: number): number | undefined {
+export function hksDataWordCount(info: HksOpcodeInfo, w: number, childUpvalues?: number): number | undefined {
   const d = info.data;
   switch (d.kind) {
     case 'fixed':
@@ -275,13 +275,13 @@ export function dataWordCount(info: OpcodeInfo, w: number, childUpvalues?: numbe
     case 'closure':
       return childUpvalues;
     case 'setlist':
-      return cOf(w) === 0 ? 1 : 0;
+      return hksC(w) === 0 ? 1 : 0;
     case 'setslotmt': {
-      const b = bOf(w);
+      const b = hksB(w);
       return (b & 15) + 1 + (b >> 4 === 12 ? 1 : 0);
     }
     case 'chainC':
-      return cOf(w) + 1;
+      return hksC(w) + 1;
     case 'optional':
       return 0;
     case 'unknown':

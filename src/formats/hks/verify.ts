@@ -7,9 +7,9 @@
  */
 import type { Issue } from '../../binary/errors.ts';
 import { HKS_DEFAULT_PAD_BYTE, listHksFunctions, type HksChunk, type HksFunction } from './chunk.ts';
-import { aOf, bOf, bxOf, cOf, dataWordCount, hksOpcodes, opOf, sbxOf, type HksDialect, type OpcodeInfo, type OperandKind } from './opcodes.ts';
+import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind } from './opcodes.ts';
 
-export interface VerifyOptions {
+export interface HksVerifyOptions {
   dialect?: HksDialect;
   /** Stop after this many findings (default 10 000). */
   limit?: number;
@@ -54,7 +54,7 @@ const R1_OPERAND: Record<string, 'A' | 'B'> = {
 };
 
 /** Checks a chunk; returns the findings (empty for clean compiler output). */
-export function verifyHksChunk(chunk: HksChunk, options: VerifyOptions = {}): Issue[] {
+export function verifyHksChunk(chunk: HksChunk, options: HksVerifyOptions = {}): Issue[] {
   const table = hksOpcodes(options.dialect);
   const limit = options.limit ?? 10_000;
   const issues: Issue[] = [];
@@ -73,7 +73,7 @@ export function verifyHksChunk(chunk: HksChunk, options: VerifyOptions = {}): Is
   return issues.slice(0, limit);
 }
 
-function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo[], issues: Issue[], structIds: Set<number>, hasStructs: boolean, limit: number): void {
+function verifyFunction(fn: HksFunction, path: string, byOp: readonly HksOpcodeInfo[], issues: Issue[], structIds: Set<number>, hasStructs: boolean, limit: number): void {
   const code = fn.code;
   const n = code.length;
   const maxStack = fn.maxStackSize;
@@ -86,37 +86,37 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
     issues.push(issue);
   };
   const dataOp = byOp.findIndex((o) => o.isData);
-  const isData = (pc: number): boolean => pc >= 0 && pc < n && opOf(code[pc]!) === dataOp;
+  const isData = (pc: number): boolean => pc >= 0 && pc < n && hksOp(code[pc]!) === dataOp;
 
   if (fn.padByte !== HKS_DEFAULT_PAD_BYTE) issues.push({ rule: 'hks.padding.byte', message: `${path}: pad byte 0x${fn.padByte.toString(16)} (every known writer uses '_')`, path: `/${path}/padByte`, severity: 'warning', hypothesis: 'hks.padding.byte' });
   if (n === 0) {
     add(0, 'hks.code.empty', 'function has no code (compilers always end with RETURN)', 'warning');
-  } else if (byOp[opOf(code[n - 1]!)]?.name !== 'RETURN') {
+  } else if (byOp[hksOp(code[n - 1]!)]?.name !== 'RETURN') {
     add(n - 1, 'hks.code.noreturn', 'last word is not RETURN (compilers always end a function with RETURN 0 1)', 'warning');
   }
 
   const jumpTargets = new Set<number>();
   for (let pc = 0; pc < n; pc++) {
-    const info = byOp[opOf(code[pc]!)];
-    if (info?.b === 'J') jumpTargets.add(pc + 1 + sbxOf(code[pc]!));
+    const info = byOp[hksOp(code[pc]!)];
+    if (info?.b === 'J') jumpTargets.add(pc + 1 + hksSbx(code[pc]!));
   }
 
   for (let pc = 0; pc < n; pc++) {
     if (issues.length >= limit) return;
     const w = code[pc]!;
-    const info = byOp[opOf(w)];
+    const info = byOp[hksOp(w)];
     if (!info) {
-      add(pc, 'hks.op.unknown', `opcode ${opOf(w)} is outside the table (${byOp.length} opcodes)`);
+      add(pc, 'hks.op.unknown', `opcode ${hksOp(w)} is outside the table (${byOp.length} opcodes)`);
       continue;
     }
     if (info.isData) {
       add(pc, 'hks.data.orphan', 'DATA word not owned by a preceding instruction');
       continue;
     }
-    const a = aOf(w);
-    const b = bOf(w);
-    const c = cOf(w);
-    const bx = bxOf(w);
+    const a = hksA(w);
+    const b = hksB(w);
+    const c = hksC(w);
+    const bx = hksBx(w);
 
     // unused fields
     if (info.a === '-' && a !== 0) add(pc, 'hks.op.unused', `${info.name}: unused A is ${a}`, 'warning');
@@ -126,7 +126,7 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
     }
 
     // operands by kind
-    const check = (kind: OperandKind, v: number, field: string, rk9: boolean): void => {
+    const check = (kind: HksOperandKind, v: number, field: string, rk9: boolean): void => {
       switch (kind) {
         case 'R':
           if (v >= maxStack) add(pc, 'hks.operand.register', `${info.name}: ${field} = R(${v}) is not below max stack ${maxStack}`);
@@ -160,7 +160,7 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
       check(info.b, b, 'B', false);
       check(info.c, c, 'C', true);
     } else if (info.mode === 'ABx') check(info.b, bx, 'Bx', false);
-    else check(info.b, sbxOf(w), 'sBx', false);
+    else check(info.b, hksSbx(w), 'sBx', false);
 
     const span = REGISTER_SPANS[info.name]?.(a, b, c);
     if (span && span[1] >= maxStack) add(pc, 'hks.operand.span', `${info.name}: uses registers R(${span[0]})..R(${span[1]}), max stack is ${maxStack}`);
@@ -193,7 +193,7 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
         break;
       }
     }
-    if (info.test && (pc + 1 >= n || byOp[opOf(code[pc + 1]!)]?.name !== 'JMP')) add(pc, 'hks.test.jmp', `${info.name}: the word after a test instruction must be a JMP`, pc + 1 >= n ? 'error' : 'warning');
+    if (info.test && (pc + 1 >= n || byOp[hksOp(code[pc + 1]!)]?.name !== 'JMP')) add(pc, 'hks.test.jmp', `${info.name}: the word after a test instruction must be a JMP`, pc + 1 >= n ? 'error' : 'warning');
 
     // R1 forms: the VM takes the operand from the register the previous instruction wrote (§10), so that
     // instruction must be one that "makes R1", write the same register, and control must not arrive by a jump.
@@ -201,10 +201,10 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
     if (r1) {
       let p = pc - 1;
       while (p >= 0 && isData(p)) p--;
-      const prev = p >= 0 ? byOp[opOf(code[p]!)] : undefined;
+      const prev = p >= 0 ? byOp[hksOp(code[p]!)] : undefined;
       const reg = r1 === 'A' ? a : b;
       if (!prev || !prev.makesR1) add(pc, 'hks.r1.previous', `${info.name}: the previous instruction (${prev?.name ?? 'none'}) does not provide an R1 value`, 'warning');
-      else if (aOf(code[p]!) !== reg) add(pc, 'hks.r1.register', `${info.name}: R1 operand R(${reg}) but the previous ${prev.name} wrote R(${aOf(code[p]!)})`, 'warning');
+      else if (hksA(code[p]!) !== reg) add(pc, 'hks.r1.register', `${info.name}: R1 operand R(${reg}) but the previous ${prev.name} wrote R(${hksA(code[p]!)})`, 'warning');
       else if (jumpTargets.has(pc)) add(pc, 'hks.r1.target', `${info.name} is a jump target, so the R1 value may come from elsewhere`, 'warning');
     }
 
@@ -212,7 +212,7 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
     let run = 0;
     while (pc + 1 + run < n && isData(pc + 1 + run)) run++;
     const child = info.data.kind === 'closure' ? fn.children[bx] : undefined;
-    const expected = dataWordCount(info, w, child?.upvalueCount);
+    const expected = hksDataWordCount(info, w, child?.upvalueCount);
     if (info.data.kind === 'unknown') {
       if (run !== info.data.assumed) add(pc, 'hks.data.count', `${info.name} is followed by ${run} DATA word(s); its rule is unknown (assumed ${info.data.assumed})`, 'warning', 'hks.data.unknown');
     } else if (info.data.kind === 'optional') {
@@ -222,8 +222,8 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
     }
     for (let i = 0; i < run; i++) {
       const d = code[pc + 1 + i]!;
-      const da = aOf(d);
-      const dbx = bxOf(d);
+      const da = hksA(d);
+      const dbx = hksBx(d);
       if (info.name === 'CLOSURE') {
         if (da === 1 && dbx >= maxStack) add(pc + 1 + i, 'hks.data.capture', `CLOSURE capture of R(${dbx}) is not below max stack ${maxStack}`);
         else if (da === 2 && dbx >= fn.upvalueCount) add(pc + 1 + i, 'hks.data.capture', `CLOSURE shares upvalue ${dbx} but the function has ${fn.upvalueCount}`);
@@ -254,7 +254,7 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly OpcodeInfo
 }
 
 /** Counts findings by severity. */
-export function countFindings(issues: readonly Issue[]): { error: number; warning: number; info: number } {
+export function countHksFindings(issues: readonly Issue[]): { error: number; warning: number; info: number } {
   const out = { error: 0, warning: 0, info: 0 };
   for (const i of issues) out[i.severity]++;
   return out;

@@ -11,7 +11,7 @@ import {
   openHksFile,
   parseHksChunk,
   writeHksChunk,
-  operandKinds,
+  hksOperandKinds,
   type HksConstant,
   type HksFunction,
 } from '../../../src/index.ts';
@@ -89,7 +89,7 @@ function hkscOperands(fn: HksFunction, w: number): number[] {
   const C = (w >>> 8) & 0x1ff;
   const Bx = (w >>> 8) & 0x1ffff;
   void fn;
-  return operandKinds(info).map(({ kind, field }) => {
+  return hksOperandKinds(info).map(({ kind, field }) => {
     if (field === 'a') return A;
     if (field === 'sbx') return Bx - 0xffff;
     if (field === 'bx') return kind === 'K' ? -1 - Bx : Bx;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assembleHks, dataWordCount, disassembleHks, hksOpcodes, operandKinds, writeHksChunk, parseHksChunk, type OpcodeInfo } from '../../../src/index.ts';
+import { assembleHks, hksDataWordCount, disassembleHks, hksOpcodes, hksOperandKinds, writeHksChunk, parseHksChunk, type HksOpcodeInfo } from '../../../src/index.ts';
 
 const table = hksOpcodes();
 
@@ -68,21 +68,21 @@ describe('opcode table', () => {
 
   it('computes DATA words from operands: CLOSURE upvalues, SETLIST C=0, SETSLOTMT chains, C+1 chains', () => {
     const w = (op: number, a: number, b: number, c: number): number => ((op << 25) | (b << 17) | (c << 8) | a) >>> 0;
-    expect(dataWordCount(table.byName.get('CLOSURE')!, 0, 3)).toBe(3);
-    expect(dataWordCount(table.byName.get('SETLIST')!, w(64, 0, 5, 0))).toBe(1);
-    expect(dataWordCount(table.byName.get('SETLIST')!, w(64, 0, 5, 2))).toBe(0);
-    expect(dataWordCount(table.byName.get('SETSLOTMT')!, w(81, 0, 0x11, 2))).toBe(2); // boolean, n = 1
-    expect(dataWordCount(table.byName.get('SETSLOTMT')!, w(81, 0, 0xc2, 2))).toBe(4); // struct: id word + 3 chain words
-    expect(dataWordCount(table.byName.get('GETSLOTMT')!, w(85, 0, 0, 1))).toBe(2);
-    expect(dataWordCount(table.byName.get('GETFIELD')!, 0)).toBe(2);
-    expect(dataWordCount(table.byName.get('GETGLOBAL_MEM')!, 0)).toBe(1);
+    expect(hksDataWordCount(table.byName.get('CLOSURE')!, 0, 3)).toBe(3);
+    expect(hksDataWordCount(table.byName.get('SETLIST')!, w(64, 0, 5, 0))).toBe(1);
+    expect(hksDataWordCount(table.byName.get('SETLIST')!, w(64, 0, 5, 2))).toBe(0);
+    expect(hksDataWordCount(table.byName.get('SETSLOTMT')!, w(81, 0, 0x11, 2))).toBe(2); // boolean, n = 1
+    expect(hksDataWordCount(table.byName.get('SETSLOTMT')!, w(81, 0, 0xc2, 2))).toBe(4); // struct: id word + 3 chain words
+    expect(hksDataWordCount(table.byName.get('GETSLOTMT')!, w(85, 0, 0, 1))).toBe(2);
+    expect(hksDataWordCount(table.byName.get('GETFIELD')!, 0)).toBe(2);
+    expect(hksDataWordCount(table.byName.get('GETGLOBAL_MEM')!, 0)).toBe(1);
   });
 });
 
 describe('one case per opcode: assemble, check fields, disassemble back', () => {
   const cases = table.byOp.filter((o) => !o.isData);
-  it.each(cases.map((o) => [o.op, o.name, o] as [number, string, OpcodeInfo]))('%i %s', (_op, name, info) => {
-    const kinds = operandKinds(info);
+  it.each(cases.map((o) => [o.op, o.name, o] as [number, string, HksOpcodeInfo]))('%i %s', (_op, name, info) => {
+    const kinds = hksOperandKinds(info);
     const ops = kinds.map((k, i) => ({ ...k, ...sampleOperand(k.kind, k.field, i) }));
     const child = info.b === 'P' ? '\n  .function child\n    .params 0 .upvalues 0 .vararg 0 .maxstack 2\n    .code\n      RETURN R(0) 1\n  .end' : '';
     const consts = Array.from({ length: 8 }, (_, i) => `  .const "k${i}"`).join('\n');

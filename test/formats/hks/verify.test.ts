@@ -4,7 +4,7 @@ import {
   ToolkitError,
   analyzeHksChunk,
   assembleHks,
-  countFindings,
+  countHksFindings,
   disassembleHks,
   listHksFunctions,
   parseHksChunk,
@@ -23,7 +23,7 @@ function mapCode(f: HksFunction, g: (w: number) => number): void {
   f.children.forEach((c) => mapCode(c, g));
 }
 const blocking = (c: HksChunk): number => {
-  const n = countFindings(verifyHksChunk(c));
+  const n = countHksFindings(verifyHksChunk(c));
   return n.error + n.warning;
 };
 
