@@ -918,7 +918,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     const firstFree = fixedCounts.length;
     const free = Math.max(0, Math.min(distinct - firstFree, total - k));
     for (let id = 0; id < free; id++) out[k++] = firstFree + id;
-    while (k < total) out[k++] = free > 0 ? firstFree + rngValues.skewed(free, 2.5) : 0;
+    while (k < total) out[k++] = free > 0 ? firstFree + rngValues.skewed(free, 3) : 0;
     return rngValues.shuffle(out);
   };
   const shareScale = (n: number, full: number): number => (n >= full ? 1 : n / full);
@@ -1008,6 +1008,8 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   const pairIds = new Map<number, number>();
   const vecIds = new Map<number, number>();
 
+  /** Per enum set, the text id of each value once used. */
+  const enumTextIds: Int32Array[] = [];
   // Links: each primary is the target of exactly one owner cell; other nulls spread evenly.
   let ownerCells = 0;
   let ownerPrimaries = 0;
@@ -1097,7 +1099,9 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
                 break;
               case T_ENUM: {
                 const set = enumSets[f.enumSet]!;
-                v = intern(set[rngValues.skewed(set.length, 1.8)]!);
+                const k = rngValues.skewed(set.length, 2);
+                const ids = (enumTextIds[f.enumSet] ??= new Int32Array(set.length).fill(-1));
+                v = ids[k]! >= 0 ? ids[k]! : (ids[k] = intern(set[k]!));
                 cellPool[at] = K_TEXT;
                 break;
               }
@@ -1157,7 +1161,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
                     v = GADB_NULL_LINK;
                     nulls++;
                   } else {
-                    v = encodeGadbLink(target.ordinal, target.primaries + rngValues.skewed(target.secondaries, 1.5));
+                    v = encodeGadbLink(target.ordinal, target.primaries + rngValues.skewed(target.secondaries, 2));
                     toSecondaries++;
                   }
                 }
@@ -1207,9 +1211,9 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   for (let d = 1; d <= deferredCount; d++) {
     const size = deferredSizes[d - 1]!;
     const len = Math.max(8, size - 1 - rngText.int(4));
-    const text = textValue(rngText, d, len);
-    if (textId.has(text)) throw new Error(`generator: text value ${JSON.stringify(text)} collides`);
-    deferredIds[d] = intern(text);
+    // Unique by construction: `LOC_` and a lower-case base-36 serial, which no name, enum or path has.
+    deferredIds[d] = texts.length;
+    texts.push(textValue(rngText, d, len));
   }
   let blockSize = padded(rootName.length);
   for (const s of texts) blockSize += padded(s.length);
