@@ -1,7 +1,7 @@
 /** Bad input: every failure is a typed error naming the byte offset and the field path. */
 import { describe, expect, it } from 'vitest';
 import { EofError, FormatError, UnsupportedError, ConsistencyError } from '../../../src/binary/errors.ts';
-import { isGadb, parseGadb, writeGadb } from '../../../src/formats/gadb/index.ts';
+import { decodeGadbCurve, decodeGadbFloats, decodeGadbText, encodeGadbLink, isGadb, parseGadb, writeGadb } from '../../../src/formats/gadb/index.ts';
 import { loadFixture } from '../../support/fixtures.ts';
 
 const original = loadFixture('gadb', 'landmine_curse.fxp');
@@ -110,5 +110,23 @@ describe('GADB bad input', () => {
     const h = parseGadb(original);
     h.records.nameKey[0] = 0x9;
     expect(() => writeGadb(h)).toThrow(/not an item key/);
+  });
+
+  it('decoders raise typed errors for malformed items, never a RangeError', () => {
+    const g = parseGadb(original);
+    // Not an item key.
+    expect(() => decodeGadbText(g.strings, 0x1e)).toThrow(FormatError);
+    // A text item whose NUL was overwritten: its extent ends before a terminator.
+    const t = parseGadb(original);
+    t.strings.data.fill(0x41, 0x08, 0x18);
+    expect(() => decodeGadbText(t.strings, 0x08)).toThrow(/no NUL terminator/);
+    // A curve whose key count runs past its item (FloatCurve at sb+0xA8).
+    const c = parseGadb(original);
+    new DataView(c.strings.data.buffer).setUint32(0xa8, 0x7fffffff, true);
+    expect(() => decodeGadbCurve(c.strings, 0xa8, 13)).toThrow(FormatError);
+    expect(() => decodeGadbCurve(c.strings, 0xa8, 13)).toThrow(/runs past/);
+    // Vector3 read from a 4-byte item.
+    expect(() => decodeGadbFloats(g.strings, 0x18, 3)).toThrow(/needs 12 bytes/);
+    expect(() => encodeGadbLink(4096, 0)).toThrow(ConsistencyError);
   });
 });

@@ -15,6 +15,7 @@ import {
   gadbHypothesis,
   gadbTypeInfo,
   gadbTypeName,
+  buildGadb,
   isGadb,
   isGadbResourcePath,
   parseGadb,
@@ -25,6 +26,7 @@ import {
 } from '../../../src/formats/gadb/index.ts';
 import { describeDifference } from '../../../src/binary/hexdump.ts';
 import { SYNTHETIC } from './synthetic.ts';
+import { p919 } from '../../../src/hash/p919.ts';
 
 describe('GADB hypotheses on a hand-written file', () => {
   const { gadb: g, layout } = parseGadbWithLayout(SYNTHETIC);
@@ -145,5 +147,20 @@ describe('GADB hypotheses on a hand-written file', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const t of GADB_TYPE_CODES) if (t.hypothesis) expect(gadbHypothesis(t.hypothesis).id).toBe(t.hypothesis);
     expect(() => gadbHypothesis('H-NOPE')).toThrow();
+  });
+
+  it('reads a bare BlendDB database (H-BVR-BARE) and any 8-byte wrapper (H-WRAPPER-GENERIC)', () => {
+    const bvr = buildGadb({ rootName: 'BlendDB', categories: [{ name: 'Node', sortKey: p919('Node'), fields: [{ hash: 7, type: 2 }], records: [{ name: 'a', values: [[1.5]] }] }] });
+    const bytes = writeGadb(bvr);
+    expect(isGadb(bytes)).toBe(true);
+    expect(parseGadb(bytes).container).toEqual({ kind: 'bare' });
+    expect(decodeGadbText(parseGadb(bytes).strings, 0)).toBe('BlendDB');
+    expect(verifyGadb(bytes)).toEqual([]);
+    const wrapped = new Uint8Array(bytes.length + 8);
+    wrapped.set([0x41, 0x42, 0x43, 0x44, 3, 0, 0, 0]);
+    wrapped.set(bytes, 8);
+    const g = parseGadb(wrapped);
+    expect(g.container).toEqual({ kind: 'wrapped', magic: 'ABCD', version: 3 });
+    expect(describeDifference(writeGadb(g), wrapped)).toBe('');
   });
 });
