@@ -9,7 +9,7 @@
  */
 import type { Gadb } from '../../formats/gadb/types.ts';
 import { gadbTypeInfo, gadbTypeName } from '../../formats/gadb/type-codes.ts';
-import { blockTextBytes, fieldLabel, recordFields, type FieldNamer } from './model.ts';
+import { blockTextBytes, fieldLabel, recordFields, type FieldNamer, type RecordField } from './model.ts';
 import { RecordView } from './tables.ts';
 import { readElement } from './values.ts';
 
@@ -52,6 +52,18 @@ CREATE TABLE links (record_id INTEGER NOT NULL, field TEXT NOT NULL, element INT
   const insCell = db.prepare('INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?)');
   const insLink = db.prepare('INSERT INTO links VALUES (?, ?, ?, ?)');
   const usedTables = new Set(['categories', 'records', 'cells', 'links'].map((x) => x.toLowerCase()));
+  // Per run: fields, labels and type names (runs are shared by many records).
+  const runs = new Map<number, { fields: RecordField[]; labels: string[]; types: string[] }>();
+  const runOf = (r: number) => {
+    const key = g.records.firstDescriptor[r]! * 256 + g.records.descriptorCount[r]!;
+    let run = runs.get(key);
+    if (!run) {
+      const fields = recordFields(g, r);
+      run = { fields, labels: fields.map((f) => fieldLabel(f.hash, options.namer)), types: fields.map((f) => gadbTypeName(f.typeByte)) };
+      runs.set(key, run);
+    }
+    return run;
+  };
   for (let c = 0; c < g.categories.length; c++) {
     const cat = g.categories[c]!;
     insCat.run(c, v.categoryNames[c], new TextDecoder().decode(blockTextBytes(g, cat.typeNameKey)), cat.sortKey, cat.primaryCount, cat.secondaryCount);
@@ -59,9 +71,11 @@ CREATE TABLE links (record_id INTEGER NOT NULL, field TEXT NOT NULL, element INT
     const total = cat.primaryCount + cat.secondaryCount;
     // Per-category table: union of the fields of its records, in declaration order.
     const cols = new Map<string, string>();
-    for (let i = 0; i < total; i++) for (const f of recordFields(g, first + i)) {
-      const label = fieldLabel(f.hash, options.namer);
-      if (!cols.has(label)) cols.set(label, columnType(f.typeByte, f.count));
+    for (let i = 0; i < total; i++) {
+      const run = runOf(first + i);
+      run.fields.forEach((f, k) => {
+        if (!cols.has(run.labels[k]!)) cols.set(run.labels[k]!, columnType(f.typeByte, f.count));
+      });
     }
     let table = v.categoryNames[c]!;
     for (let k = 2; usedTables.has(table.toLowerCase()); k++) table = `${v.categoryNames[c]}~${k}`;
@@ -74,9 +88,11 @@ CREATE TABLE links (record_id INTEGER NOT NULL, field TEXT NOT NULL, element INT
       insRec.run(r, c, i, v.recordName(c, i), v.label(c, i), g.records.flags[r], g.records.cellCount[r]);
       const vals = new Map<string, unknown>();
       const base = v.ix.recordCellStart[r]!;
-      for (const f of recordFields(g, r)) {
-        const label = fieldLabel(f.hash, options.namer);
-        const type = gadbTypeName(f.typeByte);
+      const run = runOf(r);
+      for (let k = 0; k < run.fields.length; k++) {
+        const f = run.fields[k]!;
+        const label = run.labels[k]!;
+        const type = run.types[k]!;
         const elems: unknown[] = [];
         for (let e = 0; e < f.count; e++) {
           const raw = f.info ? readElement(g, f, base, e) : g.cells[base + f.link + e]!;
