@@ -1,7 +1,7 @@
 /** An archive tree source: one mounted `.arch06`, looked up by P919 hash of the path, then by case-insensitive name. */
 import { NotFoundError } from '../../binary/errors.ts';
 import { APL_FILE_NAME, parseArchivePathIndex, type ArchivePathIndex } from '../../formats/apl/apl.ts';
-import type { Arch06Archive } from '../../formats/arch06/archive.ts';
+import { asciiLower, type Arch06Archive } from '../../formats/arch06/archive.ts';
 import { DEFAULT_P919_TABLE, type P919Table } from '../../hash/p919.ts';
 import { normalizeVfsPath, vfsKey, type VfsSource } from './source.ts';
 
@@ -10,7 +10,9 @@ export class ArchiveTreeSource implements VfsSource {
   readonly name: string;
   readonly archive: Arch06Archive;
   private readonly table: P919Table;
-  private byHash: Map<number, number[]> | undefined;
+  /** First entry index per path hash; further entries with the same hash chain through `sameHash`. */
+  private byHash: Map<number, number> | undefined;
+  private sameHash: Int32Array | undefined;
   /** Entries whose path cannot be hashed with the table (unknown characters): found by name only. */
   private unhashable: Map<string, number> | undefined;
   private index: Promise<ArchivePathIndex | undefined> | undefined;
@@ -44,6 +46,8 @@ export class ArchiveTreeSource implements VfsSource {
     this.byHash = new Map();
     this.unhashable = new Map();
     const files = this.archive.files;
+    const chain = new Int32Array(files.length).fill(-1);
+    this.sameHash = chain;
     for (let i = 0; i < files.length; i++) {
       const path = files[i]!.path;
       const h = this.hashKey(path);
@@ -52,9 +56,13 @@ export class ArchiveTreeSource implements VfsSource {
         if (!this.unhashable.has(key)) this.unhashable.set(key, i);
         continue;
       }
-      const list = this.byHash.get(h);
-      if (list === undefined) this.byHash.set(h, [i]);
-      else list.push(i);
+      const first = this.byHash.get(h);
+      if (first === undefined) this.byHash.set(h, i);
+      else {
+        let k = first;
+        while (chain[k]! >= 0) k = chain[k]!;
+        chain[k] = i;
+      }
     }
   }
 
@@ -64,8 +72,7 @@ export class ArchiveTreeSource implements VfsSource {
     const key = vfsKey(path);
     const h = this.hashKey(key);
     if (h >= 0) {
-      const list = this.byHash!.get(h);
-      if (list) for (const i of list) if (vfsKey(this.archive.files[i]!.path) === key) return i;
+      for (let i = this.byHash!.get(h) ?? -1; i >= 0; i = this.sameHash![i]!) if (asciiLower(this.archive.files[i]!.path) === key) return i;
       return undefined;
     }
     return this.unhashable!.get(key);
@@ -87,7 +94,9 @@ export class ArchiveTreeSource implements VfsSource {
 
   async pathsForHash(hash: number): Promise<string[]> {
     if (!this.byHash) this.build();
-    return (this.byHash!.get(hash >>> 0) ?? []).map((i) => this.archive.files[i]!.path);
+    const out: string[] = [];
+    for (let i = this.byHash!.get(hash >>> 0) ?? -1; i >= 0; i = this.sameHash![i]!) out.push(this.archive.files[i]!.path);
+    return out;
   }
 
   pathIndex(): Promise<ArchivePathIndex | undefined> {

@@ -34,6 +34,14 @@ export function normalizeVfsPath(path: string): string {
 
 /** The case-insensitive key of a virtual path (ASCII folding, as the P919 table folds). */
 export function vfsKey(path: string): string {
+  // fast path: one scan proves the path is already a key (lower case, `\`, no leading/trailing/doubled separator)
+  const n = path.length;
+  let clean = n > 0 && path.charCodeAt(0) !== 92 && path.charCodeAt(n - 1) !== 92 && !(path.charCodeAt(0) === 46 && path.charCodeAt(1) === 92);
+  for (let i = 0; clean && i < n; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 47 || (c >= 65 && c <= 90) || (c === 92 && path.charCodeAt(i + 1) === 92)) clean = false;
+  }
+  if (clean) return path;
   const p = normalizeVfsPath(path);
   return /[A-Z]/.test(p) ? p.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : p;
 }
