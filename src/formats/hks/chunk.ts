@@ -187,15 +187,12 @@ function writeInt(w: ByteWriter, v: number): void {
   w.i32(v);
 }
 
-/** A non-negative int count, guarded against the remaining bytes. */
+/** A non-negative int count, guarded against the remaining bytes (`minElemSize` bytes per element at least). */
 function readCount(c: Ctx, minElemSize: number, path: string): number {
   const at = c.r.pos;
   const n = c.r.i32(path);
   if (n < 0) throw c.r.error(`negative count ${n}`, path, at, { actual: n });
-  c.r.pos = at;
-  c.r.guardCount(n, minElemSize, path, c.r.remaining - 4);
-  c.r.pos = at + 4;
-  return n;
+  return c.r.guardCount(n, minElemSize, path);
 }
 
 function readSizeT(c: Ctx, path: string): number {

@@ -68,6 +68,11 @@ describe('verifier', () => {
   });
 
   it('names the hypothesis when a finding rests on one', () => {
+    // GETFIELD_MM is never compiled: its DATA words are assumed (2, like GETFIELD); a file with none is reported
+    // as contradicting hypothesis hks.data.unknown, not as a plain error
+    const mm = assembleHks('.function main\n.params 0 .upvalues 0 .vararg 2 .maxstack 2\n.const "x"\n.code\n GETFIELD_MM R(0) R(0) K(0)\n RETURN R(0) 1\n.end\n').chunk;
+    const finding = verifyHksChunk(mm).find((i) => i.rule === 'hks.data.count')!;
+    expect([finding.severity, finding.hypothesis]).toEqual(['warning', 'hks.data.unknown']);
     const c = parseHksChunk(loadFixture('hks', 'real', 'surasia_hksc-disassembler_hsc_example.luac'));
     const infos = verifyHksChunk(c).filter((i) => i.severity === 'info');
     expect(infos.find((i) => i.rule === 'hks.structures.layout')?.hypothesis).toBe('hks.structures.layout');
