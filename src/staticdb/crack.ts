@@ -3,9 +3,10 @@
  * FFnv32 and kept when they hit an unnamed id. Sources of candidates:
  *
  * 1. dictionary words as given and in lower, UPPER, Pascal, camel and snake forms;
- * 2. token permutations: 2…maxTokens tokens (from the words, split on `_`, `::` and camel humps) joined as
+ * 2. token permutations (tried last): 2…maxTokens tokens (from the words, split on `_`, `::` and camel humps) joined as
  *    snake (`a_b`), camel (`aB`), Pascal (`AB`) and plain lower (`ab`);
- * 3. `namespace::Table` for every namespace (from known table names, or given) and Pascal token combinations;
+ * 3. `namespace::Table` for every namespace (from known table names, or given) and Pascal token combinations
+ *    (tried before the generic permutations: they only have to name tables);
  * 4. words harvested from the database's own strings (split on `< > = " \ / . - _ NUL`, whitespace and humps).
  *
  * Prefixes are hashed once (FNV-1a is sequential), so a combination costs only its last token. Hits are
@@ -80,7 +81,7 @@ export interface CrackOptions {
   targets: Iterable<number>;
   /** Dictionary words (names, fragments, harvested strings). */
   words: Iterable<string>;
-  /** Namespaces for `namespace::Table` (default: taken from words containing `::`). */
+  /** Namespaces for `namespace::Table` (default: those of the words containing `::`; given ones replace them). */
   namespaces?: Iterable<string>;
   /** Longest token combination (default 2; 3 multiplies the work by the vocabulary size). */
   maxTokens?: number;
@@ -104,6 +105,11 @@ export interface CrackResult {
   /** False when the budget stopped the search early. */
   complete: boolean;
   vocabulary: number;
+  /**
+   * Hits expected by chance alone: tried × targets / 2³². FFnv32 is 32 bits, so a long search against many ids
+   * finds accidental collisions; hits are candidates to review, not proof.
+   */
+  expectedFalseHits: number;
 }
 
 /** Proposes names for the target ids. */
@@ -124,10 +130,12 @@ export function crackSd2Names(options: CrackOptions): CrackResult {
     hits.push({ id, name, method });
   };
   const words = [...new Set(options.words)];
+  // Given namespaces replace the ones harvested from names containing `::`.
+  const harvestNamespaces = options.namespaces === undefined;
   const namespaces = new Set<string>(options.namespaces ?? []);
   const tokenCount = new Map<string, number>();
   for (const w of words) {
-    if (w.includes('::')) namespaces.add(w.split('::')[0]!);
+    if (harvestNamespaces && w.includes('::')) namespaces.add(w.split('::')[0]!);
     for (const t of sd2Tokens(w)) tokenCount.set(t, (tokenCount.get(t) ?? 0) + 1);
   }
   // 1. words in their usual forms
@@ -155,22 +163,22 @@ export function crackSd2Names(options: CrackOptions): CrackResult {
       if (depth + 1 < maxTokens) expand(hp, [...parts, list[i]!], depth + 1, style, method);
     }
   };
+  // 2. namespace::Table — every namespace with one token first (cheap), then deeper combinations.
+  const pstyle = { sep: '', first: pascal, rest: pascal };
+  for (const ns of namespaces) {
+    const h0 = fnvUpdate(FNV_OFFSET, ns + '::');
+    for (let i = 0; i < pascal.length && !done(); i++) check(fnvUpdate(h0, pascal[i]!), () => `${ns}::${pascal[i]!}`, 'namespace');
+    for (const w of words) if (!done() && /^[A-Z]/.test(w) && !w.includes('::')) check(fnvUpdate(h0, w), () => `${ns}::${w}`, 'namespace');
+  }
   if (maxTokens >= 2) {
+    for (const ns of namespaces) {
+      const h0 = fnvUpdate(FNV_OFFSET, ns + '::');
+      for (let i = 0; i < pascal.length && !done(); i++) expand(fnvUpdate(h0, pascal[i]!), [`${ns}::${pascal[i]!}`], 1, pstyle, 'namespace');
+    }
+    // 3. token permutations in snake, camel, Pascal and plain lower case.
     for (const style of styles) {
       for (let i = 0; i < style.first.length && !done(); i++) expand(fnvUpdate(FNV_OFFSET, style.first[i]!), [style.first[i]!], 1, style, 'tokens');
     }
   }
-  // 3. namespace::Table
-  for (const ns of namespaces) {
-    if (done()) break;
-    const h0 = fnvUpdate(FNV_OFFSET, ns + '::');
-    const pstyle = { sep: '', first: pascal, rest: pascal };
-    for (let i = 0; i < pascal.length && !done(); i++) {
-      const h1 = fnvUpdate(h0, pascal[i]!);
-      check(h1, () => `${ns}::${pascal[i]!}`, 'namespace');
-      if (maxTokens >= 2) expand(h1, [`${ns}::${pascal[i]!}`], 1, pstyle, 'namespace');
-    }
-    for (const w of words) if (/^[A-Z]/.test(w) && !w.includes('::')) check(fnvUpdate(h0, w), () => `${ns}::${w}`, 'namespace');
-  }
-  return { hits, tried, complete: !done(), vocabulary: vocab.length };
+  return { hits, tried, complete: !done(), vocabulary: vocab.length, expectedFalseHits: (tried * targets.size) / 2 ** 32 };
 }

@@ -370,9 +370,10 @@ const crackCmd: Command = {
   run(ctx) {
     const db = openDb(ctx);
     const { tables, columns } = unnamedSd2Ids(db, db.names);
+    // The user's words first: their namespaces are tried before those of the loaded name lists.
     const words: string[] = [];
-    for (const e of db.names.entries()) words.push(...e.names);
     for (const f of list(ctx, 'words')) words.push(...readFileSync(ctx.resolvePath(f), 'utf8').split(/\r?\n/).map((w) => w.trim()).filter(Boolean));
+    for (const e of db.names.entries()) words.push(...e.names);
     if (ctx.options['no-harvest'] !== true) words.push(...harvestSd2Words(db));
     const namespaces = list(ctx, 'namespace');
     const result = crackSd2Names({ targets: [...tables, ...columns], words, maxTokens: int(ctx, 'max-tokens', 2), budget: int(ctx, 'budget', 50_000_000), ...(namespaces.length ? { namespaces } : {}) });
@@ -381,10 +382,10 @@ const crackCmd: Command = {
     const out = str(ctx, 'out');
     if (out !== undefined) writeFileAtomic(ctx.resolvePath(out), found.toText(), { overwrite: ctx.options['force'] === true });
     const tableSet = new Set(tables);
-    if (ctx.json) ctx.printJson({ targets: { tables: tables.length, columns: columns.length }, tried: result.tried, complete: result.complete, vocabulary: result.vocabulary, hits: result.hits.map((h) => ({ id: hex32(h.id), name: h.name, kind: tableSet.has(h.id) ? 'table' : 'column', method: h.method })) });
+    if (ctx.json) ctx.printJson({ targets: { tables: tables.length, columns: columns.length }, tried: result.tried, complete: result.complete, vocabulary: result.vocabulary, expectedFalseHits: result.expectedFalseHits, hits: result.hits.map((h) => ({ id: hex32(h.id), name: h.name, kind: tableSet.has(h.id) ? 'table' : 'column', method: h.method })) });
     else {
       for (const h of result.hits) ctx.out(`${hex32(h.id)}\t${tableSet.has(h.id) ? 'table' : 'column'}\t${h.name}\t(${h.method})`);
-      ctx.err(`${result.hits.length} candidate(s) for ${tables.length} unnamed table(s) and ${columns.length} unnamed column id(s); ${result.tried} hashes${result.complete ? '' : ' (budget reached)'}${out ? `; written to ${out}` : ''}`);
+      ctx.err(`${result.hits.length} candidate(s) for ${tables.length} unnamed table(s) and ${columns.length} unnamed column id(s); ${result.tried} hashes${result.complete ? '' : ' (budget reached)'}, ~${result.expectedFalseHits.toFixed(1)} hit(s) expected by chance: review before trusting${out ? `; written to ${out}` : ''}`);
     }
     return 0;
   },
