@@ -128,6 +128,7 @@ export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Gener
   const linkText = new Map<number, string>();
   const blockText = new Map<number, string>();
   let reconBuf = new Uint32Array(1024);
+  let batch = '';
   let r = 0;
   for (let c = 0; c < g.categories.length; c++) {
     const cat = g.categories[c]!;
@@ -153,46 +154,51 @@ export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Gener
         const f = run.fields[fi]!;
         line += run.labels[fi]!;
         const info = f.info;
-        const parts: string[] = [];
+        // A scalar (count 1) is written bare, anything else as a list; an element whose cell lies past the
+        // record is left out (the residual keeps such records exact).
+        const bare = f.count === 1 && (info?.decoding.kind === 'bool' ? f.link >>> 5 < cc : f.link < cc);
+        if (!bare) line += '[';
+        let n = 0;
         for (let e = 0; e < f.count; e++) {
           const k = f.link + e;
+          let t: string;
           if (!info) {
-            if (k < cc) {
-              parts.push(String(g.cells[base + k]));
-              recon[k] = g.cells[base + k]!;
-            }
-            continue;
-          }
-          const dd = info.decoding;
-          if (dd.kind === 'bool') {
-            if (k >>> 5 >= cc) continue;
-            const v = (g.cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
-            recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
-            parts.push(v === 1 ? 'true' : 'false');
-            continue;
-          }
-          if (k >= cc) continue;
-          const cell = g.cells[base + k]!;
-          recon[k] = cell;
-          if (dd.kind === 'f32') {
-            const x = f32FromBits(cell);
-            parts.push(Number.isFinite(x) && !Object.is(x, -0) ? String(x) : JSON.stringify(floatJson(x)));
-          } else if (dd.kind === 'i32') parts.push(String(cell | 0));
-          else if (dd.kind === 'link') {
-            let t = linkText.get(cell);
-            if (t === undefined) linkText.set(cell, (t = JSON.stringify(linkJson(cell))));
-            parts.push(t);
+            if (k >= cc) continue;
+            t = String(g.cells[base + k]);
+            recon[k] = g.cells[base + k]!;
           } else {
-            const ck = info.itemKind * 0x100000000 + cell;
-            let t = blockText.get(ck);
-            if (t === undefined) {
-              t = JSON.stringify(dd.kind === 'text' ? textJson(blockTextBytes(g, cell)) : blockJson(dd, decodeBlockValue(g, dd, cell)));
-              blockText.set(ck, t);
+            const dd = info.decoding;
+            if (dd.kind === 'bool') {
+              if (k >>> 5 >= cc) continue;
+              const v = (g.cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
+              recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
+              t = v === 1 ? 'true' : 'false';
+            } else {
+              if (k >= cc) continue;
+              const cell = g.cells[base + k]!;
+              recon[k] = cell;
+              if (dd.kind === 'f32') {
+                const x = f32FromBits(cell);
+                t = Number.isFinite(x) && !Object.is(x, -0) ? String(x) : JSON.stringify(floatJson(x));
+              } else if (dd.kind === 'i32') t = String(cell | 0);
+              else if (dd.kind === 'link') {
+                let lt = linkText.get(cell);
+                if (lt === undefined) linkText.set(cell, (lt = JSON.stringify(linkJson(cell))));
+                t = lt;
+              } else {
+                const ck = info.itemKind * 0x100000000 + cell;
+                let bt = blockText.get(ck);
+                if (bt === undefined) {
+                  bt = JSON.stringify(dd.kind === 'text' ? textJson(blockTextBytes(g, cell)) : blockJson(dd, decodeBlockValue(g, dd, cell)));
+                  blockText.set(ck, bt);
+                }
+                t = bt;
+              }
             }
-            parts.push(t);
           }
+          line += n++ > 0 ? ',' + t : t;
         }
-        line += f.count === 1 && parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`;
+        if (!bare) line += ']';
       }
       line += '}';
       let residual = '';
@@ -201,8 +207,14 @@ export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Gener
         if (x !== 0) residual += `${residual ? ',' : ''}"${k}":${x}`;
       }
       if (residual) line += `,"residual":{${residual}}`;
-      yield (i > 0 ? ',\n' : '') + line + '}';
+      batch += (i > 0 ? ',\n' : '') + line + '}';
+      if (batch.length > 1 << 20) {
+        yield batch;
+        batch = '';
+      }
     }
+    if (batch) yield batch;
+    batch = '';
     yield '\n]}';
   }
   yield '\n]}\n';
