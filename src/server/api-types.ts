@@ -227,3 +227,54 @@ export interface SaveResult {
   /** Verify findings of the written file, re-read from disk. */
   findings: Finding[];
 }
+
+/** `GET /api/files/:file/sd2`: a Firefall static database. */
+export interface Sd2Overview {
+  file: FileInfo;
+  kind: 'sd2';
+  header: { name: string; value: string }[];
+  tables: Sd2TableSummary[];
+  /** Tables and columns whose names are known, of all. */
+  named: { tables: number; columns: number; columnSlots: number };
+}
+
+export interface Sd2TableSummary {
+  index: number;
+  id: string;
+  label: string;
+  named: boolean;
+  rowCount: number;
+  columnCount: number;
+}
+
+export interface Sd2Column {
+  index: number;
+  id: string;
+  label: string;
+  named: boolean;
+  type: string;
+  nullable: boolean;
+  pool: boolean;
+}
+
+/** `GET /api/files/:file/sd2/tables/:table`. */
+export interface Sd2TableDetail extends Sd2TableSummary {
+  columns: Sd2Column[];
+}
+
+/** A cell as JSON (`sd2JsonValue`): null for NULL, numbers, text, arrays, `{hex}` for bytes, `{min, max}` for boxes. */
+export type Sd2Cell = null | number | string | Sd2Cell[] | { [k: string]: Sd2Cell };
+
+/** `GET /api/files/:file/sd2/tables/:table/rows?offset&limit`. */
+export interface Sd2RowPage {
+  total: number;
+  offset: number;
+  rows: { row: number; cells: Sd2Cell[] }[];
+}
+
+/** `GET /api/files/:file/sd2/search?q=`. */
+export interface Sd2SearchAnswer {
+  query: string;
+  hits: { table: string; tableIndex: number; row: number; column: string; columnIndex: number; value: Sd2Cell }[];
+  truncated: boolean;
+}

@@ -9,6 +9,7 @@ import type { Router } from './router.ts';
 import type { Workspace } from './workspace.ts';
 import type { HashAnswer, SessionInfo } from './api-types.ts';
 import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
+import { registerSd2Api } from './api-sd2.ts';
 
 /** What every handler can reach. */
 export interface ApiContext {
@@ -17,6 +18,8 @@ export interface ApiContext {
   outDir: string | undefined;
   /** Folder for files saved from the bundled samples (the cache folder), which are not saved beside the repo's fixtures. */
   sampleOutDir: string;
+  /** Name lists for `.sd2` files (Brutus JSON, hash→name JSON or one name per line). */
+  sd2NameFiles: string[];
 }
 
 export const WORKBENCH_VERSION = '0.1.0';
@@ -38,6 +41,7 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
     handler: (req, c) => hashAnswer(req.query, c),
   });
   registerGadbApi(router, context);
+  registerSd2Api(router, context, context.sd2NameFiles);
   return router;
 }
 

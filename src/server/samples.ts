@@ -1,7 +1,7 @@
 /**
- * The bundled samples `scry serve` opens when given no file: the real `.fxp` from the test fixtures, and a
+ * The bundled samples `scry serve` opens when given no file: the real `.fxp` from the test fixtures, a
  * game-scale database made by the generator on first run and kept in a cache folder (ignored by git), so the
- * workbench is always exercised at the real game's size.
+ * workbench is always exercised at the real game's size, and the peer-made `.sd2` fixture.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,10 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** The real sample: a GADB v17 database in an LTFX wrapper (14.5 KB). */
 export const realSamplePath = join(repoRoot, 'test', 'fixtures', 'gadb', 'landmine_curse.fxp');
 
+/** A Firefall static database written by the community's reference writer (FauFau 1.5.0), and its names. */
+export const sd2SamplePath = join(repoRoot, 'test', 'fixtures', 'sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2');
+export const sd2SampleNames = join(repoRoot, 'test', 'fixtures', 'sd2', 'faufau-1.5.0-generated', 'sample-names.txt');
+
 /** The default cache folder: `.scry-cache/` in the repository, or `$SCRY_CACHE`. */
 export function defaultCacheDir(env: Record<string, string | undefined>): string {
   return env['SCRY_CACHE'] || join(repoRoot, '.scry-cache');
@@ -20,6 +24,8 @@ export function defaultCacheDir(env: Record<string, string | undefined>): string
 
 export interface SampleSet {
   files: { path: string; origin: 'sample' }[];
+  /** Name lists for the sd2 sample. */
+  sd2NameFiles: string[];
   /** Lines to show the user (what was generated, what is missing). */
   notes: string[];
 }
@@ -32,6 +38,7 @@ export interface SampleSet {
 export async function prepareSamples(cacheDir: string, generate: ((path: string) => Promise<void>) | undefined): Promise<SampleSet> {
   const files: SampleSet['files'] = [];
   const notes: string[] = [];
+  const sd2NameFiles: string[] = [];
   if (existsSync(realSamplePath)) files.push({ path: realSamplePath, origin: 'sample' });
   else notes.push(`real sample missing: ${realSamplePath}`);
   if (generate) {
@@ -44,5 +51,9 @@ export async function prepareSamples(cacheDir: string, generate: ((path: string)
   } else {
     notes.push('the game-scale sample is not available in this build (no generator yet)');
   }
-  return { files, notes };
+  if (existsSync(sd2SamplePath)) {
+    files.push({ path: sd2SamplePath, origin: 'sample' });
+    if (existsSync(sd2SampleNames)) sd2NameFiles.push(sd2SampleNames);
+  }
+  return { files, sd2NameFiles, notes };
 }

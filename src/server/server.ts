@@ -30,6 +30,8 @@ export interface WorkbenchOptions {
   outDir?: string;
   /** Folder for files saved from the bundled samples. */
   sampleOutDir: string;
+  /** Name lists for `.sd2` files. */
+  sd2NameFiles?: string[];
   /** Per-run token; random when not given (tests pass one). */
   token?: string;
 }
@@ -48,7 +50,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   const token = options.token ?? randomBytes(24).toString('base64url');
   const workspace = new Workspace();
   for (const f of options.files) workspace.add(f.path, f.origin);
-  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir };
+  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir, sd2NameFiles: options.sd2NameFiles ?? [] };
   const router = registerApi(new Router<ApiContext>(), context);
   const assets = await buildWebAssets(token);
 

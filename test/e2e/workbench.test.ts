@@ -38,9 +38,11 @@ describe('workbench in headless Chromium', () => {
       files: [
         { path: join(dir, 'landmine_curse.fxp'), origin: 'argument' },
         { path: join(dir, 'generated.gamedb'), origin: 'argument' },
+        { path: fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2'), origin: 'sample' },
       ],
       port: 0,
       sampleOutDir: join(dir, 'out'),
+      sd2NameFiles: [fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-names.txt')],
     });
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -127,6 +129,20 @@ describe('workbench in headless Chromium', () => {
     await page.locator('.hash-value', { hasText: '0xA37788CC' }).waitFor();
     expect(page.url()).toContain('/hash?text=3DRotation');
     await shot('hash');
+  });
+
+  it('shows an sd2 table with NULL cells and finds a value in it', async () => {
+    await page.goto(`${wb.url}f/sample-beta-1869.sd2`);
+    await page.locator('.side-list a.cat', { hasText: 'dbtest::PoolTypes' }).click();
+    await page.waitForURL(/\/t\/dbtest%3A%3APoolTypes$/);
+    const row1 = page.locator('.table-host .vt-row[data-index="1"]');
+    await row1.waitFor();
+    expect(await row1.locator('.v-null').count()).toBe(8);
+    await shot('sd2');
+    await page.locator('input.search').fill('first');
+    await page.locator('input.search').press('Enter');
+    await page.locator('.hit a', { hasText: 'dbtest::PoolTypes:0' }).first().click();
+    await page.waitForURL(/row=0$/);
   });
 
   it('scrolls a large category with a virtual table: few rows in the DOM, pages fetched on demand', async () => {

@@ -9,6 +9,7 @@ import { h, mount, num } from './dom.ts';
 import { formatRoute, parseRoute, type Route } from './routes.ts';
 import { CategoryView } from './views/category.ts';
 import { editsView, hashView, homeView, overviewView, searchView } from './views/pages.ts';
+import { Sd2TableView, sd2Overview, sd2OverviewView, sd2SearchView } from './views/sd2.ts';
 import { VirtualTable } from './virtual-table.ts';
 
 const root = document.getElementById('app')!;
@@ -27,6 +28,7 @@ class Workbench implements App {
   private sideFile: string | undefined;
   private sideList: VirtualTable<CategorySummary> | undefined;
   private categoryView: CategoryView | undefined;
+  private sd2View: Sd2TableView | undefined;
   private renderToken = 0;
 
   async start(): Promise<void> {
@@ -130,15 +132,39 @@ class Workbench implements App {
     if (file !== undefined) this.fileSelect.value = file;
     if (route.view === 'search') this.search.value = route.q;
     const info = file !== undefined ? this.session.files.find((f) => f.id === file) : undefined;
-    if (file !== undefined && info?.kind === 'gadb') {
-      void this.renderSide(file, route.view === 'category' ? route.category : undefined);
+    const kind = info?.kind;
+    if (file !== undefined && kind === 'gadb') {
       if (file !== this.sideFile || force) void this.refreshEdits(file);
+      void this.renderSide(file, route.view === 'category' ? route.category : undefined);
+    } else if (file !== undefined && kind === 'sd2') {
+      this.editsBadge.classList.remove('visible');
+      void this.renderSd2Side(file, route.view === 'sd2table' ? route.table : undefined);
     } else {
       this.sideFile = undefined;
+      this.editsBadge.classList.remove('visible');
       mount(this.side);
     }
-    document.body.classList.toggle('with-side', file !== undefined && info?.kind === 'gadb');
+    document.body.classList.toggle('with-side', file !== undefined && (kind === 'gadb' || kind === 'sd2'));
+    if (route.view !== 'sd2table') {
+      this.sd2View?.destroy();
+      this.sd2View = undefined;
+    }
     try {
+      if (route.view === 'sd2table') {
+        if (!force && this.sd2View && this.sd2View.file === route.file && this.sd2View.table === route.table) {
+          this.sd2View.select(route.row);
+          return;
+        }
+        this.sd2View?.destroy();
+        this.categoryView?.destroy();
+        this.categoryView = undefined;
+        const view = new Sd2TableView(this, route.file, route.table);
+        this.sd2View = view;
+        mount(this.main, view.element);
+        document.title = `${route.table} · ${route.file} · scry`;
+        await view.load(route.row);
+        return;
+      }
       if (route.view === 'category') {
         const reuse = !force && previous.view === 'category' && this.categoryView && this.categoryView.file === route.file && this.categoryView.category === route.category;
         if (!reuse) {
@@ -162,11 +188,11 @@ class Workbench implements App {
           document.title = 'scry workbench';
           break;
         case 'file':
-          view = await overviewView(this, route.file);
+          view = kind === 'sd2' ? await sd2OverviewView(this, route.file) : await overviewView(this, route.file);
           document.title = `${route.file} · scry`;
           break;
         case 'search':
-          view = await searchView(this, route.file, route.q);
+          view = kind === 'sd2' ? await sd2SearchView(this, route.file, route.q) : await searchView(this, route.file, route.q);
           document.title = `${route.q} · search · scry`;
           break;
         case 'edits':
@@ -236,6 +262,57 @@ class Workbench implements App {
       const filterValue = (this.side.querySelector('input.filter') as HTMLInputElement | null)?.value ?? '';
       if (filterValue === '') this.sideList.select(all.findIndex((c) => c.name === category));
     }
+  }
+
+  /** The sidebar of an sd2 file: its tables, filterable. */
+  private async renderSd2Side(file: string, table: string | undefined): Promise<void> {
+    if (this.sideFile === file && this.sideList) {
+      const o = await sd2Overview(file);
+      const filterValue = (this.side.querySelector('input.filter') as HTMLInputElement | null)?.value ?? '';
+      if (table !== undefined && filterValue === '') this.sideList.select(o.tables.findIndex((t) => t.label === table));
+      return;
+    }
+    this.sideFile = file;
+    this.sideList?.destroy();
+    this.sideList = undefined;
+    mount(this.side, h('div', { class: 'muted pad' }, 'Loading tables…'));
+    const o = await sd2Overview(file);
+    if (this.sideFile !== file) return;
+    const all = o.tables.map((t) => ({ ordinal: t.index, name: t.label, recordCount: t.rowCount, primaryCount: 0, secondaryCount: t.rowCount, fieldCount: t.columnCount }));
+    const filter = h('input', { class: 'filter', type: 'search', placeholder: `Filter ${num(all.length)} tables`, spellcheck: 'false', 'aria-label': 'filter tables' });
+    const host = h('div', { class: 'side-list' });
+    const overview = link(this, { view: 'file', file }, 'Overview');
+    overview.className = 'side-overview';
+    mount(this.side, overview, filter, host);
+    const build = () => {
+      const words = filter.value.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+      const shown = words.length === 0 ? all : all.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
+      this.sideList?.destroy();
+      this.sideList = new VirtualTable<CategorySummary>({
+        columns: [
+          {
+            head: `${num(shown.length)} tables`,
+            width: 0,
+            cell: (c) => {
+              const a = link(this, { view: 'sd2table', file, table: c.name }, h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
+              a.className = 'cat';
+              a.title = c.name;
+              return a;
+            },
+          },
+        ],
+        total: shown.length,
+        rowHeight: 24,
+        pageSize: 500,
+        load: async (offset, limit) => shown.slice(offset, offset + limit),
+      });
+      mount(host, this.sideList.element);
+      const current = this.route.view === 'sd2table' ? this.route.table : undefined;
+      const sel = shown.findIndex((c) => c.name === current);
+      if (sel >= 0) this.sideList.select(sel);
+    };
+    filter.addEventListener('input', build);
+    build();
   }
 
   private currentCategory(): string | undefined {

@@ -6,6 +6,7 @@
  *   /f/FILE/c/CATEGORY                         record table
  *   /f/FILE/c/CATEGORY/r/RECORD?field=0x…      record in its table (by name; `#N` for the N-th, primaries
  *                                              first), field highlighted
+ *   /f/FILE/t/TABLE?row=N                      an sd2 table (by name, 0x id or index), row selected
  *   /f/FILE/search?q=…                         search results
  *   /f/FILE/edits                              staged edits as a diff, and save
  *   /hash?text=… | ?hash=0x…                   hash tool
@@ -18,6 +19,7 @@ export type Route =
   | { view: 'hash'; text?: string; hash?: string }
   | { view: 'file'; file: string }
   | { view: 'category'; file: string; category: string; record?: string; field?: string }
+  | { view: 'sd2table'; file: string; table: string; row?: number }
   | { view: 'search'; file: string; q: string }
   | { view: 'edits'; file: string }
   | { view: 'missing'; path: string };
@@ -46,6 +48,12 @@ export function parseRoute(pathname: string, search: string): Route {
     if (parts.length === 2) return { view: 'file', file };
     if (parts[2] === 'search' && parts.length === 3) return { view: 'search', file, q: q.get('q') ?? '' };
     if (parts[2] === 'edits' && parts.length === 3) return { view: 'edits', file };
+    if (parts[2] === 't' && parts.length === 4) {
+      const r: Route = { view: 'sd2table', file, table: parts[3]! };
+      const row = q.get('row');
+      if (row !== null && /^\d+$/.test(row)) r.row = Number(row);
+      return r;
+    }
     if (parts[2] === 'c' && parts.length >= 4) {
       const r: Route = { view: 'category', file, category: parts[3]! };
       if (parts.length === 6 && parts[4] === 'r') r.record = parts[5]!;
@@ -75,6 +83,8 @@ export function formatRoute(r: Route): string {
       return `/f/${enc(r.file)}/search?q=${enc(r.q)}`;
     case 'edits':
       return `/f/${enc(r.file)}/edits`;
+    case 'sd2table':
+      return `/f/${enc(r.file)}/t/${enc(r.table)}${r.row !== undefined ? `?row=${r.row}` : ''}`;
     case 'category': {
       let s = `/f/${enc(r.file)}/c/${enc(r.category)}`;
       if (r.record !== undefined) s += `/r/${enc(r.record)}`;

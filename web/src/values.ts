@@ -66,6 +66,8 @@ export function compactValue(v: TypedValue, onLink: (ref: RecordRef) => void): N
     const target = v.target;
     return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), e.stopPropagation(), onLink(target)) }, target.label);
   }
+  if (v.t === 'link') return h('span', { class: v.raw === 0xffffffff ? 'v-null' : 'v-broken' }, valueText(v));
+  if (v.t === 'none') return h('span', { class: 'v-null' }, '—');
   if (v.t === 'bool') return h('span', { class: v.v ? 'v-bool on' : 'v-bool' }, v.v ? '✓' : '·');
   if (v.t === 'curve') return h('span', { class: 'v-curve' }, miniPlot(v, 56, 16), ` ${v.keys.length}`);
   return valueText(v);

@@ -20,14 +20,16 @@ const serveCommand: Command = {
   },
   details:
     'Binds 127.0.0.1 only and refuses requests whose Host or Origin is not its own. Serves only the files given.\n' +
-    'With no FILE, serves the real sample .fxp and a game-scale database generated on first run into .scry-cache/\n' +
-    '(or $SCRY_CACHE). Stops on Ctrl+C.',
+    'With no FILE, serves the real sample .fxp, a game-scale database generated on first run into .scry-cache/\n' +
+    '(or $SCRY_CACHE) and the sample .sd2. Name lists for .sd2 files: $SCRY_SD2_NAMES (colon-separated). Stops on Ctrl+C.',
   async run(ctx) {
     const portText = ctx.options['port'];
     const port = portText === undefined ? DEFAULT_PORT : Number(portText);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(portText)}`);
     const cacheDir = defaultCacheDir(ctx.io.env);
     let files: { path: string; origin: 'argument' | 'sample' }[];
+    const sd2Env = ctx.io.env['SCRY_SD2_NAMES'];
+    const sd2NameFiles = sd2Env ? sd2Env.split(':').filter((p) => p.length > 0) : [];
     if (ctx.args.length > 0) {
       files = ctx.args.map((a) => {
         const path = ctx.resolvePath(a);
@@ -38,12 +40,14 @@ const serveCommand: Command = {
       const samples = await prepareSamples(cacheDir, generateSampleDatabase);
       for (const n of samples.notes) ctx.err(n);
       files = samples.files;
+      sd2NameFiles.push(...samples.sd2NameFiles);
     }
     const out = ctx.options['out'];
     const workbench = await startWorkbench({
       files,
       port,
       sampleOutDir: join(cacheDir, 'saved'),
+      sd2NameFiles,
       ...(typeof out === 'string' ? { outDir: ctx.resolvePath(out) } : {}),
     });
     if (ctx.json) ctx.printJson({ url: workbench.url, files: workbench.workspace.list() });

@@ -48,7 +48,7 @@ export function homeView(app: App): HTMLElement {
 
 export async function overviewView(app: App, file: string): Promise<HTMLElement> {
   const info = app.session.files.find((f) => f.id === file);
-  if (info && info.kind !== 'gadb') return h('div', { class: 'page' }, h('h1', null, info.name), h('p', null, `${KIND_LABEL[info.kind] ?? info.kind} files cannot be opened by this build of the workbench yet.`));
+  if (info && info.kind !== 'gadb') return h('div', { class: 'page' }, h('h1', null, info.name), h('p', null, `${KIND_LABEL[info.kind] ?? info.kind} files are listed but not opened by this version of the workbench (the library reads them: see scry help).`));
   const o = await get<GadbOverview>(['files', file]);
   const counts = h('div', { class: 'counts' }, o.counts.map((c) => h('div', { class: 'count' }, h('b', null, num(c.value)), h('span', null, c.label))));
   const verify = h('section', { class: 'verify' }, h('h3', null, 'Verify ', h('span', { class: 'badge' }, 'running…')), h('p', { class: 'muted' }, 'Checking every invariant of the format (runs in the background for large files).'));

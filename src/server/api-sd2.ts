@@ -1,0 +1,121 @@
+/**
+ * Static-database routes (Firefall `.sd2`): tables, columns, paged rows with NULL cells, typed search. Each
+ * handler maps its arguments to `StaticDb` and `searchSd2` of `src/staticdb`.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { UsageError } from '../binary/errors.ts';
+import { StaticDb, type StaticDbTable } from '../staticdb/database.ts';
+import { Sd2Names } from '../staticdb/names.ts';
+import { searchSd2 } from '../staticdb/query.ts';
+import { sd2JsonValue } from '../staticdb/export.ts';
+import type { ApiContext } from './api.ts';
+import type { Sd2Overview, Sd2RowPage, Sd2SearchAnswer, Sd2TableDetail, Sd2TableSummary, Sd2Cell } from './api-types.ts';
+import { intParam, type Router } from './router.ts';
+
+const hex = (id: number) => '0x' + (id >>> 0).toString(16).toUpperCase().padStart(8, '0');
+
+/** node:zlib inflates several times faster than the library's browser default (fflate). */
+const inflate = (deflated: Uint8Array, size: number | undefined): Uint8Array => {
+  const out = inflateRawSync(deflated, size === undefined ? {} : { maxOutputLength: Math.max(1, size) });
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+};
+
+function summary(t: StaticDbTable): Sd2TableSummary {
+  return { index: t.index, id: hex(t.id), label: t.label, named: t.name !== undefined, rowCount: t.rowCount, columnCount: t.columns.length };
+}
+
+function db(c: ApiContext, file: string): StaticDb {
+  return c.workspace.open<StaticDb>(file, 'sd2');
+}
+
+function table(d: StaticDb, ref: string): StaticDbTable {
+  return d.table(/^\d+$/.test(ref) ? `#${ref}` : ref);
+}
+
+/** Registers the sd2 routes; `nameFiles` are name lists (Brutus JSON, hash→name JSON or one name per line). */
+export function registerSd2Api(router: Router<ApiContext>, context: ApiContext, nameFiles: string[]): void {
+  context.workspace.registerOpener('sd2', (bytes) => {
+    const names = new Sd2Names();
+    for (const f of nameFiles) names.load(readFileSync(f, 'utf8'), basename(f));
+    return StaticDb.open(bytes, { names, inflate });
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/sd2',
+    summary: 'sd2 overview: header and tables',
+    handler: (req, c): Sd2Overview => {
+      const info = c.workspace.info(req.params['file']!);
+      const d = db(c, info.id);
+      const tables = d.tables();
+      const h = d.file.header;
+      let namedColumns = 0;
+      let columnSlots = 0;
+      for (const t of tables) {
+        for (const col of t.columns) {
+          columnSlots++;
+          if (col.name !== undefined) namedColumns++;
+        }
+      }
+      return {
+        file: info,
+        kind: 'sd2',
+        header: [
+          { name: 'patch', value: h.patch },
+          { name: 'file version', value: String(h.fileVersion) },
+          { name: 'memory version', value: String(d.memoryVersion) },
+          { name: 'flags', value: hex(h.flags) },
+          { name: 'timestamp', value: String(h.timestamp) },
+        ],
+        tables: tables.map(summary),
+        named: { tables: tables.filter((t) => t.name !== undefined).length, columns: namedColumns, columnSlots },
+      };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/sd2/tables/:table',
+    summary: 'an sd2 table and its columns (by name, 0x id or index)',
+    handler: (req, c): Sd2TableDetail => {
+      const t = table(db(c, req.params['file']!), req.params['table']!);
+      return {
+        ...summary(t),
+        columns: t.columns.map((col) => ({ index: col.index, id: hex(col.id), label: col.label, named: col.name !== undefined, type: col.type.name, nullable: col.nullable, pool: col.type.pool })),
+      };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/sd2/tables/:table/rows',
+    summary: 'a page of rows, cells as JSON, NULL as null (?offset=&limit= at most 500)',
+    handler: (req, c): Sd2RowPage => {
+      const t = table(db(c, req.params['file']!), req.params['table']!);
+      const offset = intParam(req.query, 'offset', 0, 0, t.rowCount);
+      const limit = intParam(req.query, 'limit', 100, 1, 500);
+      const rows: Sd2RowPage['rows'] = [];
+      for (let r = offset; r < Math.min(t.rowCount, offset + limit); r++) rows.push({ row: r, cells: t.row(r).map((v) => sd2JsonValue(v) as Sd2Cell) });
+      return { total: t.rowCount, offset, rows };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/sd2/search',
+    summary: 'typed search over every table (?q=; integers match int and float columns, decimals float columns, else text)',
+    handler: (req, c): Sd2SearchAnswer => {
+      const q = (req.query.get('q') ?? '').trim();
+      if (q === '') throw new UsageError('give ?q=');
+      const limit = intParam(req.query, 'limit', 500, 1, 5000);
+      const r = searchSd2(db(c, req.params['file']!), { value: q, limit });
+      return {
+        query: q,
+        hits: r.hits.map((h) => ({ table: h.table, tableIndex: h.tableIndex, row: h.row, column: h.column, columnIndex: h.columnIndex, value: sd2JsonValue(h.value) as Sd2Cell })),
+        truncated: r.truncated,
+      };
+    },
+  });
+}
