@@ -20,7 +20,7 @@ import { parseStrdb, strdbGet, strdbTextAt } from '../../formats/strdb/strdb.ts'
 import { describeScripts } from '../../formats/scripts/scripts.ts';
 import { p919 } from '../../hash/p919.ts';
 import { MountVector, type Resolution } from '../../resources/vfs/mount-vector.ts';
-import { openArch06File } from '../../node/vfs-file.ts';
+import { openArch06File, openFileRandomAccess } from '../../node/vfs-file.ts';
 import { ExitCode, hex32, type Command, type CommandContext } from '../command.ts';
 import { resolveLut } from './hash.ts';
 
@@ -326,8 +326,12 @@ const indexCommand: Command = {
     let failed = false;
     const all: unknown[] = [];
     for (const file of ctx.args) {
-      const raw = readBytes(ctx.resolvePath(file));
-      const bytes = isArchivePathIndex(raw) ? raw : await withArchive(ctx, file, (a) => a.read(APL_FILE_NAME));
+      // an archive (LTAR) holds its index as an entry; anything else is read as a loose index file
+      const source = await openFileRandomAccess(ctx.resolvePath(file));
+      const magic = await source.read(0, 4).finally(() => source.close?.());
+      const isArchive = magic.length === 4 && String.fromCharCode(...magic) === 'LTAR';
+      const bytes = isArchive ? await withArchive(ctx, file, (a) => a.read(APL_FILE_NAME)) : readBytes(ctx.resolvePath(file));
+      if (!isArchive && !isArchivePathIndex(bytes)) parseArchivePathIndex(bytes);
       const index = parseArchivePathIndex(bytes);
       const issues = ctx.options['check'] === true ? validateArchivePathIndex(index, resolveLut(ctx)) : [];
       if (issues.some((i) => i.severity === 'error')) failed = true;

@@ -126,7 +126,10 @@ export class Arch06Archive {
     return bytes;
   }
 
-  /** The decoded content of an entry (a path or a record). */
+  /**
+   * The decoded content of an entry (a path or a record). A stored entry of an in-memory archive comes back as a
+   * view of the archive's bytes: copy it before changing it.
+   */
   async read(entry: Arch06FileRecord | string): Promise<Uint8Array> {
     const file = typeof entry === 'string' ? this.get(entry) : entry;
     const stored = await this.readStored(file);
