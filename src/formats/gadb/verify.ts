@@ -17,7 +17,7 @@
 import type { Issue } from '../../binary/errors.ts';
 import { canHashP919, p919Unchecked } from '../../hash/p919.ts';
 import { parseGadbWithLayout, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE } from './parse.ts';
-import { planGadbStringBlock, itemIndexByWord, itemOf } from './layout.ts';
+import { forEachBlockCell, planGadbStringBlock, itemIndexByWord, itemOf } from './layout.ts';
 import { buildGadbIndex } from './gadb-index.ts';
 import { validateGadb, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
@@ -366,7 +366,8 @@ class Context {
     const { data, itemKeys, itemSizes } = g.strings;
     const kinds = index.itemKinds;
     const size = data.byteLength;
-    const seen = new Map<string, number>();
+    const seen = new Map<number, number[]>();
+    const payloads = new Int32Array(itemKeys.length);
     const kindNames = Object.fromEntries(Object.entries(GadbItemKind).map(([k, v]) => [v, k]));
     const typeOfKind = new Map<number, number>();
     for (const t of GADB_TYPE_CODES) if (t.itemKind !== GadbItemKind.Unreferenced && !typeOfKind.has(t.itemKind)) typeOfKind.set(t.itemKind, t.code);
@@ -378,50 +379,66 @@ class Context {
       const span = itemSizes[i]!;
       const b = data.subarray(key, key + span);
       const kind = kinds[i]!;
-      const path = `/strings@0x${key.toString(16)}`;
-      if ((span & 3) !== 0) this.add('error', 'strings.aligned', path, `item of ${span} bytes does not end on a multiple of 4`, this.itemOffset(key));
+      const path = (): string => `/strings@0x${key.toString(16)}`;
+      if ((span & 3) !== 0) this.add('error', 'strings.aligned', path(), `item of ${span} bytes does not end on a multiple of 4`, this.itemOffset(key));
       if (kind === GadbItemKind.Unreferenced) {
-        this.add('error', 'strings.unreferenced', path, `${span} byte(s) that no name or cell references`, this.itemOffset(key));
+        this.add('error', 'strings.unreferenced', path(), `${span} byte(s) that no name or cell references`, this.itemOffset(key));
         continue;
       }
       if (kind === GadbItemKind.Mixed) {
-        this.add('error', 'strings.kind', path, 'item referenced as values of different kinds (sharing is per kind)', this.itemOffset(key));
+        this.add('error', 'strings.kind', path(), 'item referenced as values of different kinds (sharing is per kind)', this.itemOffset(key));
         continue;
       }
       let payload = span;
       if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
         const end = b.indexOf(0);
         if (end < 0) {
-          this.add('error', 'strings.text', path, 'text item has no NUL terminator inside its extent (overlapping items?)', this.itemOffset(key));
+          this.add('error', 'strings.text', path(), 'text item has no NUL terminator inside its extent (overlapping items?)', this.itemOffset(key));
           continue;
         }
         payload = end + 1;
         const padded = (payload + 3) & ~3;
-        if (padded !== span) this.add('error', 'strings.tiling', path, `text of ${end} byte(s) should take ${padded} bytes, the next item starts ${span} bytes later`, this.itemOffset(key + padded));
+        if (padded !== span) this.add('error', 'strings.tiling', path(), `text of ${end} byte(s) should take ${padded} bytes, the next item starts ${span} bytes later`, this.itemOffset(key + padded));
       } else {
         const t = typeOfKind.get(kind) ?? 0;
         const first = b.byteLength >= 4 ? (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0 : 0;
         const info = gadbTypeInfo(t);
         const want = info?.decoding.kind === 'fixed' ? info.decoding.size : info?.decoding.kind === 'curve' ? 4 + first * info.decoding.keySize : -1;
         if (want >= 0 && want !== span) {
-          this.add('error', 'strings.tiling', path, `${kindNames[kind]} value should take ${want} bytes, the item spans ${span}`, this.itemOffset(key), t === 6 || t === 7 ? `H-TYPE-${t}` : undefined);
+          this.add('error', 'strings.tiling', path(), `${kindNames[kind]} value should take ${want} bytes, the item spans ${span}`, this.itemOffset(key), t === 6 || t === 7 ? `H-TYPE-${t}` : undefined);
           payload = Math.min(span, Math.max(0, want));
         }
       }
       for (let p = payload; p < span; p++) {
         if (b[p] !== 0) {
-          this.add('error', 'strings.padding', path, `padding byte at +${p} is 0x${b[p]!.toString(16)}, not NUL`, this.itemOffset(key + p));
+          this.add('error', 'strings.padding', path(), `padding byte at +${p} is 0x${b[p]!.toString(16)}, not NUL`, this.itemOffset(key + p));
           break;
         }
       }
-      // Stored once per kind [V].
+      // Stored once per kind [V]: bucket by a hash of (kind, payload), compare bytes within a bucket.
       if (kind !== GadbItemKind.Root) {
-        let s = String.fromCharCode(kind) + ':';
-        const body = b.subarray(0, payload);
-        for (let p = 0; p < body.length; p += 4096) s += String.fromCharCode(...body.subarray(p, p + 4096));
-        const prev = seen.get(s);
-        if (prev !== undefined) this.add('error', 'strings.duplicate', path, `${kindNames[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
-        else seen.set(s, key);
+        let h = (0x811c9dc5 ^ kind) >>> 0;
+        for (let p = 0; p < payload; p++) h = Math.imul(h ^ b[p]!, 0x01000193);
+        h = (h ^ payload) >>> 0;
+        const bucket = seen.get(h);
+        let prev = -1;
+        if (bucket) {
+          for (const j of bucket) {
+            if (kinds[j] !== kind || payloads[j] !== payload) continue;
+            const o = itemKeys[j]!;
+            let same = true;
+            for (let p = 0; p < payload && same; p++) same = data[o + p] === b[p];
+            if (same) {
+              prev = o;
+              break;
+            }
+          }
+          if (prev < 0) bucket.push(i);
+        } else {
+          seen.set(h, [i]);
+        }
+        payloads[i] = payload;
+        if (prev >= 0) this.add('error', 'strings.duplicate', path(), `${kindNames[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
       }
     }
     // First-use order [V].
@@ -434,24 +451,13 @@ class Context {
       }
     }
     // Block cells that are not item keys.
-    const { records, descriptors: d, cells } = g;
-    for (let r = 0; r < records.count; r++) {
-      const first = records.firstDescriptor[r]!;
-      const n = records.descriptorCount[r]!;
-      const start = index.recordCellStart[r]!;
-      const cellCount = records.cellCount[r]!;
-      for (let k = first; k < first + n; k++) {
-        if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block) continue;
-        const link = d.link[k]!;
-        const end = Math.min(cellCount, link + d.elementCount[k]!);
-        for (let e = link; e < end; e++) {
-          const v = cells[start + e]!;
-          if (itemOf(this.map, v) < 0) {
-            this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(d.typeCode[k]!)?.name} cell 0x${hex8(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
-          }
-        }
+    forEachBlockCell(g, (k, r, typeByte) => {
+      const v = g.cells[k]!;
+      if (itemOf(this.map, v) < 0) {
+        const e = k - index.recordCellStart[r]!;
+        this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(typeByte)?.name} cell 0x${hex8(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
       }
-    }
+    });
   }
 }
 
