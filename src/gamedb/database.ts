@@ -91,6 +91,9 @@ interface ReverseIndex {
 }
 
 const EMPTY_ROWS = new Uint32Array(0);
+// Local bindings of the codec's tables for the hot paths (a transpiled module may expose imports through getters).
+const STORAGE_BY_TYPE_BYTE = GADB_STORAGE_BY_TYPE_BYTE;
+const typeInfoOf = gadbTypeInfo;
 
 /** P919 of a NUL-terminated name in the block, or -1 when it has a byte of unknown (or only inferred) value. */
 function hashBlockText(data: Uint8Array, key: number, table: P919Table): number {
@@ -129,6 +132,8 @@ export class Database {
   #reverse: ReverseIndex | undefined;
   #shared: Map<number, number> | undefined;
   readonly #runRows = new Map<number, Uint32Array>();
+  readonly #enums = new Map<number, EnumValue>();
+  readonly #values = new Map<number, FieldValue>();
   /** Per category, P919 of each secondary's name in stored order (-1: cannot be hashed), computed on first lookup. */
   readonly #nameHashes: Array<Float64Array | undefined> = [];
   #lowerCategoryNames: Map<string, number> | undefined;
@@ -461,6 +466,41 @@ export class Database {
       this.#shared = counts;
     }
     return this.#shared.get(key) ?? 0;
+  }
+
+  /**
+   * @internal The StringEnum value at `key`: its text and P919, decoded once per distinct value (the file stores
+   * each enum text once, and thousands of cells share it). The returned object is frozen.
+   */
+  enumValue(key: number): EnumValue {
+    let v = this.#enums.get(key);
+    if (!v) {
+      const text = this.block.text(key);
+      const bytes = this.block.textBytes(key);
+      const hash = canHashP919(bytes, { table: this.table }) ? p919(bytes, { table: this.table }) : undefined;
+      v = Object.freeze({ text, hash });
+      this.#enums.set(key, v);
+    }
+    return v;
+  }
+
+  /**
+   * @internal A fixed-size value (Int64, FloatPair, Vector3) or a curve at `key`, decoded once per distinct value
+   * and type: values are shared by up to tens of thousands of cells (seed "Shared values"). Arrays are frozen.
+   */
+  blockValue(key: number, info: GadbTypeInfo): FieldValue {
+    const cacheKey = key * 64 + info.code;
+    let v = this.#values.get(cacheKey);
+    if (v === undefined) {
+      const dec = info.decoding;
+      if (dec.kind === 'fixed') v = dec.element === 'i64' ? this.block.i64(key) : Object.freeze(this.block.floats(key, dec.count));
+      else if (dec.kind === 'curve') {
+        const keys: CurveKey[] = this.block.curve(key, dec).map((k) => Object.freeze({ time: k.time, value: Array.isArray(k.value) ? Object.freeze(k.value) : k.value }) as CurveKey);
+        v = Object.freeze(keys);
+      } else throw new Error(`blockValue: ${info.name} is not a fixed or curve type`);
+      this.#values.set(cacheKey, v);
+    }
+    return v!;
   }
 
   /** The extent of the block item that starts at `key` (`undefined` when no item starts there). */
@@ -994,7 +1034,7 @@ export function decodeElement(record: DbRecord, row: number, element: number): F
   const count = d.elementCount[row]!;
   if (!Number.isInteger(element) || element < 0 || element >= count) return undefined;
   const typeByte = d.typeCode[row]!;
-  const info = gadbTypeInfo(typeByte);
+  const info = typeInfoOf(typeByte);
   const own = record.cellCount;
   const base = record.cellStart;
   const link = d.link[row]!;
@@ -1013,27 +1053,16 @@ export function decodeElement(record: DbRecord, row: number, element: number): F
       return db.cellsF32[base + local]!;
     case 'i32':
       return raw | 0;
-    case 'text': {
-      const text = db.block.text(raw);
-      if (info.code !== T.StringEnum) return text;
-      let hash: number | undefined;
-      try {
-        hash = p919(db.block.textBytes(raw), { table: db.table });
-      } catch (e) {
-        if (!(e instanceof HashError)) throw e;
-      }
-      return { text, hash };
-    }
+    case 'text':
+      return info.code === T.StringEnum ? db.enumValue(raw) : db.block.text(raw);
     case 'fixed':
-      if (dec.element === 'i64') return db.block.i64(raw);
-      return db.block.floats(raw, dec.count);
+    case 'curve':
+      return db.blockValue(raw, info);
     case 'opaque': {
       const item = db.itemAt(raw);
       if (!item) throw new FormatError('gadb', raw, `/strings[${raw}]`, `cell of ${info.name} field points at 0x${raw.toString(16)}, where no string-block item starts`);
       return db.model.strings.data.slice(item.key, item.key + item.size);
     }
-    case 'curve':
-      return db.block.curve(raw, dec);
     case 'link':
       return db.resolveLink(raw);
     case 'bool':

@@ -31,6 +31,8 @@ export class BlockReader {
   readonly data: Uint8Array;
   readonly #view: DataView;
   readonly #texts = new Map<number, string>();
+  #slots: Int32Array | undefined;
+  readonly #list: string[] = [];
   readonly #decoder = new TextDecoder('utf-8');
 
   constructor(data: Uint8Array) {
@@ -57,14 +59,37 @@ export class BlockReader {
     return this.data.subarray(key, this.textEnd(key));
   }
 
-  /** The text at `key`, decoded as UTF-8 (cached: names and values repeat). */
+  /**
+   * The text at `key`, decoded as UTF-8 and cached: names and values repeat (one "" serves 214,768 cells of the
+   * game-scale file). Items start at multiples of 4, so the cache is a typed slot per 4 bytes of block into a dense
+   * list; an unaligned key (a broken file) goes through a map.
+   */
   text(key: number): string {
+    if ((key & 3) === 0 && key < this.data.length) {
+      this.#slots ??= new Int32Array((this.data.length + 3) >>> 2);
+      const slot = this.#slots[key >>> 2]!;
+      if (slot > 0) return this.#list[slot - 1]!;
+      const s = this.#decode(this.textBytes(key));
+      this.#list.push(s);
+      this.#slots[key >>> 2] = this.#list.length;
+      return s;
+    }
     let s = this.#texts.get(key);
     if (s === undefined) {
-      s = this.#decoder.decode(this.textBytes(key));
+      s = this.#decode(this.textBytes(key));
       this.#texts.set(key, s);
     }
     return s;
+  }
+
+  /** UTF-8 decoding, with a fast path for the short ASCII texts that make up nearly every name and value. */
+  #decode(bytes: Uint8Array): string {
+    if (bytes.length <= 64) {
+      let ascii = true;
+      for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) ascii = false;
+      if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    }
+    return this.#decoder.decode(bytes);
   }
 
   u32(key: number): number {
