@@ -138,6 +138,8 @@ describe('workbench in headless Chromium', () => {
     const row1 = page.locator('.table-host .vt-row[data-index="1"]');
     await row1.waitFor();
     expect(await row1.locator('.v-null').count()).toBe(8);
+    // The table fills the view (a zero-height scroller would hide every row while the DOM holds them).
+    expect(await page.locator('.table-host .vt').evaluate((el) => el.clientHeight)).toBeGreaterThan(300);
     await shot('sd2');
     await page.locator('input.search').fill('first');
     await page.locator('input.search').press('Enter');

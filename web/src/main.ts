@@ -145,6 +145,8 @@ class Workbench implements App {
       mount(this.side);
     }
     document.body.classList.toggle('with-side', file !== undefined && (kind === 'gadb' || kind === 'sd2'));
+    // Editing is for GameDB files; other kinds are read-only here.
+    this.editToggle.hidden = file !== undefined && kind !== 'gadb';
     if (route.view !== 'sd2table') {
       this.sd2View?.destroy();
       this.sd2View = undefined;
