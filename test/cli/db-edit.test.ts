@@ -143,7 +143,7 @@ describe('on a generated database', () => {
     writeFileSync(p('gen2.gamedb'), generatedBytes());
     const ls = await runCli(['db', 'sql', p('gen2.gamedb'), "SELECT r.label AS label, c.field AS field FROM cells c JOIN records r ON r.id = c.record_id WHERE c.type = 'Int' AND r.name NOT LIKE '#%' GROUP BY c.record_id, c.field HAVING count(*) = 1 ORDER BY r.id LIMIT 1", '--json'], { env: { SCRY_CACHE: p('cache2') } });
     expect(ls.code).toBe(0);
-    const [{ label, field }] = JSON.parse(ls.stdout) as Array<{ label: string; field: string }>;
+    const { label, field } = (JSON.parse(ls.stdout) as Array<{ label: string; field: string }>)[0]!;
     writeFileSync(p('gen.yaml'), `- set ${label}.${field} = 424242\n`);
     const a = await runCli(['db', 'apply', p('gen2.gamedb'), p('gen.yaml'), '-o', p('gen2.mod')]);
     expect(a.code).toBe(0);
