@@ -359,6 +359,7 @@ const exportCmd: Command = {
       buildSqlite(g, out.path, s.namer, overwrite);
     } else throw new UsageError('--format must be json, jsonl, csv or sqlite');
     if (ctx.json) ctx.printJson({ output: out.path, format });
+    else if (format !== 'csv') ctx.out(`${out.path}: ${format} export of ${g.categories.length} categories, ${g.records.count} records`);
     return ExitCode.Ok;
   },
 };
