@@ -29,6 +29,14 @@ export function formatF32(x: number): string {
   return String(x);
 }
 
+/**
+ * A text value in double quotes for display: quotes and control characters escaped, backslashes kept as they are
+ * (resource paths such as `fx\weapons\x.fxp` stay readable; `--json` output is exact JSON).
+ */
+export function quoteText(text: string): string {
+  return '"' + text.replace(/["\u0000-\u001f\u007f]/g, (c) => (c === '"' ? '\\"' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)) + '"';
+}
+
 /** The shortest number that reads back to the same f32 (NaN and infinities stay as they are). */
 export function shortestF32(x: number): number {
   return Number.isFinite(x) ? Number(formatF32(x)) : x;
@@ -56,7 +64,7 @@ export function formatValue(v: FieldValue | undefined, type?: GadbTypeInfo, maxK
   if (v instanceof DbRecord) return `-> ${v.path}`;
   if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (typeof v === 'number') return isFloat ? formatF32(v) : String(v);
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return quoteText(v);
   if (v instanceof Uint8Array) return `<${Array.from(v, (b) => b.toString(16).padStart(2, '0')).join(' ')}>`;
   if (isEnum(v)) return `${v.text} (${v.hash === undefined ? 'hash unknown' : formatHash(v.hash)})`;
   if (isCurve(v)) {

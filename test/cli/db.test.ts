@@ -86,6 +86,9 @@ describe('scry db info / ls / show / find / refs', () => {
     expect(r.stdout).toMatch(/KeyName\s+String\s+1\s+16\s+"Glow"/);
     expect(r.stdout).toMatch(/AttachName\s+String\s+1\s+15\s+"" \[shared ×\d+\]/);
     expect(r.stdout).toMatch(/0x23E7C5B3\s+StringEnum\s+1\s+20\s+Follow \(0x74748AC9\)/);
+    const toc = await runCli(['db', 'show', FXP, 'FxGlobalProps', 'FxGlobalProps']);
+    expect(toc.stdout).toContain('"fx\\weapons\\landmines\\landmine_curse.fxp"'); // paths stay readable: one backslash each
+    expect(toc.stdout).toMatch(/\[15\] -> ClientFX.CameraShake:0, .*, … 7 more \(scry db get\)/);
     const j = JSON.parse((await runCli(['db', 'show', FXP, 'FxGlobalProps', 'FxGlobalProps', '--json'])).stdout);
     expect(j.fieldList.find((f: { field: string }) => f.field === '0x3114F9A5').values).toEqual([6000]);
   });

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { UsageError, type Issue } from '../../binary/errors.ts';
 import { parseGadbWithLayout, verifyGadb, writeGadb } from '../../formats/gadb/index.ts';
 import { Database, DbRecord, Field, type FieldValue } from '../../gamedb/database.ts';
-import { formatValue, recordRef, valueToJson } from '../../gamedb/format.ts';
+import { formatValue, quoteText, recordRef, valueToJson } from '../../gamedb/format.ts';
 import { formatHash } from '../../gamedb/names.ts';
 import { searchDatabase } from '../../gamedb/search.ts';
 import { summarizeDatabase } from '../../gamedb/summary.ts';
@@ -186,13 +186,17 @@ function fieldJson(f: Field) {
   return { field: f.label, hash: f.hash, type: f.typeName, count: f.count, link: f.link, values };
 }
 
+/** Elements `db show` prints per array field (`db get` prints them all). */
+const SHOW_ELEMENTS = 8;
+
 function fieldText(f: Field): string {
   if (f.count === 0) return '(no value: count 0)';
   const parts: string[] = [];
-  for (let i = 0; i < f.count; i++) {
+  for (let i = 0; i < Math.min(f.count, SHOW_ELEMENTS); i++) {
     const shared = f.sharedCount(i);
     parts.push(formatValue(f.value(i), f.type) + (shared !== undefined && shared > 1 ? ` [shared ×${n(shared)}]` : ''));
   }
+  if (f.count > SHOW_ELEMENTS) parts.push(`… ${n(f.count - SHOW_ELEMENTS)} more (scry db get)`);
   return f.count === 1 ? parts[0]! : `[${f.count}] ${parts.join(', ')}`;
 }
 
@@ -298,7 +302,7 @@ const find: Command = {
         case 'field':
           return ['field', h.by, `${h.category.name} ${h.name ?? formatHash(h.hash)}`, formatHash(h.hash)];
         case 'value':
-          return ['value', h.field.typeName, `${h.record.path} ${h.field.label}${h.field.count > 1 ? `[${h.element}]` : ''}`, JSON.stringify(h.text)];
+          return ['value', h.field.typeName, `${h.record.path} ${h.field.label}${h.field.count > 1 ? `[${h.element}]` : ''}`, quoteText(h.text)];
       }
     });
     for (const line of table(rows)) ctx.out(line);
