@@ -5,7 +5,7 @@
  * beside their `K(n)` operands, jumps to labels, DATA words indented under their owner with their meaning,
  * structure declarations, locals / lines / upvalue names. Listing syntax: `src/formats/hks/README.md`.
  */
-import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader } from './chunk.ts';
+import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader, type HksSlot } from './chunk.ts';
 import { formatHksConstant, quoteHksString } from './literals.ts';
 import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind, type HksOpcodeTable } from './opcodes.ts';
 
@@ -41,8 +41,12 @@ export function disassembleHks(chunk: HksChunk, options: HksDisassembleOptions =
   }
   out.push('');
   const structNames = new Map<number, string>();
-  for (const s of chunk.structures?.structures ?? []) structNames.set(s.id, s.name);
-  writeFunction(out, chunk, chunk.main, 'main', null, 0, table, structNames, options.bare === true);
+  const structSlots = new Map<number, Map<number, HksSlot>>();
+  for (const s of chunk.structures?.structures ?? []) {
+    structNames.set(s.id, s.name);
+    structSlots.set(s.id, new Map(s.slots.map((slot) => [slot.position, slot])));
+  }
+  writeFunction(out, chunk, chunk.main, 'main', null, 0, table, structNames, options.bare === true, structSlots);
   if (chunk.structures) {
     const sec = chunk.structures;
     out.push('', `.structures layout=${sec.layout} marker=${sec.marker}`);
@@ -114,7 +118,7 @@ function canonical(info: HksOpcodeInfo, w: number): boolean {
   return true;
 }
 
-function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: HksOpcodeTable, structNames: Map<number, string>, bare: boolean): void {
+function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: HksOpcodeTable, structNames: Map<number, string>, bare: boolean, structSlots: Map<number, Map<number, HksSlot>>): void {
   // Lines are joined per function: short-lived pieces stay in the young generation (a whole-chunk join of
   // template-literal cons strings cost several times more in GC on desert-sized chunks).
   const out: string[] = [];
@@ -122,11 +126,11 @@ function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, pa
   const h = chunk.header;
   const name = hksFunctionDisplayName(fn, path);
   const where = fn.debug ? ` lines ${fn.debug.lineDefined}..${fn.debug.lastLineDefined}` : '';
-  out.push(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${fn.code.length} words, ${fn.constants.length} constants, ${fn.children.length} functions`}`);
+  out.push(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${plural(fn.code.length, 'word')}, ${plural(fn.constants.length, 'constant')}, ${plural(fn.children.length, 'function')}`}`);
   const i2 = ind + '  ';
   out.push(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
   const constTexts = fn.constants.map((k) => formatHksConstant(k, h));
-  constTexts.forEach((t, i) => out.push(`${i2}.const ${t}${bare ? '' : `  ; K(${i})`}`));
+  constTexts.forEach((t, i) => out.push(bare ? `${i2}.const ${t}` : `${`${i2}.const ${t}`.padEnd(40)} ; K(${i})`));
   const d = fn.debug;
   const perWordLines = d !== null && d.lines.length === fn.code.length && d.lines.length > 0;
   if (d) {
@@ -177,9 +181,15 @@ function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, pa
         ops.push(String(v));
     }
   };
+  // Which structure each register holds (from NEWSTRUCT, CHECKTYPES, struct-typed GETSLOT, MOVE), so slot
+  // positions can be named; forgotten at every label (control may arrive from elsewhere).
+  const structIn: (number | undefined)[] = [];
   for (let pc = 0; pc < code.length; pc++) {
     const w = code[pc]!;
-    if (targets.has(pc)) out.push(`${i2}L${pc}:`);
+    if (targets.has(pc)) {
+      out.push(`${i2}L${pc}:`);
+      structIn.length = 0;
+    }
     const lineText = perWordLines ? `[${d!.lines[pc]}] `.padEnd(7) : '';
     const prefix = `${i2}${String(pc).padStart(pcWidth)} ${lineText}`;
     const info = table.byOp[hksOp(w)];
@@ -205,17 +215,22 @@ function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, pa
       operand(info.c, hksC(w), true);
     } else if (info.mode === 'ABx') operand(info.b, hksBx(w), false);
     else operand(info.b, hksSbx(w), false);
-    if (!bare) extraNotes(info, w, fn, notes, structNames);
+    if (!bare) {
+      extraNotes(info, w, fn, notes, structNames);
+      if (structSlots.size > 0) trackStructs(info, w, code[pc + 1], structIn, structNames, structSlots, notes);
+    }
     const text = `${prefix}${info.name.padEnd(14)} ${ops.join(' ')}`;
     out.push(withComment(text, bare ? '' : notes.filter((n) => n).join('  ')));
   }
   fn.children.forEach((child, i) => {
     out.push('');
-    writeFunction(out, chunk, child, `${path}/${i}`, fn, depth + 1, table, structNames, bare);
+    writeFunction(out, chunk, child, `${path}/${i}`, fn, depth + 1, table, structNames, bare, structSlots);
   });
   out.push(`${ind}.end`);
   parentOut.push(out.join('\n'));
 }
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function withComment(text: string, comment: string): string {
   return comment ? `${text.padEnd(52)} ; ${comment}` : text;
@@ -248,6 +263,53 @@ function extraNotes(info: HksOpcodeInfo, w: number, fn: HksFunction, notes: stri
       notes.push(`chain ${(b & 15) + 1}, type ${TYPE_NAMES[b >> 4] ?? b >> 4}`);
       return;
     }
+  }
+}
+
+/** Slot position operand of the slot opcodes: [instance register field, position field]. */
+const SLOT_OPERANDS: Record<string, readonly ['a' | 'b', 'b' | 'c']> = {
+  SETSLOTI: ['a', 'b'],
+  SETSLOT: ['a', 'b'],
+  SETSLOTS: ['a', 'b'],
+  SETSLOTN: ['a', 'c'],
+  GETSLOT: ['b', 'c'],
+  GETSLOT_D: ['b', 'c'],
+  SELFSLOT: ['b', 'c'],
+};
+
+/** Instructions with a register A that they read but do not write (besides the SET* stores). */
+const KEEPS_A = new Set(['TEST', 'TEST_R1', 'RETURN', 'CLOSE', 'CHECKTYPE', 'CHECKTYPES', 'CHECKTYPE_D', 'TFORLOOP']);
+
+function trackStructs(info: HksOpcodeInfo, w: number, next: number | undefined, structIn: (number | undefined)[], names: Map<number, string>, slots: Map<number, Map<number, HksSlot>>, notes: string[]): void {
+  const a = hksA(w);
+  const field = (f: 'a' | 'b' | 'c'): number => (f === 'a' ? a : f === 'b' ? hksB(w) : hksC(w));
+  const so = SLOT_OPERANDS[info.name];
+  let result: number | undefined;
+  if (so) {
+    const id = structIn[field(so[0])];
+    const slot = id !== undefined ? slots.get(id)?.get(field(so[1])) : undefined;
+    if (slot && slot.name !== null) notes.unshift(`${names.get(id!)}.${slot.name}`);
+    if ((info.name === 'GETSLOT' || info.name === 'SELFSLOT') && slot && slot.typeId === 12) result = slot.structId;
+  }
+  switch (info.name) {
+    case 'NEWSTRUCT':
+      structIn[a] = next !== undefined ? hksBx(next) : undefined;
+      return;
+    case 'CHECKTYPES':
+      structIn[a] = hksBx(w);
+      return;
+    case 'MOVE':
+      structIn[a] = structIn[hksB(w)];
+      return;
+    case 'SELF':
+    case 'SELFSLOT':
+    case 'SELFSLOTMT':
+      structIn[a + 1] = structIn[hksB(w)];
+      structIn[a] = undefined;
+      return;
+    default:
+      if (/^(TAIL)?CALL/.test(info.name)) structIn.length = Math.min(structIn.length, a);
+      else if (info.a === 'R' && !info.name.startsWith('SET') && !KEEPS_A.has(info.name)) structIn[a] = result;
   }
 }
 

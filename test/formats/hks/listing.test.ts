@@ -169,6 +169,15 @@ describe('agreement with the hksc reference listings', () => {
     expect(text).toMatch(/\.upvalname "counter"/);
     expect(text).toMatch(/\.debug line=4 last=9 source=null name="make_adder"/);
   });
+
+  it('names structure slots where the register\'s structure is known (NEWSTRUCT, CHECKTYPES, struct-typed slots)', () => {
+    const text = disassembleHks(parseHksChunk(loadFixture('hks', 'generated', 'structs.debug.luac')));
+    expect(text).toMatch(/SETSLOTI\s+R\(1\) 5 K\(7\)\s+; Unit\.level  3/);
+    expect(text).toMatch(/GETSLOT\s+R\(2\) R\(1\) 5\s+; Unit\.level/);
+    const text3 = disassembleHks(parseHksChunk(loadFixture('hks', 'generated', 'structs3.debug.luac')));
+    expect(text3).toMatch(/SETSLOTS\s+R\(0\) 5 R\(2\)\s+; Plain\.next/);
+    expect(text3).toMatch(/SELFSLOT\s+R\(4\) R\(0\) 9\s+; Thing\.speak2/);
+  });
 });
 
 // ---- hand-edited listings ---------------------------------------------------------------------------------
