@@ -5,6 +5,7 @@
  */
 import { ConsistencyError, FormatError, NotFoundError, type Issue } from '../../binary/errors.ts';
 import { ChunkDecoder, type ChunkDecoderOptions } from '../../compress/codecs.ts';
+import { APL_FILE_NAME, parseArchivePathIndex, validateArchivePathIndex } from '../apl/apl.ts';
 import { ARCH06_FORMAT, ARCH06_HEADER_SIZE, arch06TablesSize, isArch06, parseArch06Index, validateArch06Index, type Arch06FileRecord, type Arch06Index } from './arch06.ts';
 import { checkArch06Chunks, decodeArch06Chunks, scanArch06Chunks, type Arch06Chunk } from './chunks.ts';
 
@@ -188,7 +189,32 @@ export class Arch06Archive {
       issues.push(...check.issues);
       onProgress?.(i + 1, this.index.files.length);
     }
+    issues.push(...(await this.checkPathIndex()));
     return { issues, entries };
+  }
+
+  /**
+   * Checks the archive's own path index when it carries one: it parses, its hashes are P919 of its paths, and it
+   * lists every other entry (retail indexes also list files of sibling archives, so extra paths are fine).
+   */
+  async checkPathIndex(): Promise<Issue[]> {
+    const file = this.find(APL_FILE_NAME);
+    if (!file) return [];
+    const path = `/files/${this.index.files.indexOf(file)}`;
+    let index;
+    try {
+      index = parseArchivePathIndex(await this.read(file));
+    } catch (e) {
+      return [{ rule: 'pathIndex.parse', message: `${APL_FILE_NAME}: ${(e as Error).message}`, path, severity: 'error' }];
+    }
+    const issues: Issue[] = validateArchivePathIndex(index)
+      .filter((i) => i.severity !== 'info')
+      .map((i) => ({ ...i, rule: `pathIndex.${i.rule.replace(/^apl\./, '')}`, path: `${path}${i.path ?? ''}` }));
+    const listed = new Set(index.entries.map((e) => asciiLower(e.path)));
+    for (const f of this.index.files) {
+      if (f !== file && !listed.has(asciiLower(f.path))) issues.push({ rule: 'pathIndex.unlisted', message: `${JSON.stringify(f.path)} is not in ${APL_FILE_NAME}`, path, severity: 'warning' });
+    }
+    return issues;
   }
 
   async close(): Promise<void> {

@@ -84,6 +84,7 @@ describe('arch06 entries through the lazy reader', () => {
     const out = await a.read('ArchivePatchLooseFiles.TXT');
     expect(Buffer.from(out).equals(Buffer.from(loadFixture('archivepatchloosefiles', 'Patch_13_LC.archivepatchloosefiles.txt')))).toBe(true);
     expect(parseArchivePathIndex(out).entries.length).toBe(54);
+    expect(await a.checkPathIndex()).toEqual([]); // hashes verify; all 11 other entries are listed
   });
 
   it('reads all four LZB16 .bndl entries of Patch_00 from a sparse rebuild of the archive', async () => {
@@ -265,5 +266,25 @@ describe('pack properties', () => {
       }),
       { seed, numRuns: 150 },
     );
+  });
+});
+
+describe('verify checks the archive\'s own path index', () => {
+  it('reports an entry the index does not list, and a wrong hash', async () => {
+    const { bytes } = packArch06([{ path: 'a/x.txt', data: new Uint8Array([1]) }]);
+    const a = await Arch06Archive.fromBytes(bytes);
+    expect(await a.checkPathIndex()).toEqual([]);
+    // pack with an index that lists a different file
+    const stale = packArch06([
+      { path: 'a/x.txt', data: new Uint8Array([1]) },
+      { path: 'archivepatchloosefiles.txt', data: await a.read('archivepatchloosefiles.txt') },
+      { path: 'b/new.txt', data: new Uint8Array([2]) },
+    ]).bytes;
+    const b = await Arch06Archive.fromBytes(stale);
+    expect((await b.checkPathIndex()).map((i) => [i.rule, i.message])).toEqual([['pathIndex.unlisted', '"b\\\\new.txt" is not in archivepatchloosefiles.txt']]);
+    const broken = bytes.slice();
+    const apl = a.get('archivepatchloosefiles.txt');
+    broken[apl.dataOffset + apl.storedSize - 8] ^= 1; // the entry's hash
+    expect((await (await Arch06Archive.fromBytes(broken)).checkPathIndex()).map((i) => i.rule)).toEqual(['pathIndex.hash']);
   });
 });
