@@ -21,7 +21,7 @@ import { launchChromium } from '../test/e2e/browser.ts';
 function timedGet(wb: Workbench, path: string): Promise<{ ttfb: number; total: number; bytes: number; status: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = request({ host: '127.0.0.1', port: wb.port, path, headers: { host: `127.0.0.1:${wb.port}`, 'accept-encoding': 'gzip' } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: wb.port, path, agent: false, headers: { host: `127.0.0.1:${wb.port}`, 'accept-encoding': 'gzip' } }, (res) => {
       let ttfb = -1;
       let bytes = 0;
       res.on('data', (c: Buffer) => {

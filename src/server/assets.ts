@@ -16,6 +16,8 @@ export interface Asset {
   type: string;
   /** Strong ETag (content hash). */
   etag: string;
+  /** The body gzipped, made on first request (assets never change during a run). */
+  gzipped?: Uint8Array;
 }
 
 export interface WebAssets {

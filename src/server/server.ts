@@ -204,17 +204,18 @@ function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asset, cach
     res.end();
     return;
   }
-  send(req, res, 200, asset.body, asset.type);
+  send(req, res, 200, asset.body, asset.type, asset);
 }
 
-/** Writes a body, gzipped when the client accepts it and it is worth it. */
-function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array, type: string): void {
+/** Writes a body, gzipped when the client accepts it and it is worth it (an asset keeps its gzipped form). */
+function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array, type: string, asset?: Asset): void {
   res.statusCode = status;
   res.setHeader('content-type', type);
   res.setHeader('vary', 'accept-encoding');
   let out = body;
   if (body.byteLength > 1400 && /\bgzip\b/.test(header(req, 'accept-encoding') ?? '')) {
-    out = gzipSync(body, { level: 4 });
+    if (asset) out = asset.gzipped ??= gzipSync(body, { level: 9 });
+    else out = gzipSync(body, { level: 4 });
     res.setHeader('content-encoding', 'gzip');
   }
   res.setHeader('content-length', out.byteLength);

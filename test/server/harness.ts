@@ -39,7 +39,8 @@ export function raw(wb: Workbench, method: string, path: string, headers: Record
       h['content-type'] ??= 'application/json';
       h['content-length'] = String(data.length);
     }
-    const req = request({ host: '127.0.0.1', port: wb.port, method, path, headers: h }, (res) => {
+    // A connection per request: a kept-alive socket can be closed by the server just as it is reused.
+    const req = request({ host: '127.0.0.1', port: wb.port, method, path, headers: h, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -28,7 +28,8 @@ export interface VirtualTableOptions<R> {
   rowHeight?: number;
   pageSize?: number;
   load(offset: number, limit: number, signal: AbortSignal): Promise<R[]>;
-  onActivate?(row: R, index: number): void;
+  /** A row was clicked (`key` false) or reached with the arrow keys (`key` true). */
+  onActivate?(row: R, index: number, key: boolean): void;
   /** Highlighted row index. */
   selected?: number;
 }
@@ -214,7 +215,7 @@ export class VirtualTable<R> {
       el.appendChild(cell);
     }
     this.position(el, index);
-    el.addEventListener('click', () => this.opts.onActivate?.(row, index));
+    el.addEventListener('click', () => this.opts.onActivate?.(row, index, false));
     return el;
   }
 
@@ -232,7 +233,7 @@ export class VirtualTable<R> {
       this.select(next);
       const page = this.pages.get(Math.floor(next / this.opts.pageSize));
       const row = page?.[next % this.opts.pageSize];
-      if (row !== undefined) this.opts.onActivate?.(row, next);
+      if (row !== undefined) this.opts.onActivate?.(row, next, true);
     }
   }
 }

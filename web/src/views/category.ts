@@ -79,7 +79,8 @@ export class CategoryView {
       // About 3,000 values per page: 100 rows of a narrow category, 25 of a 117-field one.
       pageSize: Math.max(25, Math.min(100, Math.floor(3000 / Math.max(1, detail.fields.length)))),
       load: async (offset, limit, signal) => (await get<RecordPage>(['files', this.file, 'categories', this.category, 'records'], { offset, limit }, signal)).rows,
-      onActivate: (row) => this.app.navigate(recordRoute(this.file, { category: this.category, label: row.label })),
+      // Arrow keys replace the history entry: back returns to the record you came from, not to each row passed.
+      onActivate: (row, _i, key) => this.app.navigate(recordRoute(this.file, { category: this.category, label: row.label }), { replace: key }),
     });
     mount(
       this.tableHost,
