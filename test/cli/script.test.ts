@@ -58,6 +58,11 @@ describe('scry script', () => {
     const diff = await runCli(['script', 'asm', '-', '--compare', F('generated', 'hello.stripped.luac')], { stdin: edited });
     expect(diff.code).toBe(1);
     expect(diff.stdout).toMatch(/differs from .* at 0x/);
+    // an edit that drops the memo DATA word of GETGLOBAL_MEM still assembles, with the verifier's finding on stderr
+    const dropped = listing.replace(/\n.*\.data 20 1.*\n/, '\n');
+    const noData = await runCli(['script', 'asm', '-', '-o', join(dir, 'nodata.luac')], { stdin: dropped });
+    expect(noData.code).toBe(0);
+    expect(noData.stderr).toMatch(/verify: 1 finding.*\n.*hks\.data\.count\s+main pc 0: GETGLOBAL_MEM owns 1 DATA word\(s\), 0 follow/);
     writeFileSync(join(dir, 'bad.hksasm'), '.function main\n.code\n  MOVE R(0) K(1)\n.end\n');
     const bad = await runCli(['script', 'asm', join(dir, 'bad.hksasm'), '-o', join(dir, 'x.luac')]);
     expect(bad.code).toBe(3);

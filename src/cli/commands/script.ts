@@ -151,7 +151,7 @@ const asmCommand: Command = {
     const source = arg === '-' ? '<stdin>' : arg;
     const text = arg === '-' ? await ctx.io.readStdin() : new TextDecoder().decode(readBytes(ctx.resolvePath(arg)));
     if (typeof ctx.options['output'] !== 'string' && typeof ctx.options['compare'] !== 'string') throw new UsageError('missing -o OUT (or --compare FILE)');
-    const { bytes } = assembleHksFile(text, { source, dialect: dialectOf(ctx) });
+    const { bytes, result } = assembleHksFile(text, { source, dialect: dialectOf(ctx) });
     let diff: number | null = null;
     if (typeof ctx.options['compare'] === 'string') {
       const other = readBytes(ctx.resolvePath(ctx.options['compare']));
@@ -162,8 +162,17 @@ const asmCommand: Command = {
       }
     }
     const out = typeof ctx.options['output'] === 'string' ? writeOut(ctx, bytes) : null;
-    if (ctx.json) ctx.printJson({ output: out, bytes: bytes.length, identical: diff === null ? null : diff < 0, firstDifference: diff !== null && diff >= 0 ? diff : null });
-    else if (out) ctx.err(`wrote ${out} (${bytes.length} bytes)`);
+    // A hand-edited listing may assemble into code the VM would misread (missing DATA words, bad registers):
+    // the verifier's findings are reported, without changing the exit status.
+    const findings = verifyHksChunk(result.chunk, { dialect: result.dialect }).filter((i) => i.severity !== 'info');
+    if (ctx.json) ctx.printJson({ output: out, bytes: bytes.length, identical: diff === null ? null : diff < 0, firstDifference: diff !== null && diff >= 0 ? diff : null, findings });
+    else {
+      if (out) ctx.err(`wrote ${out} (${bytes.length} bytes)`);
+      if (findings.length > 0) {
+        ctx.err(`verify: ${findings.length} finding(s) in the assembled code (see \`scry script verify\`):`);
+        for (const i of findings.slice(0, 10)) ctx.err(`  ${formatIssue(i)}`);
+      }
+    }
     if (diff !== null && diff < 0 && !ctx.json) ctx.out('identical');
     return diff !== null && diff >= 0 ? ExitCode.Findings : ExitCode.Ok;
   },
