@@ -32,6 +32,20 @@ describe('listing round trip: asm(disasm(x)) == x', () => {
     }
   });
 
+  it('is lossless under every dialect table (a listing records its dialect; words outside the table become .word)', () => {
+    for (const dialect of ['t7', 'iw6'] as const) {
+      for (const name of ['closures.debug.luac', 'structs3.debug.luac', 'tables.stripped.luac']) {
+        const bytes = loadFixture('hks', 'generated', name);
+        const text = disassembleHks(parseHksChunk(bytes), { dialect });
+        expect(text).toMatch(new RegExp(`^\\.dialect ${dialect}$`, 'm'));
+        expectSameBytes(writeHksChunk(assembleHks(text).chunk), bytes, `${dialect} ${name}`);
+      }
+    }
+    // read with T7 numbering, opcode 60 (default CONCAT) is SHIFT_LEFT
+    const t7 = disassembleHks(parseHksChunk(loadFixture('hks', 'generated', 'constants.debug.luac')), { dialect: 't7' });
+    expect(t7).toMatch(/SHIFT_LEFT\s/);
+  });
+
   it('keeps the SCRI wrapper in the listing', () => {
     const text = disassembleHksFile(openHksFile(loadFixture('hks', 'generated', 'scri', 'structs.debug.scri')));
     expect(text).toMatch(/^\.scri version=1 flag=0$/m);
