@@ -133,7 +133,7 @@ describe('GADB properties', () => {
         expect(describeDifference(again, bytes)).toBe('');
         expect(verifyGadb(bytes).filter((i) => i.severity === 'error')).toEqual([]);
       }),
-      { seed, numRuns: 150 },
+      { seed, numRuns: 100 },
     );
   });
 
@@ -176,7 +176,7 @@ describe('GADB properties', () => {
         }
         if (!issues.some((i) => i.severity === 'error')) expect(describeDifference(out, b), JSON.stringify(mutations)).toBe('');
       }),
-      { seed, numRuns: 300 },
+      { seed, numRuns: 200 },
     );
   });
 });
