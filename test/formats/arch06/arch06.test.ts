@@ -284,7 +284,8 @@ describe('verify checks the archive\'s own path index', () => {
     expect((await b.checkPathIndex()).map((i) => [i.rule, i.message])).toEqual([['pathIndex.unlisted', '"b\\\\new.txt" is not in archivepatchloosefiles.txt']]);
     const broken = bytes.slice();
     const apl = a.get('archivepatchloosefiles.txt');
-    broken[apl.dataOffset + apl.storedSize - 8] ^= 1; // the entry's hash
+    const at = apl.dataOffset + apl.storedSize - 8; // the entry's hash
+    broken[at] = broken[at]! ^ 1;
     expect((await (await Arch06Archive.fromBytes(broken)).checkPathIndex()).map((i) => i.rule)).toEqual(['pathIndex.hash']);
   });
 });
