@@ -66,6 +66,20 @@ describe('scry sd2 (read-only commands)', () => {
     expect((await runCli(['sd2', 'sql', SD2, 'SELEC nonsense'])).code).toBe(2);
   });
 
+  it('show --render renders localized-text parameter headers', async () => {
+    const db = StaticDb.create();
+    const t = db.addTable('dblocalization::LocalizedText', [
+      { name: 'id', type: 'UInt' },
+      { name: 'text', type: 'String' },
+    ]);
+    db.addRow(t, [1, '\u0003\u0000\u0000\u0004Hit  times']);
+    const path = join(dir, 'loc.sd2');
+    writeFileSync(path, db.write());
+    writeFileSync(join(dir, 'loc-names.txt'), 'dblocalization::LocalizedText\nid\ntext\n');
+    const r = await runCli(['sd2', 'show', path, 'dblocalization::LocalizedText', '0', '--render', '--json', '--names', join(dir, 'loc-names.txt')]);
+    expect(JSON.parse(r.stdout).values).toMatchObject({ text: 'Hit {0} times' });
+  });
+
   it('a wrong patch name is bad input (exit 3) with a clear message', async () => {
     const r = await runCli(['sd2', 'info', SD2, '--patch', 'beta-1868']);
     expect(r.code).toBe(3);

@@ -235,3 +235,20 @@ describe('export', () => {
     sqlite.close();
   });
 });
+
+describe('flags and memory versions', () => {
+  it('withFlags re-keys the pool when the Client flag changes, and drops payload XOR / compression as asked', () => {
+    const db = open();
+    for (const flags of [0, 4, 5, 8, 12, 13]) {
+      const bytes = db.withFlags(flags).write();
+      const back = StaticDb.open(bytes);
+      expect(back.toFile().header.flags).toBe(flags);
+      expect(back.toFile().compression.compressed).toBe((flags & 4) !== 0);
+      for (const t of db.tables()) for (let r = 0; r < t.rowCount; r++) expect(back.tableAt(t.index).row(r)).toEqual(t.row(r));
+    }
+    // Client clear: pool entries are stored plain, so the string bytes are visible in the image.
+    const plain = parseSd2(db.withFlags(4).write()).image.pool;
+    expect(new TextDecoder().decode(plain)).toContain('Grüße');
+    expect(new TextDecoder().decode(parseSd2(fixtureBytes()).image.pool)).not.toContain('Grüße');
+  });
+});

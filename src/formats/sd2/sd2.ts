@@ -223,8 +223,9 @@ export function adler32(data: Uint8Array): number {
 
 function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number, patchForSeed: string, inflate: Sd2Inflate): { compression: Sd2Compression; image: Uint8Array; payload: Uint8Array } {
   const base = SD2_HEADER_SIZE;
-  const payload = bytes.slice(base, base + payloadSize);
   const obfuscated = (header.flags & Sd2Flags.ObfuscatedPool) !== 0;
+  // Zero-copy unless the payload must be de-obfuscated.
+  const payload = obfuscated ? bytes.slice(base, base + payloadSize) : bytes.subarray(base, base + payloadSize);
   if (obfuscated) xorKeystream(payload, sd2PatchSeed(patchForSeed));
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const why = obfuscated ? `payload does not decrypt with patch name ${JSON.stringify(patchForSeed)}` : 'payload is not a zlib stream';
