@@ -177,6 +177,7 @@ class Assembler {
         return;
       }
       case '.header': {
+        if (this.main || this.stack.length) throw this.error('.header must come before the first .function', d.col);
         const a = attrs();
         const h = this.header;
         const endian = a.get('endian');

@@ -360,7 +360,9 @@ function readNumber(c: Ctx, path: string): HksConstant {
   const { numberSize, integralNumbers } = c.h;
   if (integralNumbers) {
     if (numberSize === 4) return { type: 'number', value: c.r.i32(path) };
+    const at = c.r.pos;
     const v = c.r.i64(path);
+    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER)) throw new UnsupportedError(FMT, c.r.fileOffset(at), path, '64-bit integer constant', `integer constant ${v} is beyond 2^53 (not representable in the model)`);
     return { type: 'number', value: Number(v) };
   }
   if (numberSize === 4) {
