@@ -5,3 +5,4 @@ export * from './query.ts';
 export * from './export.ts';
 export * from './crack.ts';
 export * from './localized.ts';
+export * from './diff.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli } from '../support/cli.ts';
 import { fixturePath } from '../support/fixtures.ts';
-import { StaticDb, parseSd2 } from '../../src/index.ts';
+import { StaticDb, ffnv32, parseSd2 } from '../../src/index.ts';
 
 const SD2 = fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2');
 const NAMES = fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-names.txt');
@@ -121,6 +121,24 @@ describe('scry sd2 (writing commands)', () => {
     const bad = await runCli(['sd2', 'set', SD2, 'dbtest::Wide', '0', 'c1', '70000', '-o', join(dir, 'bad.sd2'), '--names', NAMES]);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/UShort needs an integer in 0…65535/);
+  });
+
+  it('diff reports table, row and cell changes by first-column key and exits 1; identical content exits 0', async () => {
+    const db = StaticDb.open(read(SD2));
+    db.setCell(0xd9e1f95e, 3, 1, 'changed');
+    db.removeRow(0xd9e1f95e, 4);
+    db.addRow(0xd9e1f95e, { '#0': 9 });
+    db.addTable('dbtest::New', [{ name: 'id', type: 'UInt' }]);
+    db.removeTable(0xb1c50401);
+    const changed = join(dir, 'changed.sd2');
+    writeFileSync(changed, db.write());
+    const r = await runCli(['sd2', 'diff', SD2, changed, '--names', NAMES]);
+    expect(r.code).toBe(1);
+    expect(ffnv32('dbtest::New')).toBe(0x5207aff1); // not in the sample names: shown by id
+    expect(r.stdout.split('\n')).toEqual(['+ table 0x5207AFF1', '- table dbtest::Empty', '~ table dbtest::PoolTypes', '  + row 9', '  - row 5', '  ~ 4:name "Grüße, ünïcödé ✓" → "changed"', '']);
+    const repacked = join(dir, 'repacked.sd2');
+    expect((await runCli(['sd2', 'pack', SD2, '-o', repacked, '--memory-version', '1000', '--file-version', '7'])).code).toBe(0);
+    expect((await runCli(['sd2', 'diff', SD2, repacked])).code).toBe(0);
   });
 
   it('subset keeps only the named tables; pack converts file and memory versions', async () => {

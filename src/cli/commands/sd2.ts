@@ -20,6 +20,7 @@ import {
   sd2JsonChunks,
   sd2JsonValue,
   sd2NameCoverage,
+  diffSd2,
   renderSd2LocalizedText,
   searchSd2,
   unnamedSd2Ids,
@@ -636,4 +637,34 @@ const packCmd: Command = {
   },
 };
 
-export const sd2Commands: Command[] = [info, tablesCmd, showCmd, findCmd, namesCmd, crackCmd, exportCmd, sqlCmd, setCmd, subsetCmd, packCmd];
+const diffCmd: Command = {
+  path: ['sd2', 'diff'],
+  summary: 'semantic diff of two databases: tables, columns, rows (by first-column key), cells (exit 1 when they differ)',
+  usage: 'OLD NEW',
+  minArgs: 2,
+  maxArgs: 2,
+  options: { ...namesOption, limit: { type: 'string', valueName: 'N', description: 'at most N rows/cells listed per table (default 1000)' } },
+  run(ctx) {
+    const a = openDb(ctx, ctx.args[0]!);
+    const b = openDb(ctx, ctx.args[1]!);
+    const d = diffSd2(a, b, { limit: int(ctx, 'limit', 1000) });
+    if (ctx.json) ctx.printJson(d);
+    else {
+      for (const t of d.tablesAdded) ctx.out(`+ table ${t}`);
+      for (const t of d.tablesRemoved) ctx.out(`- table ${t}`);
+      for (const t of d.tables) {
+        ctx.out(`~ table ${t.table}`);
+        for (const c of t.columnsAdded) ctx.out(`  + column ${c}`);
+        for (const c of t.columnsRemoved) ctx.out(`  - column ${c}`);
+        for (const c of t.columnsRetyped) ctx.out(`  ~ column ${c}`);
+        for (const r of t.rowsAdded) ctx.out(`  + row ${r}`);
+        for (const r of t.rowsRemoved) ctx.out(`  - row ${r}`);
+        for (const c of t.cellsChanged) ctx.out(`  ~ ${c.row}:${c.column} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
+        if (t.truncated) ctx.out('  … (raise --limit)');
+      }
+    }
+    return d.different ? 1 : 0;
+  },
+};
+
+export const sd2Commands: Command[] = [info, tablesCmd, showCmd, findCmd, namesCmd, crackCmd, exportCmd, sqlCmd, setCmd, subsetCmd, packCmd, diffCmd];
