@@ -7,6 +7,7 @@
  * (600 px per frame) and random jumps. Floor: reading the file and summing it as u32 words.
  */
 import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -68,12 +69,17 @@ const SCROLL_SCRIPT = `(async () => {
     };
     requestAnimationFrame(tick);
   });
+  const work = () => performance.getEntriesByName('scry:vt-render').map((e) => e.duration);
+  performance.clearMeasures('scry:vt-render');
   const fling = await frames(240, () => { el.scrollTop += 600; });
+  const flingWork = work();
+  performance.clearMeasures('scry:vt-render');
   const jumps = await frames(120, () => { el.scrollTop = Math.random() * el.scrollHeight; });
+  const jumpWork = work();
   const rows = el.querySelectorAll('.vt-row').length;
   await new Promise((r) => setTimeout(r, 1500));
   const loading = el.querySelectorAll('.vt-row.loading').length;
-  return { fling, jumps, rows, loading };
+  return { fling, jumps, flingWork, jumpWork, rows, loading };
 })()`;
 
 export async function run(): Promise<string> {
@@ -118,9 +124,11 @@ export async function run(): Promise<string> {
       await tab.locator('.table-host .vt-row:not(.loading)').first().waitFor();
       toRows = { name: `page load to first table rows (${big.name}, ${big.recordCount.toLocaleString('en-US')} records)`, ms: performance.now() - s0, runs: 1 };
       // Passed as text: tsx's transform would add helpers (`__name`) that do not exist in the page.
-      const result = (await tab.evaluate(SCROLL_SCRIPT)) as { fling: number[]; jumps: number[]; rows: number; loading: number };
+      const result = (await tab.evaluate(SCROLL_SCRIPT)) as { fling: number[]; jumps: number[]; flingWork: number[]; jumpWork: number[]; rows: number; loading: number };
       const f = quantiles(result.fling);
       const j = quantiles(result.jumps);
+      const fw = quantiles(result.flingWork);
+      const jw = quantiles(result.jumpWork);
       scroll = [
         '',
         `Scroll frames in headless Chromium (${big.name}, ${pageSize} rows per page; a frame at 60 Hz is 16.7 ms):`,
@@ -129,6 +137,13 @@ export async function run(): Promise<string> {
         '|---|---:|---:|---:|---:|---:|',
         `| fling, 600 px per frame | ${result.fling.length} | ${f.median.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.max.toFixed(1)} | ${f.over33} |`,
         `| random jumps | ${result.jumps.length} | ${j.median.toFixed(1)} | ${j.p95.toFixed(1)} | ${j.max.toFixed(1)} | ${j.over33} |`,
+        '',
+        'The table\'s own work per frame (building and placing rows; the `scry:vt-render` measure):',
+        '',
+        '| scroll | renders | median ms | p95 ms | max ms |',
+        '|---|---:|---:|---:|---:|',
+        `| fling | ${result.flingWork.length} | ${fw.median.toFixed(2)} | ${fw.p95.toFixed(2)} | ${fw.max.toFixed(2)} |`,
+        `| random jumps | ${result.jumpWork.length} | ${jw.median.toFixed(2)} | ${jw.p95.toFixed(2)} | ${jw.max.toFixed(2)} |`,
         '',
         `Rows in the DOM after scrolling: ${result.rows} (of ${big.recordCount.toLocaleString('en-US')}); placeholder rows 1.5 s after the last jump: ${result.loading}.`,
       ].join('\n');
@@ -139,6 +154,7 @@ export async function run(): Promise<string> {
       report('Workbench at game scale (server in-process, Chromium headless)', [page, coldOpen, analysisM, categories, tablePage, record, refs, search, toRows], floor),
       `\nAnalysis answer: ${analysis.status}, ${analysis.bytes} bytes gzipped.`,
       scroll,
+      `\nMachine load during the run: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (1/5/15-minute load average on ${cpus().length} cores).`,
     );
   } finally {
     await wb.close();
