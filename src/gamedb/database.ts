@@ -16,10 +16,10 @@
  * small typed arrays; values are decoded on access. Record and field objects are created on demand and hold only
  * indexes, so paging through a category of 17,000 records allocates 17,000 small objects at most.
  */
-import { FormatError, HashError, NotFoundError } from '../binary/errors.ts';
+import { FormatError, NotFoundError } from '../binary/errors.ts';
 import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p919.ts';
 import { parseGadb, type ParseGadbOptions } from '../formats/gadb/parse.ts';
-import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, StorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
 import { FieldTypeError, SlotMismatchError } from './errors.ts';
 import { NameDictionary, formatHash, parseHashLiteral } from './names.ts';
@@ -370,7 +370,7 @@ export class Database {
   }
 
   /**
-   * @internal The rows of record `r`'s run whose type has `storage` (a `StorageCode`), cached per distinct run:
+   * @internal The rows of record `r`'s run whose type has `storage` (a `GadbStorageCode`), cached per distinct run:
    * the game database has 13,612 distinct runs under 686,401 records, so scans over one kind of cell (links,
    * block values) touch only those rows instead of every descriptor use.
    */
@@ -395,7 +395,7 @@ export class Database {
     const { records, descriptors, cells } = this.model;
     const { elementCount, link } = descriptors;
     for (let r = 0; r < records.count; r++) {
-      const rows = this.runRows(r, StorageCode.Link);
+      const rows = this.runRows(r, GadbStorageCode.Link);
       if (rows.length === 0) continue;
       const base = this.recordCellStart[r]!;
       const own = records.cellCount[r]!;
@@ -449,7 +449,7 @@ export class Database {
       const { records, descriptors, cells } = this.model;
       const { elementCount, link } = descriptors;
       for (let r = 0; r < records.count; r++) {
-        const rows = this.runRows(r, StorageCode.Block);
+        const rows = this.runRows(r, GadbStorageCode.Block);
         if (rows.length === 0) continue;
         const base = this.recordCellStart[r]!;
         const own = records.cellCount[r]!;
@@ -880,7 +880,7 @@ export class DbRecord {
   links(): Array<{ field: Field; element: number; raw: number; target: DbRecord | null }> {
     const out: Array<{ field: Field; element: number; raw: number; target: DbRecord | null }> = [];
     for (const f of this.fields()) {
-      if (GADB_STORAGE_BY_TYPE_BYTE[f.typeByte] !== StorageCode.Link) continue;
+      if (GADB_STORAGE_BY_TYPE_BYTE[f.typeByte] !== GadbStorageCode.Link) continue;
       for (let e = 0; e < f.count; e++) {
         const raw = f.raw(e);
         if (raw !== undefined) out.push({ field: f, element: e, raw, target: this.db.resolveLink(raw) });
@@ -971,7 +971,7 @@ export class Field {
    */
   cellIndex(i = 0): number {
     if (!Number.isInteger(i) || i < 0 || i >= this.count) return -1;
-    const local = GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] === StorageCode.Bit ? (this.link + i) >>> 5 : this.link + i;
+    const local = GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] === GadbStorageCode.Bit ? (this.link + i) >>> 5 : this.link + i;
     return local < this.record.cellCount ? this.record.cellStart + local : -1;
   }
 
@@ -998,7 +998,7 @@ export class Field {
 
   /** For block types: how many cells in the database point at the value of element `i` (1 = not shared). */
   sharedCount(i = 0): number | undefined {
-    if (GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] !== StorageCode.Block) return undefined;
+    if (GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] !== GadbStorageCode.Block) return undefined;
     const raw = this.raw(i);
     return raw === undefined ? undefined : this.record.db.sharedCount(raw);
   }

@@ -7,7 +7,7 @@
  * so a field with no known name is found by its name once you guess it.
  */
 import { HashError } from '../binary/errors.ts';
-import { GADB_TYPE_MASK, StorageCode } from '../formats/gadb/type-codes.ts';
+import { GADB_TYPE_MASK, GadbStorageCode } from '../formats/gadb/type-codes.ts';
 import { Category, DbRecord, Field, type Database } from './database.ts';
 import { parseHashLiteral } from './names.ts';
 
@@ -84,7 +84,7 @@ export function searchDatabase(db: Database, query: string, options: SearchOptio
   // String values: each distinct text is tested once.
   const tested = new Map<number, boolean>();
   for (let r = 0; r < m.records.count; r++) {
-    const rows = db.runRows(r, StorageCode.Block);
+    const rows = db.runRows(r, GadbStorageCode.Block);
     if (rows.length === 0) continue;
     const base = db.recordCellStart[r]!;
     const own = m.records.cellCount[r]!;

@@ -3,7 +3,7 @@
  * secondaries, cells, descriptors, distinct runs, link cells by side, shared values, zero-field records), computed
  * for any database in one pass over its descriptor uses.
  */
-import { StorageCode, gadbTypeName } from '../formats/gadb/type-codes.ts';
+import { GadbStorageCode, gadbTypeName } from '../formats/gadb/type-codes.ts';
 import type { Database } from './database.ts';
 import { NULL_LINK } from './database.ts';
 
@@ -61,7 +61,7 @@ export function summarizeDatabase(db: Database): DatabaseSummary {
     runs.add(first * 256 + n);
     const base = db.recordCellStart[r]!;
     const own = records.cellCount[r]!;
-    const blockRows = db.runRows(r, StorageCode.Block);
+    const blockRows = db.runRows(r, GadbStorageCode.Block);
     for (let j = 0; j < blockRows.length; j++) {
       const row = blockRows[j]!;
       const count = descriptors.elementCount[row]!;
@@ -72,7 +72,7 @@ export function summarizeDatabase(db: Database): DatabaseSummary {
         blockCounts.set(raw, (blockCounts.get(raw) ?? 0) + 1);
       }
     }
-    const linkRows = db.runRows(r, StorageCode.Link);
+    const linkRows = db.runRows(r, GadbStorageCode.Link);
     for (let j = 0; j < linkRows.length; j++) {
       const row = linkRows[j]!;
       const count = descriptors.elementCount[row]!;
