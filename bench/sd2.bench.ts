@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
-import { StaticDb, parseSd2, exportSd2Csv, type NewColumn } from '../src/index.ts';
+import { StaticDb, parseSd2, exportSd2Csv, type StaticDbNewColumn } from '../src/index.ts';
 import { measure, report, sumU32, peakRss } from './harness.ts';
 
 function prng(seed: number): () => number {
@@ -49,7 +49,7 @@ export function generateRetailSd2(options: { tables?: number; rows?: number; loc
     const rows = t === tables - 2 ? rest - assigned : Math.floor((rest * weights[t]!) / wsum);
     assigned += rows;
     const ncols = 2 + int(9);
-    const columns: NewColumn[] = [{ name: 'id', type: 'UInt' }];
+    const columns: StaticDbNewColumn[] = [{ name: 'id', type: 'UInt' }];
     for (let c = 1; c < ncols; c++) columns.push({ name: `field_${c}`, type: TYPE_MIX[int(TYPE_MIX.length)]!, nullable: rnd() < 0.2 });
     const table = db.addTable(`dbsynthetic::Table${t}`, columns, { nativeOrder: true });
     const cols = table.columns;

@@ -76,7 +76,7 @@ export function unnamedSd2Ids(db: StaticDb, names: Sd2Names): { tables: number[]
   return { tables: [...tables], columns: [...columns] };
 }
 
-export interface CrackOptions {
+export interface Sd2CrackOptions {
   /** Ids to find names for. */
   targets: Iterable<number>;
   /** Dictionary words (names, fragments, harvested strings). */
@@ -91,15 +91,15 @@ export interface CrackOptions {
   budget?: number;
 }
 
-export interface CrackHit {
+export interface Sd2CrackHit {
   id: number;
   name: string;
   /** How the candidate was built: `word`, `tokens`, `namespace`. */
   method: string;
 }
 
-export interface CrackResult {
-  hits: CrackHit[];
+export interface Sd2CrackResult {
+  hits: Sd2CrackHit[];
   /** Hashes computed. */
   tried: number;
   /** False when the budget stopped the search early. */
@@ -113,11 +113,11 @@ export interface CrackResult {
 }
 
 /** Proposes names for the target ids. */
-export function crackSd2Names(options: CrackOptions): CrackResult {
+export function crackSd2Names(options: Sd2CrackOptions): Sd2CrackResult {
   const targets = new Set<number>([...options.targets].map((t) => t >>> 0));
   const budget = options.budget ?? 50_000_000;
   const maxTokens = Math.max(1, options.maxTokens ?? 2);
-  const hits: CrackHit[] = [];
+  const hits: Sd2CrackHit[] = [];
   const seen = new Set<string>();
   let tried = 0;
   const check = (h: number, make: () => string, method: string): void => {

@@ -6,9 +6,9 @@
  */
 import { ConsistencyError, NotFoundError } from '../binary/errors.ts';
 import { parseSd2, writeSd2, Sd2Flags, type ParseSd2Options, type Sd2Field, type Sd2File, type Sd2Table, type WriteSd2Options } from '../formats/sd2/sd2.ts';
-import { locatePoolEntry, readPoolEntry, Sd2PoolBuilder } from '../formats/sd2/pool.ts';
+import { sd2LocatePoolEntry, sd2ReadPoolEntry, Sd2PoolBuilder } from '../formats/sd2/pool.ts';
 import { SD2_TYPES, SD2_TYPE_IDS, sd2CellWidth, type Sd2TypeInfo } from '../formats/sd2/types.ts';
-import { decodeInline, decodePoolPayload, encodeInline, encodePoolPayload, type Sd2Value } from '../formats/sd2/values.ts';
+import { sd2DecodeInline, sd2DecodePoolPayload, sd2EncodeInline, sd2EncodePoolPayload, type Sd2Value } from '../formats/sd2/values.ts';
 import { ffnv32 } from '../formats/sd2/obfuscation.ts';
 import { Sd2Names, sd2Label, sd2ParseRef } from './names.ts';
 
@@ -132,9 +132,9 @@ export class StaticDbTable {
       if ((this.raw.rows[at]! >>> (f.nullableIndex & 7)) & 1) return null;
     }
     const info = SD2_TYPES[f.type]!;
-    if (!info.pool) return decodeInline(info, this.dv, row * this.raw.numBytes + f.start);
+    if (!info.pool) return sd2DecodeInline(info, this.dv, row * this.raw.numBytes + f.start);
     const plain = this.db.poolEntry(this, row, f);
-    return plain === null ? null : decodePoolPayload(info, plain);
+    return plain === null ? null : sd2DecodePoolPayload(info, plain);
   }
 
   /** Decodes a whole row, cells in column order. */
@@ -194,7 +194,7 @@ export interface CreateStaticDbOptions {
   names?: Sd2Names;
 }
 
-export interface NewColumn {
+export interface StaticDbNewColumn {
   /** Column name (hashed) or id. */
   name: string | number;
   /** Type name (`UInt`) or id. */
@@ -202,7 +202,7 @@ export interface NewColumn {
   nullable?: boolean;
 }
 
-export interface AddTableOptions {
+export interface StaticDbAddTableOptions {
   /** Order columns as native tables appear to (width desc, id desc; hypothesis sd2.column-order). */
   nativeOrder?: boolean;
 }
@@ -295,8 +295,8 @@ export class StaticDb {
     const cached = this.poolCache.get(cacheKey);
     if (cached !== undefined) return cached;
     const pool = this.currentPool();
-    const loc = locatePoolEntry(pool, this.memoryVersion, this.file.header.flags, keyLow, keyHigh, row, `/pool (table ${table.label} row ${row} column ${sd2Label(f.id, this.names)})`);
-    const plain = loc === null ? null : readPoolEntry(pool, loc);
+    const loc = sd2LocatePoolEntry(pool, this.memoryVersion, this.file.header.flags, keyLow, keyHigh, row, `/pool (table ${table.label} row ${row} column ${sd2Label(f.id, this.names)})`);
+    const plain = loc === null ? null : sd2ReadPoolEntry(pool, loc);
     this.poolCache.set(cacheKey, plain);
     return plain;
   }
@@ -350,7 +350,7 @@ export class StaticDb {
       return;
     }
     if (info.pool) {
-      const plain = encodePoolPayload(info, value);
+      const plain = sd2EncodePoolPayload(info, value);
       if (typeof plain === 'string') throw modelError(path(), plain);
       const key = this.pool().add(plain, row);
       if (this.memoryVersion === 1000) table.dv.setBigUint64(at, key, true);
@@ -358,7 +358,7 @@ export class StaticDb {
       setNullBit(key === 0n && f.nullableIndex !== 255);
       return;
     }
-    const problem = encodeInline(info, value, table.dv, at);
+    const problem = sd2EncodeInline(info, value, table.dv, at);
     if (problem) throw modelError(path(), problem);
     setNullBit(false);
   }
@@ -440,7 +440,7 @@ export class StaticDb {
   }
 
   /** Adds an empty table. Column starts are packed without gaps; nullable columns get bits 0…k−1. */
-  addTable(name: string | number, columns: NewColumn[], options: AddTableOptions = {}): StaticDbTable {
+  addTable(name: string | number, columns: StaticDbNewColumn[], options: StaticDbAddTableOptions = {}): StaticDbTable {
     const id = typeof name === 'number' ? name >>> 0 : (this.names.add(name, 'added'), ffnv32(name));
     if (this.file.image.tables.some((t) => t.id === id)) throw modelError('/tables', `a table with id 0x${id.toString(16)} already exists`);
     const mv = this.memoryVersion;

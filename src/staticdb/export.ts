@@ -12,7 +12,7 @@ import { SD2_TYPES } from '../formats/sd2/types.ts';
 import type { Sd2Value } from '../formats/sd2/values.ts';
 import { StaticDb, type StaticDbTable } from './database.ts';
 
-export type JsonCell = null | number | string | JsonCell[] | { [k: string]: JsonCell };
+export type Sd2JsonCell = null | number | string | Sd2JsonCell[] | { [k: string]: Sd2JsonCell };
 
 function hexOf(b: Uint8Array): string {
   let s = '';
@@ -29,7 +29,7 @@ function jsonNumber(n: number): number | string {
 }
 
 /** A cell value as JSON data (see the module comment for the encoding). */
-export function sd2JsonValue(v: Sd2Value): JsonCell {
+export function sd2JsonValue(v: Sd2Value): Sd2JsonCell {
   if (v === null) return null;
   if (typeof v === 'number') return jsonNumber(v);
   if (typeof v === 'bigint') return v.toString();
@@ -197,13 +197,13 @@ export function exportSd2Csv(table: StaticDbTable): string {
 // ---------------------------------------------------------------- SQL
 
 /** The part of a SQLite binding the exporter needs (better-sqlite3 and sql.js both fit). */
-export interface SqlDatabase {
+export interface Sd2SqlDatabase {
   exec(sql: string): unknown;
   prepare(sql: string): { run(...params: unknown[]): unknown };
 }
 
 /** Quotes an SQL identifier. */
-export function sqlIdent(name: string): string {
+export function sd2SqlIdent(name: string): string {
   return '"' + name.replace(/"/g, '""') + '"';
 }
 
@@ -228,7 +228,7 @@ export interface Sd2SqlExportOptions {
  * Writes tables into an SQL database: one SQL table per sd2 table (named by label, `_row` = row index, one typed
  * column per sd2 column), plus `_sd2_tables` and `_sd2_columns` describing ids, names and types.
  */
-export function exportSd2Sql(db: StaticDb, sql: SqlDatabase, options: Sd2SqlExportOptions = {}): void {
+export function exportSd2Sql(db: StaticDb, sql: Sd2SqlDatabase, options: Sd2SqlExportOptions = {}): void {
   const tables = options.tables ? options.tables.map((r) => db.table(r)) : db.tables();
   sql.exec('BEGIN');
   try {
@@ -240,9 +240,9 @@ export function exportSd2Sql(db: StaticDb, sql: SqlDatabase, options: Sd2SqlExpo
       insTable.run(t.id, hex32(t.id), t.name ?? null, t.label, t.rowCount, t.raw.numBytes);
       const cols = t.columns;
       cols.forEach((c) => insColumn.run(t.id, c.index, c.id, hex32(c.id), c.name ?? null, c.label, c.type.name, c.typeId, c.start, c.nullable ? c.nullableIndex : null));
-      const defs = ['"_row" INTEGER PRIMARY KEY', ...cols.map((c) => `${sqlIdent(c.label)} ${c.type.sql}`.trimEnd())];
-      sql.exec(`CREATE TABLE ${sqlIdent(t.label)} (${defs.join(', ')})`);
-      const ins = sql.prepare(`INSERT INTO ${sqlIdent(t.label)} VALUES (${new Array(cols.length + 1).fill('?').join(', ')})`);
+      const defs = ['"_row" INTEGER PRIMARY KEY', ...cols.map((c) => `${sd2SqlIdent(c.label)} ${c.type.sql}`.trimEnd())];
+      sql.exec(`CREATE TABLE ${sd2SqlIdent(t.label)} (${defs.join(', ')})`);
+      const ins = sql.prepare(`INSERT INTO ${sd2SqlIdent(t.label)} VALUES (${new Array(cols.length + 1).fill('?').join(', ')})`);
       const n = cols.length;
       const params = new Array<unknown>(n + 1);
       for (let r = 0; r < t.rowCount; r++) {

@@ -1,9 +1,9 @@
 /** fast-check models of sd2 databases: random schemas and rows for every type, file version and memory version. */
 import fc from 'fast-check';
-import { SD2_TYPES, StaticDb, halfToNumber, type NewColumn } from '../../src/index.ts';
+import { SD2_TYPES, StaticDb, sd2HalfToNumber, type StaticDbNewColumn } from '../../src/index.ts';
 
 const f32 = fc.float({ noDefaultInfinity: false }).map(Math.fround);
-const half = fc.integer({ min: 0, max: 0xffff }).map(halfToNumber);
+const half = fc.integer({ min: 0, max: 0xffff }).map(sd2HalfToNumber);
 const vec = (n: number): fc.Arbitrary<number[]> => fc.array(f32, { minLength: n, maxLength: n });
 
 /** A value arbitrary per type id (pool arrays may be empty: they then read back as null). */
@@ -69,7 +69,7 @@ export function valueArb(typeId: number): fc.Arbitrary<unknown> {
 
 export interface TableModel {
   name: string;
-  columns: NewColumn[];
+  columns: StaticDbNewColumn[];
   rows: unknown[][];
   nativeOrder: boolean;
 }
@@ -86,8 +86,8 @@ const tableArb = (index: number): fc.Arbitrary<TableModel> =>
   fc
     .array(fc.record({ type: fc.integer({ min: 0, max: 26 }), nullable: fc.boolean() }), { minLength: 1, maxLength: 8 })
     .chain((cols) => {
-      const columns: NewColumn[] = cols.map((c, i) => ({ name: `col_${i}`, type: c.type, nullable: c.nullable }));
-      const cell = (c: NewColumn): fc.Arbitrary<unknown> => {
+      const columns: StaticDbNewColumn[] = cols.map((c, i) => ({ name: `col_${i}`, type: c.type, nullable: c.nullable }));
+      const cell = (c: StaticDbNewColumn): fc.Arbitrary<unknown> => {
         const v = valueArb(c.type as number);
         return c.nullable || SD2_TYPES[c.type as number]!.pool ? fc.option(v, { nil: null, freq: 4 }) : v;
       };

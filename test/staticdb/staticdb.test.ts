@@ -18,7 +18,7 @@ import {
   sd2Tokens,
   unnamedSd2Ids,
   writeSd2,
-  type SqlDatabase,
+  type Sd2SqlDatabase,
 } from '../../src/index.ts';
 import { loadFixture } from '../support/fixtures.ts';
 import { fixtureBytes, sampleNames } from './dump.ts';
@@ -225,7 +225,7 @@ describe('export', () => {
 
   it('SQLite export: typed columns, NULLs, metadata tables', () => {
     const sqlite = new Database(':memory:');
-    exportSd2Sql(open(), sqlite as unknown as SqlDatabase);
+    exportSd2Sql(open(), sqlite as unknown as Sd2SqlDatabase);
     expect(sqlite.prepare('SELECT name FROM "dbtest::PoolTypes" WHERE id = 4').get()).toEqual({ name: 'Grüße, ünïcödé ✓' });
     expect(sqlite.prepare('SELECT count(*) AS n FROM "dbtest::Wide" WHERE c0 IS NULL').get()).toEqual({ n: 8 });
     expect(sqlite.prepare('SELECT typeof(u64) AS a, typeof(f32) AS b, typeof(v3) AS c FROM "dbtest::AllInline" WHERE _row = 0').get()).toEqual({ a: 'text', b: 'real', c: 'text' });

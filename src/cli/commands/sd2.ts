@@ -24,7 +24,7 @@ import {
   renderSd2LocalizedText,
   searchSd2,
   unnamedSd2Ids,
-  type SqlDatabase,
+  type Sd2SqlDatabase,
   type StaticDbTable,
   type Sd2SearchKind,
 } from '../../staticdb/index.ts';
@@ -425,7 +425,7 @@ function concatChunks(chunks: Iterable<string>): Uint8Array {
 }
 
 /** Wraps better-sqlite3 so Uint8Array parameters bind as BLOBs. */
-function sqliteSink(sqlite: Database.Database): SqlDatabase {
+function sqliteSink(sqlite: Database.Database): Sd2SqlDatabase {
   return {
     exec: (sql) => sqlite.exec(sql),
     prepare: (sql) => {

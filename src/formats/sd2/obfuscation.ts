@@ -49,7 +49,7 @@ function temper(y: number): number {
 }
 
 /** A stock MT19937 generator (same outputs as C++ `std::mt19937`). */
-export class Mt19937 {
+export class Sd2Mt19937 {
   private readonly mt = new Uint32Array(N);
   private index = N;
 
@@ -135,7 +135,7 @@ const shortOut = new Uint32Array(227);
  * (§3: whole little-endian words, then the low byte of one more output per leftover byte). Applying it twice
  * restores the input.
  */
-export function xorKeystream(data: Uint8Array, seed: number, start = 0, end = data.length): void {
+export function sd2XorKeystream(data: Uint8Array, seed: number, start = 0, end = data.length): void {
   const length = end - start;
   const words = length >>> 2;
   const rest = length & 3;
@@ -154,7 +154,7 @@ export function xorKeystream(data: Uint8Array, seed: number, start = 0, end = da
     for (let i = 0; i < rest; i++) { data[p] = data[p]! ^ (shortOut[words + i]!); p++; }
     return;
   }
-  const mt = new Mt19937(seed);
+  const mt = new Sd2Mt19937(seed);
   let p = start;
   // Aligned fast path: XOR whole words through a Uint32Array view when the platform is little-endian.
   if ((data.byteOffset + p) % 4 === 0 && littleEndianHost) {
@@ -176,8 +176,8 @@ export function xorKeystream(data: Uint8Array, seed: number, start = 0, end = da
 const littleEndianHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The keystream itself for a buffer of `length` bytes (for tests and tools). */
-export function keystream(seed: number, length: number): Uint8Array {
+export function sd2Keystream(seed: number, length: number): Uint8Array {
   const out = new Uint8Array(length);
-  xorKeystream(out, seed);
+  sd2XorKeystream(out, seed);
   return out;
 }

@@ -5,13 +5,13 @@
  * Memory version 1002, u32 key:
  *   low bit 1 (long form):  address = key >> 1, u16 length at address, data at address + 2
  *   low bit 0 (short form): address = (key >> 1) & 0x7FFFFF, length = key >> 24, data at address
- *   data XORed with keystream(key) when the Client flag (8) is set.
+ *   data XORed with sd2Keystream(key) when the Client flag (8) is set.
  * Memory version 1000, u64 key: address = low 32 bits, length = high 32 bits, data at address, always XORed
- *   with keystream(row index) (§sd2.v1000-pool-always-xor, §sd2.v1000-pool-relative).
+ *   with sd2Keystream(row index) (§sd2.v1000-pool-always-xor, §sd2.v1000-pool-relative).
  * Key 0 and length 0 mean "no value".
  */
 import { FormatError, ConsistencyError } from '../../binary/errors.ts';
-import { xorKeystream } from './obfuscation.ts';
+import { sd2XorKeystream } from './obfuscation.ts';
 import { Sd2Flags } from './sd2.ts';
 
 /** Where a key's data lies in the pool. */
@@ -34,7 +34,7 @@ export function sd2PoolEncrypted(memoryVersion: number, flags: number): boolean 
  * Locates a key's entry. `keyLow`/`keyHigh` are the two u32 halves of the cell (keyHigh is 0 in 1002). Returns
  * null for "no value". Throws a FormatError (offset = pool-relative address) when the entry lies outside the pool.
  */
-export function locatePoolEntry(pool: Uint8Array, memoryVersion: number, flags: number, keyLow: number, keyHigh: number, rowIndex: number, path: string): Sd2PoolLocation | null {
+export function sd2LocatePoolEntry(pool: Uint8Array, memoryVersion: number, flags: number, keyLow: number, keyHigh: number, rowIndex: number, path: string): Sd2PoolLocation | null {
   const encrypted = sd2PoolEncrypted(memoryVersion, flags);
   let loc: Sd2PoolLocation;
   if (memoryVersion === 1000) {
@@ -58,11 +58,11 @@ export function locatePoolEntry(pool: Uint8Array, memoryVersion: number, flags: 
 }
 
 /** The plain bytes of an entry: a view when stored plain, else a de-obfuscated copy. */
-export function readPoolEntry(pool: Uint8Array, loc: Sd2PoolLocation): Uint8Array {
+export function sd2ReadPoolEntry(pool: Uint8Array, loc: Sd2PoolLocation): Uint8Array {
   const stored = pool.subarray(loc.dataOffset, loc.dataOffset + loc.length);
   if (loc.seed < 0) return stored;
   const plain = stored.slice();
-  xorKeystream(plain, loc.seed);
+  sd2XorKeystream(plain, loc.seed);
   return plain;
 }
 
@@ -72,7 +72,7 @@ function bytesKey(bytes: Uint8Array): string {
   return s;
 }
 
-export interface PoolBuilderOptions {
+export interface Sd2PoolBuilderOptions {
   memoryVersion: number;
   flags: number;
   /** Existing stored pool bytes to append to (copied, never mutated). */
@@ -94,7 +94,7 @@ export class Sd2PoolBuilder {
   private readonly shortKeys: boolean;
   private readonly dedup = new Map<string, bigint>();
 
-  constructor(options: PoolBuilderOptions) {
+  constructor(options: Sd2PoolBuilderOptions) {
     this.memoryVersion = options.memoryVersion;
     this.encrypted = sd2PoolEncrypted(options.memoryVersion, options.flags);
     this.shortKeys = options.shortKeys === true && options.memoryVersion === 1002;
@@ -133,14 +133,14 @@ export class Sd2PoolBuilder {
       key = BigInt(at) | (BigInt(plain.length) << 32n);
       this.ensure(plain.length);
       this.buf.set(plain, at);
-      if (this.encrypted) xorKeystream(this.buf, rowIndex >>> 0, at, at + plain.length);
+      if (this.encrypted) sd2XorKeystream(this.buf, rowIndex >>> 0, at, at + plain.length);
       this.len += plain.length;
     } else if (this.shortKeys && plain.length <= 255 && at <= 0x7fffff) {
       const k = ((plain.length << 24) | (at << 1)) >>> 0;
       key = BigInt(k);
       this.ensure(plain.length);
       this.buf.set(plain, at);
-      if (this.encrypted) xorKeystream(this.buf, k, at, at + plain.length);
+      if (this.encrypted) sd2XorKeystream(this.buf, k, at, at + plain.length);
       this.len += plain.length;
     } else {
       if (plain.length > 0xffff) throw new ConsistencyError('sd2', [{ rule: 'sd2.pool.entry-size', message: `pool entry of ${plain.length} bytes exceeds the long form's 65535`, severity: 'error' }]);
@@ -151,7 +151,7 @@ export class Sd2PoolBuilder {
       this.buf[at] = plain.length & 0xff;
       this.buf[at + 1] = plain.length >>> 8;
       this.buf.set(plain, at + 2);
-      if (this.encrypted) xorKeystream(this.buf, k, at + 2, at + 2 + plain.length);
+      if (this.encrypted) sd2XorKeystream(this.buf, k, at + 2, at + 2 + plain.length);
       this.len += 2 + plain.length;
     }
     this.dedup.set(dedupKey, key);

@@ -3,7 +3,7 @@
  * Little-endian throughout. Layout and confidence: `README.md` here and the project spec `sd2.md`.
  *
  *   Header (128 bytes) ‖ Payload
- *   Payload  --XOR keystream(FFnv32(patch)) if flags & 1-->  [u32 inflatedSize, u32 unk04] (absent in v7)
+ *   Payload  --XOR sd2Keystream(FFnv32(patch)) if flags & 1-->  [u32 inflatedSize, u32 unk04] (absent in v7)
  *            ‖ zlib header (2 bytes) ‖ raw deflate ‖ [Adler-32, optional]     (flags & 4; else the image raw)
  *   Image    = u32 memoryVersion ‖ u16 T ‖ TableInfo[T] ‖ FieldInfo[ΣF] ‖ RowInfo[T] ‖ u32 poolOffset
  *              ‖ 33 reserved bytes ‖ row blocks ‖ pool
@@ -18,7 +18,7 @@
 import { inflateSync, deflateSync } from 'fflate';
 import { ByteReader } from '../../binary/reader.ts';
 import { ConsistencyError, FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
-import { ffnv32, xorKeystream } from './obfuscation.ts';
+import { ffnv32, sd2XorKeystream } from './obfuscation.ts';
 import { SD2_TYPES, sd2CellWidth } from './types.ts';
 import { SD2_HYPOTHESES } from './hypotheses.ts';
 
@@ -31,13 +31,13 @@ const FIXED_INFO = 4 + 2 + 4 + 33;
 
 /** Header flag bits (FauFau names; §2 says what each actually does). */
 export const Sd2Flags = {
-  /** Misnamed: the whole payload is XORed with keystream(FFnv32(patch)). */
+  /** Misnamed: the whole payload is XORed with sd2Keystream(FFnv32(patch)). */
   ObfuscatedPool: 1,
   /** Never handled by any tool; refused. */
   BigEndian: 2,
   /** The payload is deflated. */
   Compressed: 4,
-  /** Every pool entry (memory version 1002) is XORed with keystream(its key). */
+  /** Every pool entry (memory version 1002) is XORed with sd2Keystream(its key). */
   Client: 8,
   /** No known effect. */
   Server: 16,
@@ -144,8 +144,8 @@ export type Sd2Inflate = (deflated: Uint8Array, size: number | undefined) => Uin
 export type Sd2Deflate = (data: Uint8Array, level: number) => Uint8Array;
 
 /** fflate, the default: pure JS, runs in the browser. */
-export const fflateInflate: Sd2Inflate = (deflated, size) => (size === undefined ? inflateSync(deflated) : inflateSync(deflated, { out: new Uint8Array(size) }));
-export const fflateDeflate: Sd2Deflate = (data, level) => deflateSync(data, { level: level as 1 });
+export const sd2FflateInflate: Sd2Inflate = (deflated, size) => (size === undefined ? inflateSync(deflated) : inflateSync(deflated, { out: new Uint8Array(size) }));
+export const sd2FflateDeflate: Sd2Deflate = (data, level) => deflateSync(data, { level: level as 1 });
 
 export interface ParseSd2Options {
   /** Use this patch name for the payload keystream instead of the header's. */
@@ -204,7 +204,7 @@ function writeHeader(out: Uint8Array, header: Sd2Header, payloadSize: number): v
 // ---------------------------------------------------------------- compression
 
 /** Adler-32 of `data`. */
-export function adler32(data: Uint8Array): number {
+export function sd2Adler32(data: Uint8Array): number {
   let a = 1;
   let b = 0;
   const n = data.length;
@@ -226,7 +226,7 @@ function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number
   const obfuscated = (header.flags & Sd2Flags.ObfuscatedPool) !== 0;
   // Zero-copy unless the payload must be de-obfuscated.
   const payload = obfuscated ? bytes.slice(base, base + payloadSize) : bytes.subarray(base, base + payloadSize);
-  if (obfuscated) xorKeystream(payload, sd2PatchSeed(patchForSeed));
+  if (obfuscated) sd2XorKeystream(payload, sd2PatchSeed(patchForSeed));
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const why = obfuscated ? `payload does not decrypt with patch name ${JSON.stringify(patchForSeed)}` : 'payload is not a zlib stream';
   const fail = (offset: number, path: string, reason: string, cause?: unknown): FormatError =>
@@ -257,7 +257,7 @@ function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number
   if (hasSizeHeader && image.length !== inflatedSize) throw fail(0, '/payload/inflatedSize', `${why} (inflated ${image.length} bytes, header says ${inflatedSize})`);
   // §sd2.adler-trailer: recorded when the last four payload bytes are the image's Adler-32.
   const n = payload.length;
-  const adler = n >= zlibAt + 6 && dv.getUint32(n - 4, false) === adler32(image);
+  const adler = n >= zlibAt + 6 && dv.getUint32(n - 4, false) === sd2Adler32(image);
   return { compression: { compressed: true, unk04, zlibHeader, adler32: adler }, image, payload };
 }
 
@@ -372,7 +372,7 @@ export function parseSd2(bytes: Uint8Array, options: ParseSd2Options = {}): Sd2F
   const r = new ByteReader(bytes, { format: 'sd2' });
   const { header, payloadSize } = readHeader(r);
   r.need(payloadSize, '/payload');
-  const { compression, image, payload } = decodePayload(bytes, header, payloadSize, options.patch ?? header.patch, options.inflate ?? fflateInflate);
+  const { compression, image, payload } = decodePayload(bytes, header, payloadSize, options.patch ?? header.patch, options.inflate ?? sd2FflateInflate);
   const file: Sd2File = { header, compression, image: readImage(image), source: { image, payload } };
   if (bytes.length > SD2_HEADER_SIZE + payloadSize) file.trailing = bytes.slice(SD2_HEADER_SIZE + payloadSize);
   return file;
@@ -527,7 +527,7 @@ function encodePayload(file: Sd2File, image: Uint8Array, options: WriteSd2Option
       (!hasSizeHeader || (pdv.getUint32(0, true) === image.length && pdv.getUint32(4, true) === c.unk04));
     if (framingOk) return src.payload.slice();
   }
-  const deflated = (options.deflate ?? fflateDeflate)(image, options.level ?? 1);
+  const deflated = (options.deflate ?? sd2FflateDeflate)(image, options.level ?? 1);
   const head = hasSizeHeader ? 10 : 2;
   const out = new Uint8Array(head + deflated.length + (c.adler32 ? 4 : 0));
   const dv = new DataView(out.buffer);
@@ -538,7 +538,7 @@ function encodePayload(file: Sd2File, image: Uint8Array, options: WriteSd2Option
   out[head - 2] = c.zlibHeader >>> 8;
   out[head - 1] = c.zlibHeader & 0xff;
   out.set(deflated, head);
-  if (c.adler32) dv.setUint32(out.length - 4, adler32(image), false);
+  if (c.adler32) dv.setUint32(out.length - 4, sd2Adler32(image), false);
   return out;
 }
 
@@ -551,7 +551,7 @@ export function writeSd2(file: Sd2File, options: WriteSd2Options = {}): Uint8Arr
   if (issues.length > 0) throw new ConsistencyError('sd2', issues);
   const image = writeSd2Image(file.image, options);
   const payload = encodePayload(file, image, options);
-  if (file.header.flags & Sd2Flags.ObfuscatedPool) xorKeystream(payload, sd2PatchSeed(file.header.patch));
+  if (file.header.flags & Sd2Flags.ObfuscatedPool) sd2XorKeystream(payload, sd2PatchSeed(file.header.patch));
   const trailing = file.trailing ?? new Uint8Array(0);
   const out = new Uint8Array(SD2_HEADER_SIZE + payload.length + trailing.length);
   writeHeader(out, file.header, payload.length);

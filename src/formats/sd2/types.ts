@@ -65,10 +65,10 @@ export const SD2_TYPE_IDS: Readonly<Record<string, number>> = Object.fromEntries
 export function sd2CellWidth(typeId: number, memoryVersion: number): number {
   const info = SD2_TYPES[typeId];
   if (!info) return 0;
-  return info.pool ? poolKeyWidth(memoryVersion) : info.width;
+  return info.pool ? sd2PoolKeyWidth(memoryVersion) : info.width;
 }
 
 /** Bytes of one pool key in a memory version. */
-export function poolKeyWidth(memoryVersion: number): number {
+export function sd2PoolKeyWidth(memoryVersion: number): number {
   return memoryVersion === 1000 ? 8 : 4;
 }

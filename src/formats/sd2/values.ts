@@ -18,7 +18,7 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
 /** IEEE binary16 bits → number. */
-export function halfToNumber(h: number): number {
+export function sd2HalfToNumber(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >>> 10) & 0x1f;
   const frac = h & 0x3ff;
@@ -28,7 +28,7 @@ export function halfToNumber(h: number): number {
 }
 
 /** number → IEEE binary16 bits, round to nearest even (exact for every value read from a file). */
-export function numberToHalf(value: number): number {
+export function sd2NumberToHalf(value: number): number {
   f32[0] = value;
   const x = u32[0]!;
   const sign = (x >>> 16) & 0x8000;
@@ -68,7 +68,7 @@ function rows(flat: number[], width: number): number[][] {
 }
 
 /** Decodes the inline cell of a non-pool type at `off`. The caller has checked the bounds. */
-export function decodeInline(info: Sd2TypeInfo, dv: DataView, off: number): Sd2Value {
+export function sd2DecodeInline(info: Sd2TypeInfo, dv: DataView, off: number): Sd2Value {
   switch (info.kind) {
     case 'none':
       return null;
@@ -93,7 +93,7 @@ export function decodeInline(info: Sd2TypeInfo, dv: DataView, off: number): Sd2V
     case 'f64':
       return dv.getFloat64(off, true);
     case 'half':
-      return halfToNumber(dv.getUint16(off, true));
+      return sd2HalfToNumber(dv.getUint16(off, true));
     case 'char':
       return String.fromCharCode(dv.getUint8(off));
     case 'f32x': {
@@ -104,16 +104,16 @@ export function decodeInline(info: Sd2TypeInfo, dv: DataView, off: number): Sd2V
     }
     case 'halfx': {
       const flat = new Array<number>(12);
-      for (let i = 0; i < 12; i++) flat[i] = halfToNumber(dv.getUint16(off + 2 * i, true));
+      for (let i = 0; i < 12; i++) flat[i] = sd2HalfToNumber(dv.getUint16(off + 2 * i, true));
       return rows(flat, 3);
     }
     default:
-      throw new Error(`decodeInline: ${info.name} is a pool type`);
+      throw new Error(`sd2DecodeInline: ${info.name} is a pool type`);
   }
 }
 
 /** Problems found while encoding a value: a message, or undefined when fine. */
-export type EncodeProblem = string | undefined;
+export type Sd2EncodeProblem = string | undefined;
 
 function flatNumbers(value: unknown, count: number, what: string): number[] | string {
   let flat: unknown[];
@@ -131,7 +131,7 @@ function intRange(value: unknown, min: number, max: number, name: string): numbe
 }
 
 /** Encodes a value of a non-pool type into `dv` at `off`. Returns a problem message instead of throwing. */
-export function encodeInline(info: Sd2TypeInfo, value: unknown, dv: DataView, off: number): EncodeProblem {
+export function sd2EncodeInline(info: Sd2TypeInfo, value: unknown, dv: DataView, off: number): Sd2EncodeProblem {
   const n = (min: number, max: number): number | string => intRange(value, min, max, info.name);
   switch (info.kind) {
     case 'none':
@@ -169,7 +169,7 @@ export function encodeInline(info: Sd2TypeInfo, value: unknown, dv: DataView, of
       if (typeof value !== 'number') return `${info.name} needs a number, got ${String(value)}`;
       if (info.kind === 'f32') dv.setFloat32(off, value, true);
       else if (info.kind === 'f64') dv.setFloat64(off, value, true);
-      else dv.setUint16(off, numberToHalf(value), true);
+      else dv.setUint16(off, sd2NumberToHalf(value), true);
       return undefined;
     }
     case 'char': {
@@ -192,7 +192,7 @@ export function encodeInline(info: Sd2TypeInfo, value: unknown, dv: DataView, of
     case 'halfx': {
       const flat = flatNumbers(value, 12, info.name);
       if (typeof flat === 'string') return flat;
-      for (let i = 0; i < 12; i++) dv.setUint16(off + 2 * i, numberToHalf(flat[i]!), true);
+      for (let i = 0; i < 12; i++) dv.setUint16(off + 2 * i, sd2NumberToHalf(flat[i]!), true);
       return undefined;
     }
     default:
@@ -209,7 +209,7 @@ const utf8Encoder = new TextEncoder();
  * Decodes a plain (de-obfuscated) pool entry. Strings drop exactly one trailing NUL and nothing else (localized
  * text can hold zero bytes before it); arrays shorter than one element read as empty (a real-data quirk, §8).
  */
-export function decodePoolPayload(info: Sd2TypeInfo, bytes: Uint8Array): Sd2Value {
+export function sd2DecodePoolPayload(info: Sd2TypeInfo, bytes: Uint8Array): Sd2Value {
   switch (info.kind) {
     case 'string': {
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0 ? bytes.length - 1 : bytes.length;
@@ -233,12 +233,12 @@ export function decodePoolPayload(info: Sd2TypeInfo, bytes: Uint8Array): Sd2Valu
       return out;
     }
     default:
-      throw new Error(`decodePoolPayload: ${info.name} is an inline type`);
+      throw new Error(`sd2DecodePoolPayload: ${info.name} is an inline type`);
   }
 }
 
 /** Encodes a pool value to its plain entry bytes (strings get one NUL appended). Returns a message on bad input. */
-export function encodePoolPayload(info: Sd2TypeInfo, value: unknown): Uint8Array | string {
+export function sd2EncodePoolPayload(info: Sd2TypeInfo, value: unknown): Uint8Array | string {
   // Raw entry bytes are taken as they are, for every pool type (exact copies of existing entries).
   if (value instanceof Uint8Array) return value;
   switch (info.kind) {

@@ -6,14 +6,14 @@ import {
   UnsupportedError,
   ConsistencyError,
   ffnv32,
-  keystream,
+  sd2Keystream,
   parseSd2,
   verifySd2,
   writeSd2,
   writeSd2Image,
-  xorKeystream,
+  sd2XorKeystream,
   isSd2,
-  adler32,
+  sd2Adler32,
 } from '../../../src/index.ts';
 import { hex } from '../../support/fixtures.ts';
 import { fixtureBytes } from '../../staticdb/dump.ts';
@@ -48,8 +48,8 @@ function image1000(): Uint8Array {
     00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
     07 00 00 00  00 00 00 00 03 00 00 00  00  00 00 00
     08 00 00 00  03 00 00 00 04 00 00 00  00  00 00 00
-    68 69 00  5c 9b e0 6a`; // row 1: "yo!\0" XOR keystream(1) = 25 f4 c1 6a (spec §3 vector)
-  xorKeystream(image, 0, image.length - 7, image.length - 4); // row 0: "hi\0" XOR keystream(0, 3)
+    68 69 00  5c 9b e0 6a`; // row 1: "yo!\0" XOR sd2Keystream(1) = 25 f4 c1 6a (spec §3 vector)
+  sd2XorKeystream(image, 0, image.length - 7, image.length - 4); // row 0: "hi\0" XOR sd2Keystream(0, 3)
   return image;
 }
 
@@ -69,9 +69,9 @@ function handFile(image: Uint8Array, options: { fileVersion?: number; flags: num
     payload = new Uint8Array(head + z.length + trailer);
     if (head) new DataView(payload.buffer).setUint32(0, image.length, true);
     payload.set(z, head);
-    if (trailer) new DataView(payload.buffer).setUint32(payload.length - 4, adler32(image), false);
+    if (trailer) new DataView(payload.buffer).setUint32(payload.length - 4, sd2Adler32(image), false);
   } else payload = image.slice();
-  if (flags & 1) xorKeystream(payload, ffnv32(patch));
+  if (flags & 1) sd2XorKeystream(payload, ffnv32(patch));
   const out = new Uint8Array(128 + payload.length);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, 0xda7aba5e, true);
@@ -88,8 +88,8 @@ function handFile(image: Uint8Array, options: { fileVersion?: number; flags: num
 function clientImage1002(): Uint8Array {
   const image = IMAGE_1002.slice();
   const pool = 0x72;
-  xorKeystream(image, 0x03000000, pool, pool + 3);
-  xorKeystream(image, 7, pool + 5, pool + 9);
+  sd2XorKeystream(image, 0x03000000, pool, pool + 3);
+  sd2XorKeystream(image, 7, pool + 5, pool + 9);
   return image;
 }
 
@@ -138,7 +138,7 @@ describe('sd2 codec on hand-made fixtures', () => {
     expect(file.compression.adler32).toBe(true);
     const rewritten = writeSd2(file, { reuseCompressed: false });
     const payloadEnd = rewritten.slice(-4);
-    expect(new DataView(payloadEnd.buffer).getUint32(0, false)).toBe(adler32(file.source!.image));
+    expect(new DataView(payloadEnd.buffer).getUint32(0, false)).toBe(sd2Adler32(file.source!.image));
     expect(parseSd2(rewritten).compression.adler32).toBe(true);
   });
 
@@ -227,12 +227,12 @@ describe('sd2 fixture (FauFau 1.5.0)', () => {
     expect(Array.from(bytes.subarray(0, 24))).toEqual(Array.from(hex`5e ba 7a da 0c 00 00 00 54 06 00 00 0d 00 00 00 80 dc 9d ae 10 32 05 00`));
     const payload = bytes.slice(128, 140);
     expect(payload).toEqual(hex`f2 60 b3 68 c2 c5 c3 a4 db fe 6f 43`);
-    xorKeystream(payload, ffnv32('beta-1869'));
+    sd2XorKeystream(payload, ffnv32('beta-1869'));
     expect(payload.subarray(0, 10)).toEqual(hex`05 0b 00 00 00 00 00 00 78 01`);
     expect(file.image.layout!.rowOffsets).toEqual([439, 1463, 1719, 2359]);
     expect(file.image.tables[0]!.fields[0]).toEqual({ id: 0xfbc35fb8, start: 0, nullableIndex: 255, type: 1 });
     expect(verifySd2(file)).toEqual([]);
-    expect(keystream(1, 6)).toEqual(hex`25 f4 c1 6a eb 8c`);
+    expect(sd2Keystream(1, 6)).toEqual(hex`25 f4 c1 6a eb 8c`);
   });
 
   it('rebuilding the pool canonically reproduces FauFau\'s memory image byte for byte', () => {

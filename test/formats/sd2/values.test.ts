@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { SD2_TYPES, StaticDb, halfToNumber, numberToHalf, renderSd2LocalizedText, sd2CellWidth } from '../../../src/index.ts';
+import { SD2_TYPES, StaticDb, sd2HalfToNumber, sd2NumberToHalf, renderSd2LocalizedText, sd2CellWidth } from '../../../src/index.ts';
 
 describe('sd2 values', () => {
   it('binary16: every non-NaN bit pattern survives decode → encode; rounding is to nearest even', () => {
     const wrong: number[] = [];
     for (let h = 0; h < 0x10000; h++) {
-      const v = halfToNumber(h);
-      if (!Number.isNaN(v) && numberToHalf(v) !== h) wrong.push(h);
+      const v = sd2HalfToNumber(h);
+      if (!Number.isNaN(v) && sd2NumberToHalf(v) !== h) wrong.push(h);
     }
     expect(wrong).toEqual([]);
-    expect(halfToNumber(0x3c00)).toBe(1);
-    expect(halfToNumber(0x7bff)).toBe(65504);
-    expect(halfToNumber(0x0001)).toBe(2 ** -24);
-    expect(numberToHalf(1 + 2 ** -11)).toBe(0x3c00); // tie → even
-    expect(numberToHalf(1 + 3 * 2 ** -11)).toBe(0x3c02);
-    expect(numberToHalf(1e6)).toBe(0x7c00);
+    expect(sd2HalfToNumber(0x3c00)).toBe(1);
+    expect(sd2HalfToNumber(0x7bff)).toBe(65504);
+    expect(sd2HalfToNumber(0x0001)).toBe(2 ** -24);
+    expect(sd2NumberToHalf(1 + 2 ** -11)).toBe(0x3c00); // tie → even
+    expect(sd2NumberToHalf(1 + 3 * 2 ** -11)).toBe(0x3c02);
+    expect(sd2NumberToHalf(1e6)).toBe(0x7c00);
   });
 
   it('type table: 27 ids, pool keys 4 bytes in 1002 and 8 in 1000', () => {
