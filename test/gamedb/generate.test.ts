@@ -258,3 +258,17 @@ describe('scry db gen', () => {
     expect((await runCli(['db', 'gen', '--seed', '1'])).code).toBe(2);
   });
 });
+
+describe('generator robustness', () => {
+  it('reaches the exact counts for other seeds and scales', () => {
+    // Including the seeds and scales other areas build on (editing tests, the workbench sample).
+    for (const [seed, scale, exactSize] of [[1, 0.003, true], [2, 0.006, true], [3, 0.01, true], [99, 0.004, true], [42, 0.002, false], [919, 0.05, true]] as const) {
+      const { gadb, figures, stats } = generateGadb({ seed, scale, exactSize });
+      expect(gadb.cells.length, `seed ${seed} scale ${scale}`).toBe(figures.cells);
+      expect(gadb.descriptors.count).toBe(figures.descriptors);
+      expect(stats.runs).toBe(figures.runs);
+      expect(stats.linkCells).toBe(figures.linkCells);
+      expect(stats.nullLinks).toBe(figures.nullLinks);
+    }
+  });
+});

@@ -122,6 +122,8 @@ const KIND_OF_TYPE: Record<number, number> = { [T_STRING]: K_TEXT, [T_PATH]: K_T
 
 const MAX_FIELDS = 200;
 const MAX_COUNT_STEP = 64;
+/** Bools per record type: few enough that most records carry some (the game packs 2.94M bools into ~0.52M words). */
+const MAX_BOOLS = 6;
 
 interface Field {
   name: string;
@@ -680,7 +682,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
       let total = 0;
       const weights = typeList.map((t) => {
         const q = quota.get(t)!;
-        const w = q > 0 && !(t === T_BOOL && bools >= 64) ? q : 0;
+        const w = q > 0 && !(t === T_BOOL && bools >= MAX_BOOLS) ? q : 0;
         total += w;
         return w;
       });
@@ -763,20 +765,38 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     for (const f of c.fields) if (f.typeByte === T_BOOL) b++;
     return ((b + 31) >>> 5) * records(c);
   };
-  const tune = (target: number, current: () => number, pick: (f: Field) => boolean): void => {
+  /** Tunes element counts until `current()` is `target`: candidates in order of the predicates, arrays before scalars. */
+  const tune = (target: number, current: () => number, ...picks: ((f: Field) => boolean)[]): void => {
     const candidates: [Cat, Field][] = [];
-    for (const c of drawOrder) for (const f of c.fields) if (pick(f)) candidates.push([c, f]);
+    const isArray = (f: Field): boolean => f.base !== 1 || f.vary >= 0 || f.fixed;
+    for (const pick of picks) {
+      for (const c of drawOrder) for (const f of c.fields) if (pick(f) && isArray(f)) candidates.push([c, f]);
+      for (const c of drawOrder) for (const f of c.fields) if (pick(f) && !isArray(f)) candidates.push([c, f]);
+    }
     let diff = target - current();
-    for (let pass = 0; pass < 8 && diff !== 0; pass++) {
-      for (const [c, f] of candidates) {
-        if (diff === 0) break;
-        const R = records(c);
-        let step = Math.trunc(diff / R);
-        step = Math.max(-f.base, Math.min(MAX_COUNT_STEP, step));
-        if (step === 0) continue;
-        f.base += step;
-        diff -= step * R;
+    const passes = (): void => {
+      for (let pass = 0; pass < 8 && diff !== 0; pass++) {
+        for (const [c, f] of candidates) {
+          if (diff === 0) break;
+          const R = records(c);
+          let step = Math.trunc(diff / R);
+          step = Math.max(-f.base, Math.min(MAX_COUNT_STEP, step));
+          if (step === 0) continue;
+          f.base += step;
+          diff -= step * R;
+        }
       }
+    };
+    passes();
+    // Too many cells left and only categories with more records than that: take one element too many from the
+    // smallest of them, then add back with smaller ones.
+    for (let round = 0; round < 4 && diff < 0; round++) {
+      let best: [Cat, Field] | undefined;
+      for (const cf of candidates) if (cf[1].base > 0 && (!best || records(cf[0]) < records(best[0]))) best = cf;
+      if (!best) break;
+      best[1].base--;
+      diff += records(best[0]);
+      passes();
     }
     if (diff !== 0) throw new Error(`generator: cannot tune to ${target} (off by ${diff})`);
   };
@@ -793,8 +813,15 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
     }
     return s;
   };
-  tune(fig.linkCells, linkTotal, (f) => isLink(f.typeByte) && !f.owner && (f.base !== 1 || f.vary >= 0 || f.fixed));
-  tune(fig.cells, cellTotal, (f) => (f.typeByte === T_INT || f.typeByte === T_FLOAT) && (f.base !== 1 || f.fixed));
+  // Arrays first (their counts already vary); scalars too when arrays cannot absorb the difference (a scalar
+  // tuned to 0 becomes an empty array, one tuned above 1 an array).
+  tune(fig.linkCells, linkTotal, (f) => isLink(f.typeByte) && !f.owner);
+  tune(
+    fig.cells,
+    cellTotal,
+    (f) => f.typeByte === T_INT || f.typeByte === T_FLOAT,
+    (f) => f.typeByte === T_STRING || f.typeByte === T_ENUM || f.typeByte === T_PAIR || f.typeByte === T_VEC3 || f.typeByte === T_PATH,
+  );
 
   phase('tune');
   // ---- 6. File order, runs and descriptors ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ export { Prng } from './prng.ts';
  * Version of the generator's output: bumped whenever the same seed and scale would give different bytes, so caches
  * of generated files (the benchmark's `out/bench/`) are never stale.
  */
-export const GADB_GENERATOR_VERSION = 3;
+export const GADB_GENERATOR_VERSION = 4;
 
 /** Generates a database and writes it with the codec: the bytes of a GADB v17 file, plus what was generated. */
 export function generateGadbBytes(options: GenerateGadbOptions): GeneratedGadb & { bytes: Uint8Array } {
