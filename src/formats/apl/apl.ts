@@ -49,6 +49,16 @@ export function isArchivePathIndex(bytes: Uint8Array): boolean {
   return 12 + s + 8 * dv.getUint32(8 + s, true) === bytes.length;
 }
 
+const asciiDecoder = new TextDecoder('latin1');
+
+/** Latin-1 text, one char per byte (TextDecoder's 'latin1' is windows-1252, equal below 0x80 only). */
+function latin1(bytes: Uint8Array): string {
+  if (bytes.every((b) => b < 0x80)) return asciiDecoder.decode(bytes);
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 8192)));
+  return s;
+}
+
 export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
   const r = new ByteReader(bytes, { format: APL_FORMAT });
   const version = r.expectU32(1, '/version');
@@ -57,14 +67,13 @@ export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
   const table = r.bytes(size, '/strings');
   const strings: AplString[] = [];
   const byOffset = new Map<number, string>();
+  const all = latin1(table);
   let start = 0;
-  for (let i = 0; i < table.length; i++) {
-    if (table[i] !== 0) continue;
-    let text = '';
-    for (let k = start; k < i; k++) text += String.fromCharCode(table[k]!);
+  for (let nul = all.indexOf('\0'); nul >= 0; nul = all.indexOf('\0', start)) {
+    const text = all.slice(start, nul);
     strings.push({ offset: start, text });
     byOffset.set(start, text);
-    start = i + 1;
+    start = nul + 1;
   }
   const tail = table.slice(start);
   const count = r.guardCount(r.u32('/count'), 8, '/count');

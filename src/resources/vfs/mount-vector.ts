@@ -89,13 +89,20 @@ export class MountVector {
     }
   }
 
+  /** Merges rows into the sorted table in one linear pass (identical rows kept once: `vfs.pathTableDuplicates`). */
   private mergeRows(add: PathTableRow[]): void {
-    const merged = this.rows.concat(add).sort((a, b) => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const cmp = (a: PathTableRow, b: PathTableRow): number => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    let sorted = true;
+    for (let i = 1; i < add.length && sorted; i++) if (cmp(add[i - 1]!, add[i]!) > 0) sorted = false;
+    if (!sorted) add = [...add].sort(cmp);
+    const a = this.rows;
     const out: PathTableRow[] = [];
-    for (const r of merged) {
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < add.length) {
+      const next = j >= add.length || (i < a.length && cmp(a[i]!, add[j]!) <= 0) ? a[i++]! : add[j++]!;
       const last = out[out.length - 1];
-      if (last && last.hash === r.hash && last.path === r.path) continue;
-      out.push(r);
+      if (last === undefined || last.hash !== next.hash || last.path !== next.path) out.push(next);
     }
     this.rows = out;
   }
