@@ -110,7 +110,7 @@ function recordJson(r: DbRecord) {
 const ls: Command = {
   path: ['db', 'ls'],
   summary: 'list the categories, or the records of one category (paged)',
-  usage: 'FILE [CATEGORY]',
+  usage: 'FILE [CATEGORY] [--all] [--offset N] [--limit N]',
   minArgs: 1,
   maxArgs: 2,
   options: {
@@ -230,7 +230,7 @@ const show: Command = {
 const get: Command = {
   path: ['db', 'get'],
   summary: 'the decoded value of one field (all elements, or element I)',
-  usage: 'FILE CATEGORY RECORD FIELD',
+  usage: 'FILE CATEGORY RECORD FIELD [--index I]',
   details:
     'FIELD is a name (hashed with P919) or a 0x… hash. By the slot rule element I exists only for I < count; a field with count 0 has no value. Exit 1 when there is no value.',
   minArgs: 4,
@@ -380,7 +380,7 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number {
 const rebuild: Command = {
   path: ['db', 'rebuild'],
   summary: 'parse and write the database again from the model (atomic; refuses to overwrite without --force, keeps .bak); exit 1 when the output differs from the input',
-  usage: 'FILE -o OUT',
+  usage: 'FILE -o OUT [--force]',
   minArgs: 1,
   maxArgs: 1,
   options: {

@@ -65,7 +65,7 @@ function savedLutPath(ctx: CommandContext): string {
 const calibrateCommand: Command = {
   path: ['hash', 'calibrate'],
   summary: 'derive unknown P919 table entries from a real database (its category sort keys are P919 of the names)',
-  usage: 'FILE',
+  usage: 'FILE [-o TABLE.json] [--save]',
   details: [
     'Every category of a GADB file stores P919(name) as its sort key; the game\'s category names contain `/` and other',
     'characters whose table value is unknown. Each (name, key) pair is a linear equation in the unknown entries;',
