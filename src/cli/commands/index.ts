@@ -5,8 +5,8 @@ import { dbCommands } from './db.ts';
 import { dbEditCommands } from './db-edit.ts';
 import { dbGenCommands } from './db-gen.ts';
 import { sd2Commands } from './sd2.ts';
-import { scriptCommands } from './script.ts';
+import { hksCommands, scriptCommands } from './script.ts';
 import { archCommands } from './arch.ts';
 import { serveCommands } from './serve.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...archCommands, ...serveCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...hksCommands, ...archCommands, ...serveCommands];
