@@ -61,7 +61,7 @@ describe('Database on mutated files', () => {
           for (const [at, value] of flips) bytes[at] = value;
           survives(bytes);
         }),
-        { seed, numRuns: 100 },
+        { seed, numRuns: 60 },
       );
     });
   }
@@ -89,7 +89,7 @@ describe('Database on mutated files', () => {
           if (!(e instanceof ToolkitError)) throw e;
         }
       }),
-      { seed, numRuns: 150 },
+      { seed, numRuns: 100 },
     );
   });
 });
