@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packArch06, parseArch06Index } from '../../src/index.ts';
+import { p919, packArch06, parseArch06Index } from '../../src/index.ts';
 import { runCli } from '../support/cli.ts';
 import { fixturePath } from '../support/fixtures.ts';
 
@@ -216,6 +216,13 @@ describe('scry vfs', () => {
     expect(readFileSync(out, 'utf8')).toBe('old');
     const ls = await runCli(['vfs', 'ls', '--mount', m1, '--dir', loose]);
     expect(ls.stdout).toContain('[1]\tmovies\\intro.vib');
+  });
+
+  it('which resolves a hash through the merged path table', async () => {
+    const hash = '0x' + p919('a\\b.txt').toString(16).toUpperCase().padStart(8, '0');
+    const r = await runCli(['vfs', 'which', hash, '--mount', m1, '--mount', m2]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`a\\b.txt\t[1] archive ${m2}\n`);
   });
 
   it('exits 2 without sources', async () => {
