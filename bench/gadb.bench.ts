@@ -9,7 +9,7 @@
  *
  * `node --import tsx bench/gadb.bench.ts --child TASK FILE` runs one memory task and prints its peak RSS.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -80,7 +80,8 @@ export async function run(): Promise<string> {
     writeFileSync(cachePath, bytes);
   }
 
-  const log = (text: string): void => void process.stderr.write(`gadb bench: ${text}\n`);
+  // Progress on stderr, written synchronously (process.stderr may buffer until the run ends).
+  const log = (text: string): void => void writeSync(2, `gadb bench: ${text}\n`);
   log(`generated ${bytes.byteLength} bytes in ${(genModelMs / 1000).toFixed(1)} + ${(genWriteMs / 1000).toFixed(1)} s; cache ${cache}`);
   // Correctness at scale, once.
   const issues = verifyGadb(bytes);
