@@ -44,7 +44,7 @@ export interface MakePatchResult {
 const EMPTY: RecordContent = { rows: [], cells: new Uint32Array(0), flags: 0, unk0A: 0 };
 
 function emptyLike(base: Gadb, edited: Gadb): Gadb {
-  const rootSize = edited.strings.itemKeys.length > 1 ? edited.strings.itemKeys[1]! : edited.strings.data.length;
+  const rootSize = edited.strings.itemKeys.length > 0 && edited.strings.itemKeys[0] === 0 ? edited.strings.itemSizes[0]! : 0;
   return {
     container: structuredClone(base.container),
     header: { ...edited.header, unk20: base.header.unk20, recordCount: 0, stringBlockSize: 0, categoryCount: 0, cellCount: 0, descriptorCount: 0 },
