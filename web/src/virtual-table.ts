@@ -38,6 +38,12 @@ const OVERSCAN = 8;
 /** Extra pixels of columns built on each side of the view. */
 const COLUMN_OVERSCAN = 300;
 const MAX_CACHED_PAGES = 64;
+/**
+ * Page requests in flight at once. An aborted fetch still costs the server its work, so a fling across thousands
+ * of rows must not queue a request per page passed: the next request goes out only when one returns, and only
+ * for a page that is still in view.
+ */
+const MAX_IN_FLIGHT = 2;
 
 export class VirtualTable<R> {
   readonly element: HTMLDivElement;
@@ -178,7 +184,10 @@ export class VirtualTable<R> {
         this.pending.delete(page);
       }
     }
-    for (const page of wanted) if (!this.pending.has(page)) this.fetchPage(page);
+    for (const page of wanted) {
+      if (this.pending.size >= MAX_IN_FLIGHT) break;
+      if (!this.pending.has(page)) this.fetchPage(page);
+    }
   }
 
   private fetchPage(page: number): void {
@@ -199,7 +208,8 @@ export class VirtualTable<R> {
       .catch((e: unknown) => {
         if (this.pending.get(page) === controller) this.pending.delete(page);
         if ((e as Error).name !== 'AbortError') console.error(e);
-      });
+      })
+      .finally(() => this.schedule());
   }
 
   private position(el: HTMLElement, index: number): void {
