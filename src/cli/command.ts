@@ -57,6 +57,9 @@ export interface Command {
   maxArgs?: number;
   /** Longer help text shown by `scry help <command>`. */
   details?: string;
+  /** For an alias: the command group it is another name for (e.g. `script` for `hks`). Aliases are left out of
+   * the general command list but run and have their own help. */
+  aliasOf?: string;
   run(ctx: CommandContext): Promise<number> | number;
 }
 

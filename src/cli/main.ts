@@ -42,8 +42,10 @@ export function commandHelp(c: Command): string {
 
 export function generalHelp(commands: Command[] = allCommands): string {
   const lines = ['scry: byte-exact tools for Shadow of War (LithTech Firebird) and Firefall game data', '', 'usage: scry <command> [args] [--json]', '', 'commands:'];
-  const sorted = [...commands].sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
+  const sorted = commands.filter((c) => !c.aliasOf).sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
   for (const c of sorted) lines.push(`  ${`${c.path.join(' ')} ${c.usage}`.padEnd(52)} ${c.summary}`);
+  const aliases = new Set(commands.flatMap((c) => (c.aliasOf ? [`scry ${c.path[0]} VERB … is another name for scry ${c.aliasOf} VERB …`] : [])));
+  if (aliases.size > 0) lines.push('', ...aliases);
   lines.push('', 'exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input', 'scry help COMMAND… shows the options of one command.');
   return lines.join('\n');
 }

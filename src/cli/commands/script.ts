@@ -303,4 +303,8 @@ const extractCommand: Command = {
 export const scriptCommands: Command[] = [infoCommand, disasmCommand, asmCommand, verifyCommand, stringsCommand, callsCommand, xrefCommand, extractCommand];
 
 /** The issue's spelling: `scry hks VERB …` runs the same commands as `scry script VERB …`. */
-export const hksCommands: Command[] = scriptCommands.map((c) => ({ ...c, path: ['hks', ...c.path.slice(1)], summary: `${c.summary} (same as scry script ${c.path.slice(1).join(' ')})` }));
+export const hksCommands: Command[] = scriptCommands.map((c) => ({
+  ...c,
+  path: ['hks', ...c.path.slice(1)],
+  aliasOf: 'script',
+}));
