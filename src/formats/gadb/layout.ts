@@ -161,26 +161,47 @@ export function gadbBlockSpans(g: Gadb, order: 'declared' | 'sorted'): GadbBlock
   const { records, descriptors: d } = g;
   const recordRun = new Int32Array(records.count);
   const runIds = new Map<number, number>();
-  const starts: number[] = [0];
-  const spans: number[] = [];
+  let starts = new Int32Array(64);
+  let spans = new Int32Array(192);
+  let runs = 0;
+  let spanWords = 0;
+  // Records of one category mostly share their run: the previous record's run is checked before the map.
+  let lastKey = -1;
+  let lastId = -1;
   for (let r = 0; r < records.count; r++) {
     const first = records.firstDescriptor[r]!;
     const n = records.descriptorCount[r]!;
     const key = first * 256 + n;
+    if (key === lastKey) {
+      recordRun[r] = lastId;
+      continue;
+    }
     let id = runIds.get(key);
     if (id === undefined) {
-      id = starts.length - 1;
+      id = runs++;
       runIds.set(key, id);
+      if (runs + 1 > starts.length) starts = grow(starts, runs + 1);
+      if (spanWords + 3 * n > spans.length) spans = grow(spans, spanWords + 3 * n);
       for (let j = 0; j < n; j++) {
         const k = order === 'sorted' ? first + d.sortedToDeclared[first + j]! : first + j;
         if (k >= d.count) continue;
         const t = d.typeCode[k]!;
         if (GADB_STORAGE_BY_TYPE_BYTE[t] !== GadbStorageCode.Block) continue;
-        spans.push(d.link[k]!, d.elementCount[k]!, t);
+        spans[spanWords++] = d.link[k]!;
+        spans[spanWords++] = d.elementCount[k]!;
+        spans[spanWords++] = t;
       }
-      starts.push(spans.length / 3);
+      starts[runs] = spanWords / 3;
     }
+    lastKey = key;
+    lastId = id;
     recordRun[r] = id;
   }
-  return { recordRun, runStart: Int32Array.from(starts), spans: Int32Array.from(spans) };
+  return { recordRun, runStart: starts.slice(0, runs + 1), spans: spans.slice(0, spanWords) };
+}
+
+function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
 }

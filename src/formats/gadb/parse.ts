@@ -12,7 +12,7 @@
  */
 import { ByteReader, latin1Bytes } from '../../binary/reader.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { forEachBlockCell } from './layout.ts';
+import { gadbBlockSpans } from './layout.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -42,7 +42,62 @@ export const GADB_PRIMARY_HEADER_SIZE = GADB_RECORD_HEADER.primary.size;
 export const GADB_WRAPPER_SIZE = 8;
 
 const MAGIC_GADB = latin1Bytes('GADB');
-const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** True on little-endian hosts (all current ones): a `Uint32Array` over file bytes then reads the file's u32s. */
+export const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** Largest cell count of a record (its u16). */
+const GADB_MAX_CELLS = 0xffff;
+/** Bytes of the value section held at once by `GadbWordWindow` (at least one largest record: 12 + 4 * 0xFFFF). */
+const WORD_WINDOW_BYTES = 1 << 19;
+
+/**
+ * The little-endian u32 words of `src[start, end)` (a range whose length is a multiple of 4), a window at a time,
+ * in a 4-aligned buffer: on a little-endian host one bulk copy per window, elsewhere a DataView read per word.
+ * Every position asked for must be congruent to `start` mod 4.
+ */
+export class GadbWordWindow {
+  private readonly src: Uint8Array;
+  private readonly dv: DataView;
+  private readonly end: number;
+  private readonly littleEndianHost: boolean;
+  private readonly words: Uint32Array;
+  private readonly wordBytes: Uint8Array;
+  /** Source position of `words[0]`. */
+  private winStart = 0;
+  /** Source position just past the window's last word (`winStart` when empty). */
+  private winEnd = 0;
+  constructor(src: Uint8Array, start: number, end: number, littleEndianHost: boolean) {
+    this.src = src;
+    this.dv = new DataView(src.buffer, src.byteOffset, src.byteLength);
+    this.end = end;
+    this.littleEndianHost = littleEndianHost;
+    const size = Math.min(WORD_WINDOW_BYTES, end - start);
+    this.words = new Uint32Array(size >>> 2);
+    this.wordBytes = new Uint8Array(this.words.buffer);
+    this.winStart = start;
+    this.winEnd = start;
+  }
+  /** The window's words, holding `[pos, pos + want)` (clipped to the range's end); index them with `index(pos)`. */
+  at(pos: number, want: number): Uint32Array {
+    if (pos + want > this.winEnd && this.winEnd < this.end) this.fill(pos);
+    return this.words;
+  }
+  /** Index in the window of the word at source position `pos`. */
+  index(pos: number): number {
+    return (pos - this.winStart) >> 2;
+  }
+  private fill(pos: number): void {
+    const end = Math.min(this.end, pos + this.words.byteLength);
+    const n = (end - pos) & ~3;
+    if (this.littleEndianHost) {
+      this.wordBytes.set(this.src.subarray(pos, pos + n));
+    } else {
+      const { dv, words } = this;
+      for (let i = 0, q = pos; q < pos + n; i++, q += 4) words[i] = dv.getUint32(q, true);
+    }
+    this.winStart = pos;
+    this.winEnd = pos + n;
+  }
+}
 
 function hasMagicAt(bytes: Uint8Array, at: number): boolean {
   if (bytes.byteLength < at + 4) return false;
@@ -81,6 +136,14 @@ export function parseGadb(bytes: Uint8Array, options: ParseGadbOptions = {}): Ga
 
 /** `parseGadb`, plus where each part lay in the file (for findings with offsets and for tools). */
 export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions = {}): { gadb: Gadb; layout: GadbLayout } {
+  return parseGadbOnHost(bytes, options, HOST_LITTLE_ENDIAN);
+}
+
+/**
+ * `parseGadbWithLayout` with the host's byte order given (internal: tests run the big-endian host's path on a
+ * little-endian machine).
+ */
+export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, littleEndianHost: boolean): { gadb: Gadb; layout: GadbLayout } {
   const format = options.format ?? GADB_FORMAT;
   const file = new ByteReader(bytes, { format });
   const start = gadbStart(bytes);
@@ -142,12 +205,17 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
   const categoryCount = r.u32('/values/categoryCount');
   r.guardCount(categoryCount, GADB_CATEGORY_SIZE, '/values/categoryCount');
 
-  // Pass 1: walk categories and record headers, checking every size against the remaining bytes.
+  // Pass 1: walk categories and record headers, checking every size against the remaining bytes. (Field paths
+  // are built only when a check fails: at game scale this loop visits 694,632 records.)
   const categories: GadbCategory[] = new Array<GadbCategory>(categoryCount);
   const categoryOffsets = new Uint32Array(categoryCount);
   let recordTotal = 0;
   let cellTotal = 0;
   const walkStart = r.pos;
+  const src = r.data;
+  const srcLength = src.byteLength;
+  const PH = GADB_RECORD_HEADER.primary;
+  const SH = GADB_RECORD_HEADER.secondary;
   for (let c = 0; c < categoryCount; c++) {
     const at = r.pos;
     const path = `/categories[${c}]`;
@@ -164,63 +232,50 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
     categories[c] = cat;
     // H-CAT-0C: primaries first, each at least a header.
     r.guardCount(cat.primaryCount, GADB_PRIMARY_HEADER_SIZE, `${path}/primaryCount`);
+    let p = r.pos;
     for (let i = 0; i < cat.primaryCount; i++) {
-      r.need(GADB_PRIMARY_HEADER_SIZE, `${path}/primaries[${i}]`);
-      const n = r.u16At(r.pos + GADB_RECORD_HEADER.primary.tailAt);
-      r.pos += GADB_PRIMARY_HEADER_SIZE;
-      r.skip(n * 4, `${path}/primaries[${i}]/cells`);
+      if (srcLength - p < PH.size) {
+        r.pos = p;
+        r.need(PH.size, `${path}/primaries[${i}]`);
+      }
+      const n = src[p + PH.tailAt]! | (src[p + PH.tailAt + 1]! << 8);
+      p += PH.size;
+      if (n * 4 > srcLength - p) {
+        r.pos = p;
+        r.skip(n * 4, `${path}/primaries[${i}]/cells`);
+      }
+      p += n * 4;
       cellTotal += n;
     }
+    r.pos = p;
     r.guardCount(cat.secondaryCount, GADB_SECONDARY_HEADER_SIZE, `${path}/secondaryCount`);
     for (let i = 0; i < cat.secondaryCount; i++) {
-      r.need(GADB_SECONDARY_HEADER_SIZE, `${path}/records[${i}]`);
-      const n = r.u16At(r.pos + GADB_RECORD_HEADER.secondary.tailAt);
-      r.pos += GADB_SECONDARY_HEADER_SIZE;
-      r.skip(n * 4, `${path}/records[${i}]/cells`);
+      if (srcLength - p < SH.size) {
+        r.pos = p;
+        r.need(SH.size, `${path}/records[${i}]`);
+      }
+      const n = src[p + SH.tailAt]! | (src[p + SH.tailAt + 1]! << 8);
+      p += SH.size;
+      if (n * 4 > srcLength - p) {
+        r.pos = p;
+        r.skip(n * 4, `${path}/records[${i}]/cells`);
+      }
+      p += n * 4;
       cellTotal += n;
     }
+    r.pos = p;
     recordTotal += cat.primaryCount + cat.secondaryCount;
   }
   const trailerPos = r.pos;
 
-  // Pass 2: fill the columns (sizes are now known and justified by the bytes walked).
+  // Pass 2: fill the columns (sizes are now known and justified by the bytes walked). Everything from the value
+  // section on (u32s, 24-byte categories, 8/12-byte record headers, 4-byte cells) keeps one alignment mod 4, so
+  // the section is read through a window of u32 words (bulk-copied into a 4-aligned buffer) and cells are copied
+  // word for word, whatever the alignment of the input.
   const records = allocRecords(recordTotal);
   const recordOffsets = new Uint32Array(recordTotal);
   const cells = new Uint32Array(cellTotal);
-  const cellBytes = HOST_LITTLE_ENDIAN ? new Uint8Array(cells.buffer) : undefined;
-  const src = r.data;
-  r.pos = walkStart;
-  let rec = 0;
-  let cell = 0;
-  for (let c = 0; c < categoryCount; c++) {
-    const cat = categories[c]!;
-    r.pos += GADB_CATEGORY_SIZE;
-    const total = cat.primaryCount + cat.secondaryCount;
-    for (let i = 0; i < total; i++, rec++) {
-      const at = r.pos;
-      recordOffsets[rec] = r.fileOffset(at);
-      const primary = i < cat.primaryCount;
-      const h = primary ? GADB_RECORD_HEADER.primary : GADB_RECORD_HEADER.secondary;
-      const q = at + h.nameAt;
-      records.nameKey[rec] = h.nameAt < 0 ? 0 : (src[q]! | (src[q + 1]! << 8) | (src[q + 2]! << 16) | (src[q + 3]! << 24)) >>> 0;
-      const p = at + h.tailAt;
-      records.cellCount[rec] = src[p]! | (src[p + 1]! << 8);
-      records.descriptorCount[rec] = src[p + 2]!;
-      records.firstDescriptor[rec] = src[p + 3]! | (src[p + 4]! << 8) | (src[p + 5]! << 16); // u24, H-REC-FIRST-U24
-      records.unk0A[rec] = src[p + 6]!;
-      records.flags[rec] = src[p + 7]!;
-      const cellsAt = at + h.size;
-      const n = records.cellCount[rec]!;
-      if (cellBytes && n > 32) {
-        cellBytes.set(src.subarray(cellsAt, cellsAt + n * 4), cell * 4);
-      } else {
-        for (let k = 0, q = cellsAt; k < n; k++, q += 4) cells[cell + k] = (src[q]! | (src[q + 1]! << 8) | (src[q + 2]! << 16) | (src[q + 3]! << 24)) >>> 0;
-      }
-      cell += n;
-      r.pos = cellsAt + n * 4;
-    }
-  }
-
+  fillRecords(src, walkStart, trailerPos, littleEndianHost, r.fileOffset(0), categories, records, recordOffsets, cells);
   // Trailer: u32 pair count, then the pairs (H-PAIRS).
   r.pos = trailerPos;
   const pairCount = r.u32('/trailer/pairCount');
@@ -255,6 +310,43 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
   void categoryCountPos;
   gadb.strings = deriveItems(gadb, layout, format);
   return { gadb, layout };
+}
+
+/** Pass 2 of the reader: the record columns, record offsets and cells (every size already checked by pass 1). */
+function fillRecords(src: Uint8Array, walkStart: number, trailerPos: number, littleEndianHost: boolean, baseOffset: number, categories: GadbCategory[], records: GadbRecords, recordOffsets: Uint32Array, cells: Uint32Array): void {
+  const PH = GADB_RECORD_HEADER.primary;
+  const SH = GADB_RECORD_HEADER.secondary;
+  const words = new GadbWordWindow(src, walkStart, trailerPos, littleEndianHost);
+  const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
+  let rec = 0;
+  let cell = 0;
+  let p = walkStart;
+  for (let c = 0; c < categories.length; c++) {
+    const cat = categories[c]!;
+    p += GADB_CATEGORY_SIZE;
+    const total = cat.primaryCount + cat.secondaryCount;
+    for (let i = 0; i < total; i++, rec++) {
+      recordOffsets[rec] = baseOffset + p;
+      const h = i < cat.primaryCount ? PH : SH;
+      const s = words.at(p, h.size + GADB_MAX_CELLS * 4);
+      const w = words.index(p);
+      nameKey[rec] = h.nameAt < 0 ? 0 : s[w + (h.nameAt >> 2)]!;
+      const t0 = s[w + (h.tailAt >> 2)]!;
+      const t1 = s[w + (h.tailAt >> 2) + 1]!;
+      const n = t0 & 0xffff;
+      cellCount[rec] = n;
+      descriptorCount[rec] = (t0 >>> 16) & 0xff;
+      firstDescriptor[rec] = (t0 >>> 24) | ((t1 & 0xffff) << 8); // u24, H-REC-FIRST-U24
+      unk0A[rec] = (t1 >>> 16) & 0xff;
+      flags[rec] = t1 >>> 24;
+      const from = w + (h.size >> 2);
+      if (n > 16) cells.set(s.subarray(from, from + n), cell);
+      else for (let k = 0; k < n; k++) cells[cell + k] = s[from + k]!;
+      cell += n;
+      p += h.size + n * 4;
+    }
+  }
+
 }
 
 function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
@@ -333,10 +425,21 @@ function deriveItems(g: Gadb, layout: GadbLayout, format: string): GadbStringBlo
     }
   }
   // Cells of block types, through each record's own run.
-  forEachBlockCell(g, (k) => {
-    const v = cells[k]!;
-    if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
-  });
+  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
+  let cellStart = 0;
+  for (let r = 0; r < records.count; r++) {
+    const cellCount = records.cellCount[r]!;
+    const u = recordRun[r]!;
+    for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
+      const link = spans[s]!;
+      const last = Math.min(cellCount, link + spans[s + 1]!);
+      for (let k = cellStart + link, stop = cellStart + last; k < stop; k++) {
+        const v = cells[k]!;
+        if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
+      }
+    }
+    cellStart += cellCount;
+  }
   let itemCount = 0;
   for (let w = 0; w < words; w++) itemCount += starts[w]!;
   const itemKeys = new Uint32Array(itemCount);
