@@ -47,9 +47,13 @@ export function itemOf(map: Int32Array, key: number): number {
 
 /** Plans the string block of `g` (`validateGadb` must have passed). */
 export function planGadbStringBlock(g: Gadb, order: GadbStringOrder = 'first-use'): GadbStringPlan {
+  return planGadbStringBlockWithItems(g, order, itemIndexByWord(g));
+}
+
+/** `planGadbStringBlock` with the model's `itemIndexByWord` already computed (internal: shared by write and verify). */
+export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, map: Int32Array): GadbStringPlan {
   const { itemKeys, itemSizes } = g.strings;
   const n = itemKeys.length;
-  const map = itemIndexByWord(g);
   const newOffset = new Int32Array(n).fill(-1);
   const out = new Uint32Array(n);
   let count = 0;

@@ -33,6 +33,11 @@ export class IssueList {
 
 /** Structural issues that prevent writing `g` (errors) or that the writer silently corrects (warnings: stale header sizes). */
 export function validateGadb(g: Gadb): Issue[] {
+  return validateGadbWithItems(g, undefined);
+}
+
+/** `validateGadb` with the model's `itemIndexByWord` already computed (internal: shared by write and verify). */
+export function validateGadbWithItems(g: Gadb, items: Int32Array | undefined): Issue[] {
   const out = new IssueList();
   const err = (rule: string, path: string, message: string): void => out.add({ rule, path, message, severity: 'error' });
   const { descriptors: d, records, categories, strings, cells, header } = g;
@@ -71,7 +76,7 @@ export function validateGadb(g: Gadb): Issue[] {
   for (let r = 0; r < records.count; r++) cellTotal += records.cellCount[r]!;
   if (cellTotal !== cells.length) err('model.cellCount', '/cells', `records own ${cellTotal} cells, the cell pool has ${cells.length}`);
 
-  const map = itemIndexByWord(g);
+  const map = items ?? itemIndexByWord(g);
   const needItem = (key: number, path: string): void => {
     if (itemOf(map, key) < 0) err('strings.reference', path, `string-block reference ${key} is not an item key`);
   };

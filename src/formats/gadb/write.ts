@@ -5,12 +5,11 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Bytes } from '../../binary/reader.ts';
-import { planGadbStringBlock, remapBlockCells, itemOf, type GadbStringOrder } from './layout.ts';
-import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE } from './parse.ts';
-import { validateGadb } from './validate.ts';
+import { gadbBlockSpans, itemIndexByWord, itemOf, planGadbStringBlockWithItems, type GadbStringOrder } from './layout.ts';
+import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
+import { validateGadbWithItems } from './validate.ts';
 import type { Gadb } from './types.ts';
 
-const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Options of `writeGadb`. */
 export interface WriteGadbOptions {
@@ -20,17 +19,21 @@ export interface WriteGadbOptions {
 
 /** Writes `g` as a GADB v17 file (with its wrapper, if any). Throws a `ConsistencyError` when `validateGadb` finds errors. */
 export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array<ArrayBuffer> {
-  const errors = validateGadb(g).filter((i) => i.severity === 'error');
+  return writeGadbOnHost(g, options, HOST_LITTLE_ENDIAN);
+}
+
+/** `writeGadb` with the host's byte order given (internal: tests run the big-endian host's path on any machine). */
+export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndianHost: boolean): Uint8Array<ArrayBuffer> {
+  const map = itemIndexByWord(g);
+  const errors = validateGadbWithItems(g, map).filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
 
-  const plan = planGadbStringBlock(g, options.stringOrder ?? 'first-use');
+  const plan = planGadbStringBlockWithItems(g, options.stringOrder ?? 'first-use', map);
   const remap = (key: number): number => {
     const i = itemOf(plan.itemIndexByWord, key);
     return i >= 0 ? plan.newOffset[i]! : key;
   };
-  // Cells with string-block references rewritten; everything else as in the model.
-  const cells = g.cells.slice();
-  remapBlockCells(g, plan, cells);
+  const cells = g.cells;
 
   const { header, descriptors: d, records, categories } = g;
   const wrapper = g.container.kind === 'wrapped' ? GADB_WRAPPER_SIZE : 0;
@@ -83,31 +86,96 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array<A
   // Value section.
   w.u32(g.valueSectionUnk00);
   w.u32(categories.length);
-  const cellBytes = HOST_LITTLE_ENDIAN ? new Uint8Array(cells.buffer, cells.byteOffset, cells.byteLength) : undefined;
+  // Categories, record headers and cells are assembled as u32 words in a 4-aligned window and flushed in bulk;
+  // string-block references in cells are rewritten in the window (the model's cells are never copied whole).
+  const out = new GadbWordSink(w, littleEndianHost);
+  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
+  const itemByWord = plan.itemIndexByWord;
+  const newOffset = plan.newOffset;
+  const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
+  const PH = GADB_RECORD_HEADER.primary;
+  const SH = GADB_RECORD_HEADER.secondary;
   let rec = 0;
   let cell = 0;
   for (const cat of categories) {
-    w.u32(remap(cat.nameKey));
-    w.u32(remap(cat.typeNameKey));
-    w.u32(remap(cat.unk08Key));
-    w.u32(cat.primaryCount);
-    w.u32(cat.secondaryCount);
-    w.u32(cat.sortKey);
+    let s = out.room(GADB_CATEGORY_SIZE >> 2);
+    let o = out.used;
+    s[o] = remap(cat.nameKey);
+    s[o + 1] = remap(cat.typeNameKey);
+    s[o + 2] = remap(cat.unk08Key);
+    s[o + 3] = cat.primaryCount;
+    s[o + 4] = cat.secondaryCount;
+    s[o + 5] = cat.sortKey;
+    out.used = o + 6;
     const n = cat.primaryCount + cat.secondaryCount;
     for (let i = 0; i < n; i++, rec++) {
-      const primary = i < cat.primaryCount;
-      writeRecordHeader(w, g, rec, primary, primary ? 0 : remap(records.nameKey[rec]!));
-      const count = records.cellCount[rec]!;
-      if (cellBytes && count > 32) w.bytes(cellBytes.subarray(cell * 4, (cell + count) * 4));
-      else for (let k = 0; k < count; k++) w.u32(cells[cell + k]!);
+      const h = i < cat.primaryCount ? PH : SH;
+      const count = cellCount[rec]!;
+      s = out.room((h.size >> 2) + count);
+      o = out.used;
+      if (h.nameAt >= 0) s[o + (h.nameAt >> 2)] = remap(nameKey[rec]!);
+      // Tail: u16 cell count, u8 descriptor count, u24 first descriptor (H-REC-FIRST-U24), u8 +0x0A, u8 flags.
+      const first = firstDescriptor[rec]!;
+      const t = o + (h.tailAt >> 2);
+      s[t] = (count | (descriptorCount[rec]! << 16) | ((first & 0xff) << 24)) >>> 0;
+      s[t + 1] = (((first >>> 8) & 0xffff) | (unk0A[rec]! << 16) | (flags[rec]! << 24)) >>> 0;
+      const c0 = o + (h.size >> 2);
+      if (count > 16) s.set(cells.subarray(cell, cell + count), c0);
+      else for (let k = 0; k < count; k++) s[c0 + k] = cells[cell + k]!;
+      const u = recordRun[rec]!;
+      for (let q = runStart[u]! * 3, end = runStart[u + 1]! * 3; q < end; q += 3) {
+        const link = spans[q]!;
+        const last = Math.min(count, link + spans[q + 1]!);
+        for (let e = c0 + link, stop = c0 + last; e < stop; e++) {
+          const v = s[e]!;
+          if ((v & 3) !== 0 || v >>> 2 >= itemByWord.length) continue;
+          const it = itemByWord[v >>> 2]!;
+          if (it >= 0) s[e] = newOffset[it]!;
+        }
+      }
+      out.used = c0 + count;
       cell += count;
     }
   }
+  out.flush();
 
   // Trailer.
   w.u32(g.pairs.length >>> 1);
   for (let i = 0; i < g.pairs.length; i++) w.u32(g.pairs[i]!);
   return w.finish();
+}
+
+/** Bytes of the word window of `GadbWordSink` (at least one largest record: 12 + 4 * 0xFFFF). */
+const WORD_SINK_BYTES = 1 << 19;
+
+/**
+ * Little-endian u32 words appended to a `FileCursor` through a 4-aligned window: `room(n)` makes room for `n`
+ * words at `used` (flushing the window when full), `flush` copies the window to the file (one bulk copy on a
+ * little-endian host, a DataView write per word elsewhere).
+ */
+class GadbWordSink {
+  private readonly w: FileCursor;
+  private readonly littleEndianHost: boolean;
+  private readonly words = new Uint32Array(WORD_SINK_BYTES >> 2);
+  private readonly wordBytes = new Uint8Array(this.words.buffer);
+  used = 0;
+  constructor(w: FileCursor, littleEndianHost: boolean) {
+    this.w = w;
+    this.littleEndianHost = littleEndianHost;
+  }
+  room(n: number): Uint32Array {
+    if (this.used + n > this.words.length) this.flush();
+    return this.words;
+  }
+  flush(): void {
+    const n = this.used;
+    if (this.littleEndianHost) {
+      this.w.bytes(this.wordBytes.subarray(0, n * 4));
+    } else {
+      for (let i = 0; i < n; i++) this.w.u32(this.words[i]!);
+    }
+    this.used = 0;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseGadb, parseGadbWithLayout, writeGadb } from '../../../src/formats/gadb/index.ts';
 import { parseGadbOnHost } from '../../../src/formats/gadb/parse.ts';
+import { writeGadbOnHost } from '../../../src/formats/gadb/write.ts';
 import { generateGadb } from '../../../src/gamedb/generate/index.ts';
 import { loadFixture } from '../../support/fixtures.ts';
 import { SYNTHETIC } from './synthetic.ts';
@@ -58,6 +59,12 @@ describe('GADB fast paths', () => {
       const be = parseGadbOnHost(bytes, {}, false);
       expectSame(be, le);
       expectSame(le, parseGadbWithLayout(bytes));
+    });
+
+    it(`${name}: the big-endian host path writes the same bytes, in both string orders`, () => {
+      const g = parseGadb(bytes);
+      expect(Buffer.from(writeGadbOnHost(g, {}, false)).equals(Buffer.from(bytes))).toBe(true);
+      expect(Buffer.from(writeGadbOnHost(g, { stringOrder: 'model' }, false)).equals(Buffer.from(writeGadbOnHost(g, { stringOrder: 'model' }, true)))).toBe(true);
     });
 
     it(`${name}: subarray inputs at every byteOffset mod 4 parse alike and rebuild byte for byte`, () => {
