@@ -5,6 +5,11 @@ import { GadbItemKind, type Gadb, type GadbIndex } from './types.ts';
 
 /** Builds the derived tables of `g` in one pass over records and block cells. */
 export function buildGadbIndex(g: Gadb): GadbIndex {
+  return buildGadbIndexWithItems(g, itemIndexByWord(g));
+}
+
+/** `buildGadbIndex` with the model's `itemIndexByWord` already computed (internal: shared by verify). */
+export function buildGadbIndexWithItems(g: Gadb, map: Int32Array): GadbIndex {
   const { records, categories, cells } = g;
   const recordCellStart = new Uint32Array(records.count + 1);
   for (let r = 0; r < records.count; r++) recordCellStart[r + 1] = recordCellStart[r]! + records.cellCount[r]!;
@@ -22,7 +27,6 @@ export function buildGadbIndex(g: Gadb): GadbIndex {
   const items = g.strings.itemKeys.length;
   const itemKinds = new Uint8Array(items);
   const itemRefCounts = new Uint32Array(items);
-  const map = itemIndexByWord(g);
   const mark = (key: number, kind: number): void => {
     const i = itemOf(map, key);
     if (i < 0) return;

@@ -162,7 +162,14 @@ export interface GadbBlockSpans {
 
 /** Builds the per-run block spans of `g` (`order`: `declared` or `sorted` = ascending hash, the first-use order). */
 export function gadbBlockSpans(g: Gadb, order: 'declared' | 'sorted'): GadbBlockSpans {
+  return gadbStorageSpans(g, order, GadbStorageCode.Block);
+}
+
+/** `gadbBlockSpans` for the fields of any storage code (`GadbStorageCode`: Block, Link, …). Internal. */
+export function gadbStorageSpans(g: Gadb, order: 'declared' | 'sorted', storage: number): GadbBlockSpans {
   const { records, descriptors: d } = g;
+  const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
+  const sorted = order === 'sorted';
   const recordRun = new Int32Array(records.count);
   const runIds = new Map<number, number>();
   let starts = new Int32Array(64);
@@ -187,10 +194,10 @@ export function gadbBlockSpans(g: Gadb, order: 'declared' | 'sorted'): GadbBlock
       if (runs + 1 > starts.length) starts = grow(starts, runs + 1);
       if (spanWords + 3 * n > spans.length) spans = grow(spans, spanWords + 3 * n);
       for (let j = 0; j < n; j++) {
-        const k = order === 'sorted' ? first + d.sortedToDeclared[first + j]! : first + j;
+        const k = sorted ? first + d.sortedToDeclared[first + j]! : first + j;
         if (k >= d.count) continue;
         const t = d.typeCode[k]!;
-        if (GADB_STORAGE_BY_TYPE_BYTE[t] !== GadbStorageCode.Block) continue;
+        if (storageByType[t] !== storage) continue;
         spans[spanWords++] = d.link[k]!;
         spans[spanWords++] = d.elementCount[k]!;
         spans[spanWords++] = t;

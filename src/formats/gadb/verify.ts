@@ -17,9 +17,9 @@
 import type { Issue } from '../../binary/errors.ts';
 import { canHashP919, p919Unchecked } from '../../hash/p919.ts';
 import { parseGadbWithLayout, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE } from './parse.ts';
-import { forEachBlockCell, planGadbStringBlock, itemIndexByWord, itemOf } from './layout.ts';
-import { buildGadbIndex } from './gadb-index.ts';
-import { validateGadb, IssueList } from './validate.ts';
+import { forEachBlockCell, gadbStorageSpans, planGadbStringBlockWithItems, itemIndexByWord, itemOf } from './layout.ts';
+import { buildGadbIndexWithItems } from './gadb-index.ts';
+import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbLayout } from './types.ts';
@@ -32,6 +32,14 @@ export interface VerifyGadbOptions {
 
 /** Which reading of H-SLOT-FLAGGED a run fits. */
 type RunOrder = GadbFlaggedOrder | 'either';
+
+/** What `checkRun` found for a run, plus the highest cell its fields need (`maxEnd`). */
+interface CheckedRun {
+  cellCount: number;
+  ok: boolean;
+  order?: RunOrder;
+  maxEnd?: number;
+}
 
 /** Record flag of native-structure records (seed "Native-structure records"; H-REC-FLAGS). */
 const FLAG_NATIVE_STRUCTURE = 0x10;
@@ -48,11 +56,12 @@ export function verifyGadb(input: Uint8Array | Gadb, options: VerifyGadbOptions 
     g = input;
   }
   const out = new IssueList();
-  const structural = validateGadb(g);
+  const items = itemIndexByWord(g);
+  const structural = validateGadbWithItems(g, items);
   for (const i of structural) out.add(i);
   if (structural.some((i) => i.severity === 'error')) return out.finish();
 
-  const ctx = new Context(g, out, layout);
+  const ctx = new Context(g, out, layout, items);
   ctx.header();
   ctx.categories();
   ctx.runsAndSlots();
@@ -67,12 +76,12 @@ class Context {
   readonly layout: GadbLayout | undefined;
   readonly index;
   readonly map: Int32Array;
-  constructor(g: Gadb, out: IssueList, layout: GadbLayout | undefined) {
+  constructor(g: Gadb, out: IssueList, layout: GadbLayout | undefined, items: Int32Array) {
     this.g = g;
     this.out = out;
     this.layout = layout;
-    this.index = buildGadbIndex(g);
-    this.map = itemIndexByWord(g);
+    this.index = buildGadbIndexWithItems(g, items);
+    this.map = items;
   }
 
   add(severity: Issue['severity'], rule: string, path: string, message: string, offset?: number, hypothesis?: string): void {
@@ -190,7 +199,11 @@ class Context {
     const { g, index } = this;
     const { records, descriptors: d, categories } = g;
     const used = new Uint8Array(d.count);
-    const checkedRuns = new Map<number, { cellCount: number; ok: boolean; order?: RunOrder }>();
+    const checkedRuns = new Map<number, CheckedRun>();
+    const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
+    const BIT = GadbStorageCode.Bit;
+    let lastKey = -1;
+    let lastRun: CheckedRun | undefined;
     const flaggedOrders = new Map<RunOrder, number>();
     for (let r = 0; r < records.count; r++) {
       const first = records.firstDescriptor[r]!;
@@ -201,23 +214,35 @@ class Context {
         if (records.cellCount[r]! !== 0) this.add('error', 'slots.cellCount', `/records[${r}]/cellCount`, `zero-field record owns ${records.cellCount[r]} cells`, this.recordOffset(r, 4));
         continue;
       }
-      used.fill(1, first, first + n);
       const key = first * 256 + n;
-      let run = checkedRuns.get(key);
+      let run: CheckedRun | undefined = key === lastKey ? lastRun : checkedRuns.get(key);
       if (!run) {
+        used.fill(1, first, first + n);
         run = this.checkRun(first, n, native);
+        // The highest cell any field of the run needs (fields with no elements need none).
+        let maxEnd = 0;
+        for (let k = first; k < first + n; k++) {
+          const storage = storageByType[d.typeCode[k]!]!;
+          const end = storage === BIT ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
+          if (d.elementCount[k]! > 0 && end > maxEnd) maxEnd = end;
+        }
+        run.maxEnd = maxEnd;
         checkedRuns.set(key, run);
         if (run.order) flaggedOrders.set(run.order, (flaggedOrders.get(run.order) ?? 0) + 1);
       }
+      lastKey = key;
+      lastRun = run;
       if (run.ok && records.cellCount[r]! !== run.cellCount) {
         this.add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${records.cellCount[r]} cells; its run's slot rule needs ${run.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
       }
       // Every field's cells must lie inside the record.
-      for (let k = first; k < first + n; k++) {
-        const storage = GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!]!;
-        const end = storage === GadbStorageCode.Bit ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
-        if (d.elementCount[k]! > 0 && end > records.cellCount[r]!) {
-          this.add('error', 'slots.range', `/records[${r}]/fields[${k - first}]`, `field 0x${hex8(d.declaredHash[k]!)} needs cells up to ${end}, the record owns ${records.cellCount[r]}`, this.descriptorOffset(k, 0x0d));
+      if (run.maxEnd! > records.cellCount[r]!) {
+        for (let k = first; k < first + n; k++) {
+          const storage = storageByType[d.typeCode[k]!]!;
+          const end = storage === BIT ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
+          if (d.elementCount[k]! > 0 && end > records.cellCount[r]!) {
+            this.add('error', 'slots.range', `/records[${r}]/fields[${k - first}]`, `field 0x${hex8(d.declaredHash[k]!)} needs cells up to ${end}, the record owns ${records.cellCount[r]}`, this.descriptorOffset(k, 0x0d));
+          }
         }
       }
     }
@@ -333,15 +358,14 @@ class Context {
       const b = this.nameBytes(c.nameKey);
       return b !== undefined && b.length >= 11 && String.fromCharCode(...b.subarray(0, 11)) === '_Structures';
     });
+    const { recordRun, runStart, spans } = gadbStorageSpans(g, 'declared', GadbStorageCode.Link);
     for (let r = 0; r < records.count; r++) {
-      const first = records.firstDescriptor[r]!;
-      const n = records.descriptorCount[r]!;
       const start = index.recordCellStart[r]!;
       const cellCount = records.cellCount[r]!;
-      for (let k = first; k < first + n; k++) {
-        if (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Link) continue;
-        const link = d.link[k]!;
-        const end = Math.min(cellCount, link + d.elementCount[k]!);
+      const u = recordRun[r]!;
+      for (let q = runStart[u]! * 3, qEnd = runStart[u + 1]! * 3; q < qEnd; q += 3) {
+        const link = spans[q]!;
+        const end = Math.min(cellCount, link + spans[q + 1]!);
         for (let e = link; e < end; e++) {
           const raw = cells[start + e]!;
           if (raw === 0xffffffff) continue;
@@ -366,7 +390,14 @@ class Context {
     const { data, itemKeys, itemSizes } = g.strings;
     const kinds = index.itemKinds;
     const size = data.byteLength;
-    const seen = new Map<number, number[]>();
+    // Distinct items by a hash of (kind, payload): an open hash table of chains in typed arrays (heads and links
+    // are item index + 1, 0 = none).
+    let seenSlots = 1;
+    while (seenSlots < itemKeys.length * 2) seenSlots *= 2;
+    const seenMask = seenSlots - 1;
+    const seenHead = new Int32Array(seenSlots);
+    const seenNext = new Int32Array(itemKeys.length);
+    const seenHash = new Uint32Array(itemKeys.length);
     const payloads = new Int32Array(itemKeys.length);
     const kindNames = Object.fromEntries(Object.entries(GadbItemKind).map(([k, v]) => [v, k]));
     const typeOfKind = new Map<number, number>();
@@ -420,29 +451,30 @@ class Context {
         let h = (0x811c9dc5 ^ kind) >>> 0;
         for (let p = 0; p < payload; p++) h = Math.imul(h ^ b[p]!, 0x01000193);
         h = (h ^ payload) >>> 0;
-        const bucket = seen.get(h);
+        // Chain of earlier distinct items in this hash's slot (duplicates are never added, so a match is unique).
         let prev = -1;
-        if (bucket) {
-          for (const j of bucket) {
-            if (kinds[j] !== kind || payloads[j] !== payload) continue;
-            const o = itemKeys[j]!;
-            let same = true;
-            for (let p = 0; p < payload && same; p++) same = data[o + p] === b[p];
-            if (same) {
-              prev = o;
-              break;
-            }
+        const slot = h & seenMask;
+        for (let j = seenHead[slot]! - 1; j >= 0; j = seenNext[j]! - 1) {
+          if (seenHash[j] !== h || kinds[j] !== kind || payloads[j] !== payload) continue;
+          const o = itemKeys[j]!;
+          let same = true;
+          for (let p = 0; p < payload && same; p++) same = data[o + p] === b[p];
+          if (same) {
+            prev = o;
+            break;
           }
-          if (prev < 0) bucket.push(i);
-        } else {
-          seen.set(h, [i]);
+        }
+        if (prev < 0) {
+          seenHash[i] = h;
+          seenNext[i] = seenHead[slot]!;
+          seenHead[slot] = i + 1;
         }
         payloads[i] = payload;
         if (prev >= 0) this.add('error', 'strings.duplicate', path(), `${kindNames[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
       }
     }
     // First-use order [V].
-    const plan = planGadbStringBlock(g, 'first-use');
+    const plan = planGadbStringBlockWithItems(g, 'first-use', this.map);
     for (let i = 0; i < itemKeys.length; i++) {
       if (kinds[i] === GadbItemKind.Unreferenced) continue;
       if (plan.newOffset[i] !== itemKeys[i]) {
