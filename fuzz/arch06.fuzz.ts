@@ -9,7 +9,7 @@
  * A finding is an exception that is not a `ToolkitError`, a decoded size other than the declared one, an
  * unmutated round-trip that differs, or a case slower than 2 s (a hang). Inputs of findings go to `fuzz/crashers/`.
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,54 +20,11 @@ import { ChunkDecoder } from '../src/compress/codecs.ts';
 import { parseBndl, writeBndl } from '../src/formats/bndl/bndl.ts';
 import { parseArchivePathIndex, writeArchivePathIndex } from '../src/formats/apl/apl.ts';
 import type { FuzzOptions } from './run.ts';
+import { mutateBytes as mutate, saveCrasher, xorshift32 as rng } from './support.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtures = join(here, '..', 'test', 'fixtures');
 const load = (...p: string[]): Uint8Array => new Uint8Array(readFileSync(join(fixtures, ...p)));
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
-
-function mutate(input: Uint8Array, next: () => number): Uint8Array {
-  let b = input.slice();
-  const n = 1 + (next() % 4);
-  for (let i = 0; i < n && b.length >= 8; i++) {
-    const at = next() % b.length;
-    switch (next() % 6) {
-      case 0:
-        b[at] = next() & 0xff;
-        break;
-      case 1:
-        b[at] = b[at]! ^ (1 << (next() % 8));
-        break;
-      case 2:
-      case 3: {
-        const p = Math.min(at, b.length - 4);
-        const c = next() % 3;
-        new DataView(b.buffer, b.byteOffset).setUint32(p, (c === 0 ? next() : c === 1 ? next() % 64 : 0xffffffff) >>> 0, true);
-        break;
-      }
-      case 4:
-        b = b.slice(0, at);
-        break;
-      default: {
-        const from = next() % b.length;
-        const len = Math.min(1 + (next() % 32), b.length - Math.max(at, from));
-        b.copyWithin(at, from, from + len);
-      }
-    }
-  }
-  return b;
-}
 
 const lzbChunks = readdirSync(join(fixtures, 'oodle'))
   .filter((f) => f.startsWith('lzb16.'))
@@ -163,10 +120,7 @@ export async function fuzz(options: FuzzOptions): Promise<string> {
     if (ms > 2000) result ??= `slow case: ${ms.toFixed(0)} ms`;
     if (result) {
       findings++;
-      const dir = join(here, 'crashers');
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, `arch06-${options.seed}-${i}.bin`);
-      writeFileSync(file, input);
+      const file = saveCrasher(`arch06-${options.seed}-${i}.bin`, input);
       throw new Error(`finding at run ${i} (target ${target}): ${result}; input saved to ${file}`);
     }
   }

@@ -7,7 +7,7 @@
  * case slower than 2 s (a hang), or a file that `verifyGadb` finds clean which the writer does not reproduce byte
  * for byte. The input of a finding is saved under `fuzz/crashers/`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,64 +15,9 @@ import { ConsistencyError, ToolkitError } from '../src/binary/errors.ts';
 import { firstDifference } from '../src/binary/hexdump.ts';
 import { parseGadb, verifyGadb, writeGadb } from '../src/formats/gadb/index.ts';
 import type { FuzzOptions } from './run.ts';
+import { mutateBytes as mutate, saveCrasher, xorshift32 as rng } from './support.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-
-/** xorshift32: deterministic from the seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
-
-function mutate(input: Uint8Array, next: () => number): Uint8Array {
-  let b = input.slice();
-  const n = 1 + (next() % 4);
-  for (let i = 0; i < n; i++) {
-    if (b.length < 8) break;
-    const at = next() % b.length;
-    switch (next() % 6) {
-      case 0:
-        b[at] = next() & 0xff;
-        break;
-      case 1:
-        b[at] = b[at]! ^ (1 << (next() % 8));
-        break;
-      case 2:
-      case 3: {
-        const p = Math.min(at, b.length - 4);
-        const choice = next() % 3;
-        const v = choice === 0 ? next() : choice === 1 ? next() % 64 : 0xffffffff;
-        new DataView(b.buffer, b.byteOffset).setUint32(p, v >>> 0, true);
-        break;
-      }
-      case 4:
-        b = b.slice(0, at);
-        break;
-      default: {
-        // Splice: copy a run of bytes from elsewhere in the file.
-        const from = next() % b.length;
-        const len = Math.min(1 + (next() % 32), b.length - Math.max(at, from));
-        b.copyWithin(at, from, from + len);
-      }
-    }
-  }
-  return b;
-}
-
-function save(input: Uint8Array, seed: number, i: number): string {
-  const dir = join(here, 'crashers');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `gadb-${seed}-${i}.bin`);
-  writeFileSync(file, input);
-  return file;
-}
 
 function check(b: Uint8Array): string | undefined {
   let g;
@@ -121,7 +66,7 @@ export async function fuzz(options: FuzzOptions): Promise<string> {
     const ms = performance.now() - start;
     slowest = Math.max(slowest, ms);
     if (ms > 2000) finding ??= `case took ${ms.toFixed(0)} ms`;
-    if (finding) throw new Error(`gadb fuzz finding (seed ${options.seed}, case ${i}): ${finding}; input saved to ${save(input, options.seed, i)}`);
+    if (finding) throw new Error(`gadb fuzz finding (seed ${options.seed}, case ${i}): ${finding}; input saved to ${saveCrasher(`gadb-${options.seed}-${i}.bin`, input)}`);
     try {
       parseGadb(input);
     } catch {
