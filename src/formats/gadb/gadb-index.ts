@@ -1,6 +1,6 @@
 /** `buildGadbIndex`: the derived lookup tables of a model (cell starts, record categories, item kinds and reference counts). */
 import { GADB_ITEM_KIND_BY_TYPE_BYTE } from './type-codes.ts';
-import { forEachBlockCell, itemIndexByWord, itemOf } from './layout.ts';
+import { gadbBlockSpans, itemIndexByWord, itemOf } from './layout.ts';
 import { GadbItemKind, type Gadb, type GadbIndex } from './types.ts';
 
 /** Builds the derived tables of `g` in one pass over records and block cells. */
@@ -27,24 +27,48 @@ export function buildGadbIndexWithItems(g: Gadb, map: Int32Array): GadbIndex {
   const items = g.strings.itemKeys.length;
   const itemKinds = new Uint8Array(items);
   const itemRefCounts = new Uint32Array(items);
+  const UNREFERENCED = GadbItemKind.Unreferenced;
+  const MIXED = GadbItemKind.Mixed;
+  const TEXT = GadbItemKind.Text;
   const mark = (key: number, kind: number): void => {
     const i = itemOf(map, key);
     if (i < 0) return;
     itemRefCounts[i]!++;
     const was = itemKinds[i]!;
-    if (was === GadbItemKind.Unreferenced) itemKinds[i] = kind;
-    else if (was !== kind) itemKinds[i] = GadbItemKind.Mixed;
+    if (was === UNREFERENCED) itemKinds[i] = kind;
+    else if (was !== kind) itemKinds[i] = MIXED;
   };
   if (items > 0 && g.strings.itemKeys[0] === 0) itemKinds[0] = GadbItemKind.Root;
   rec = 0;
   for (const cat of categories) {
-    mark(cat.nameKey, GadbItemKind.Text);
-    mark(cat.typeNameKey, GadbItemKind.Text);
-    mark(cat.unk08Key, GadbItemKind.Text);
+    mark(cat.nameKey, TEXT);
+    mark(cat.typeNameKey, TEXT);
+    mark(cat.unk08Key, TEXT);
     rec += cat.primaryCount;
-    for (let i = 0; i < cat.secondaryCount && rec < records.count; i++, rec++) mark(records.nameKey[rec]!, GadbItemKind.Text);
+    for (let i = 0; i < cat.secondaryCount && rec < records.count; i++, rec++) mark(records.nameKey[rec]!, TEXT);
   }
   // Kind of a block cell = kind of its field's type.
-  forEachBlockCell(g, (k, _r, typeByte) => mark(cells[k]!, GADB_ITEM_KIND_BY_TYPE_BYTE[typeByte]!));
+  const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
+  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
+  for (let r = 0, cellStart = 0; r < records.count; r++) {
+    const cellCount = records.cellCount[r]!;
+    const u = recordRun[r]!;
+    for (let q = runStart[u]! * 3, qEnd = runStart[u + 1]! * 3; q < qEnd; q += 3) {
+      const link = spans[q]!;
+      const last = Math.min(cellCount, link + spans[q + 1]!);
+      const kind = kindByType[spans[q + 2]!]!;
+      for (let k = cellStart + link, stop = cellStart + last; k < stop; k++) {
+        const v = cells[k]!;
+        if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
+        const i = map[v >>> 2]!;
+        if (i < 0) continue;
+        itemRefCounts[i]!++;
+        const was = itemKinds[i]!;
+        if (was === UNREFERENCED) itemKinds[i] = kind;
+        else if (was !== kind) itemKinds[i] = MIXED;
+      }
+    }
+    cellStart += cellCount;
+  }
   return { recordCellStart, recordCategory, categoryFirstRecord, itemKinds, itemRefCounts };
 }

@@ -17,7 +17,7 @@
 import type { Issue } from '../../binary/errors.ts';
 import { canHashP919, p919Unchecked } from '../../hash/p919.ts';
 import { parseGadbWithLayout, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE } from './parse.ts';
-import { forEachBlockCell, gadbStorageSpans, planGadbStringBlockWithItems, itemIndexByWord, itemOf } from './layout.ts';
+import { gadbStorageSpans, planGadbStringBlockWithItems, itemIndexByWord, itemOf } from './layout.ts';
 import { buildGadbIndexWithItems } from './gadb-index.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
@@ -405,44 +405,44 @@ class Context {
     if (g.header.stringBlockSize !== size && this.layout) {
       this.add('error', 'header.stringBlockSize', '/header/stringBlockSize', `header says ${g.header.stringBlockSize} bytes, the block has ${size}`, this.gadbOffset(8));
     }
+    const itemPath = (key: number): string => `/strings@0x${key.toString(16)}`;
     for (let i = 0; i < itemKeys.length; i++) {
       const key = itemKeys[i]!;
       const span = itemSizes[i]!;
       const b = data.subarray(key, key + span);
       const kind = kinds[i]!;
-      const path = (): string => `/strings@0x${key.toString(16)}`;
-      if ((span & 3) !== 0) this.add('error', 'strings.aligned', path(), `item of ${span} bytes does not end on a multiple of 4`, this.itemOffset(key));
+      if ((span & 3) !== 0) this.add('error', 'strings.aligned', itemPath(key), `item of ${span} bytes does not end on a multiple of 4`, this.itemOffset(key));
       if (kind === GadbItemKind.Unreferenced) {
-        this.add('error', 'strings.unreferenced', path(), `${span} byte(s) that no name or cell references`, this.itemOffset(key));
+        this.add('error', 'strings.unreferenced', itemPath(key), `${span} byte(s) that no name or cell references`, this.itemOffset(key));
         continue;
       }
       if (kind === GadbItemKind.Mixed) {
-        this.add('error', 'strings.kind', path(), 'item referenced as values of different kinds (sharing is per kind)', this.itemOffset(key));
+        this.add('error', 'strings.kind', itemPath(key), 'item referenced as values of different kinds (sharing is per kind)', this.itemOffset(key));
         continue;
       }
       let payload = span;
       if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
         const end = b.indexOf(0);
         if (end < 0) {
-          this.add('error', 'strings.text', path(), 'text item has no NUL terminator inside its extent (overlapping items?)', this.itemOffset(key));
+          this.add('error', 'strings.text', itemPath(key), 'text item has no NUL terminator inside its extent (overlapping items?)', this.itemOffset(key));
           continue;
         }
         payload = end + 1;
         const padded = (payload + 3) & ~3;
-        if (padded !== span) this.add('error', 'strings.tiling', path(), `text of ${end} byte(s) should take ${padded} bytes, the next item starts ${span} bytes later`, this.itemOffset(key + padded));
+        if (padded !== span) this.add('error', 'strings.tiling', itemPath(key), `text of ${end} byte(s) should take ${padded} bytes, the next item starts ${span} bytes later`, this.itemOffset(key + padded));
       } else {
         const t = typeOfKind.get(kind) ?? 0;
         const first = b.byteLength >= 4 ? (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0 : 0;
         const info = gadbTypeInfo(t);
         const want = info?.decoding.kind === 'fixed' ? info.decoding.size : info?.decoding.kind === 'curve' ? 4 + first * info.decoding.keySize : -1;
         if (want >= 0 && want !== span) {
-          this.add('error', 'strings.tiling', path(), `${kindNames[kind]} value should take ${want} bytes, the item spans ${span}`, this.itemOffset(key), t === 6 || t === 7 ? `H-TYPE-${t}` : undefined);
+          this.add('error', 'strings.tiling', itemPath(key), `${kindNames[kind]} value should take ${want} bytes, the item spans ${span}`, this.itemOffset(key), t === 6 || t === 7 ? `H-TYPE-${t}` : undefined);
           payload = Math.min(span, Math.max(0, want));
         }
       }
       for (let p = payload; p < span; p++) {
         if (b[p] !== 0) {
-          this.add('error', 'strings.padding', path(), `padding byte at +${p} is 0x${b[p]!.toString(16)}, not NUL`, this.itemOffset(key + p));
+          this.add('error', 'strings.padding', itemPath(key), `padding byte at +${p} is 0x${b[p]!.toString(16)}, not NUL`, this.itemOffset(key + p));
           break;
         }
       }
@@ -470,7 +470,7 @@ class Context {
           seenHead[slot] = i + 1;
         }
         payloads[i] = payload;
-        if (prev >= 0) this.add('error', 'strings.duplicate', path(), `${kindNames[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
+        if (prev >= 0) this.add('error', 'strings.duplicate', itemPath(key), `${kindNames[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
       }
     }
     // First-use order [V].
@@ -483,13 +483,24 @@ class Context {
       }
     }
     // Block cells that are not item keys.
-    forEachBlockCell(g, (k, r, typeByte) => {
-      const v = g.cells[k]!;
-      if (itemOf(this.map, v) < 0) {
-        const e = k - index.recordCellStart[r]!;
-        this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(typeByte)?.name} cell 0x${hex8(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
+    const { recordRun, runStart, spans } = gadbStorageSpans(g, 'declared', GadbStorageCode.Block);
+    const map = this.map;
+    const { records } = g;
+    for (let r = 0, cellStart = 0; r < records.count; r++) {
+      const cellCount = records.cellCount[r]!;
+      const u = recordRun[r]!;
+      for (let q = runStart[u]! * 3, qEnd = runStart[u + 1]! * 3; q < qEnd; q += 3) {
+        const link = spans[q]!;
+        const last = Math.min(cellCount, link + spans[q + 1]!);
+        for (let e = link; e < last; e++) {
+          const v = g.cells[cellStart + e]!;
+          if (itemOf(map, v) < 0) {
+            this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(spans[q + 2]!)?.name} cell 0x${hex8(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
+          }
+        }
       }
-    });
+      cellStart += cellCount;
+    }
   }
 }
 
