@@ -10,6 +10,7 @@
  */
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
+import { findGadbItem } from '../../formats/gadb/decode.ts';
 import { gadbTypeInfo, GADB_TYPE_MASK, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
 import { p919, type P919Table } from '../../hash/p919.ts';
 
@@ -88,17 +89,7 @@ export function blockText(g: Gadb, key: number): string {
 
 /** Index in `strings.itemKeys` of the item starting at `key`, or -1. */
 export function itemIndexOfKey(g: Gadb, key: number): number {
-  const keys = g.strings.itemKeys;
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const k = keys[mid]!;
-    if (k === key) return mid;
-    if (k < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return findGadbItem(g.strings, key);
 }
 
 /** Bytes of the item at `key` including its padding (a view), or undefined when no item starts there. */
