@@ -390,12 +390,15 @@ export class Database {
     return rows;
   }
 
-  /** Calls `visit(sourceRecord, row, element, target)` for every non-null link cell, in file order. */
-  #forEachLink(visit: (source: number, row: number, element: number, target: number) => void): void {
+  /**
+   * Calls `visit(record, row, element, cell)` for every element of every field of one storage kind, in file order
+   * (elements past the record's own cells are skipped: they have no value).
+   */
+  #forEachCell(storage: number, visit: (record: number, row: number, element: number, cell: number) => void): void {
     const { records, descriptors, cells } = this.model;
     const { elementCount, link } = descriptors;
     for (let r = 0; r < records.count; r++) {
-      const rows = this.runRows(r, GadbStorageCode.Link);
+      const rows = this.runRows(r, storage);
       if (rows.length === 0) continue;
       const base = this.recordCellStart[r]!;
       const own = records.cellCount[r]!;
@@ -403,12 +406,17 @@ export class Database {
         const row = rows[j]!;
         const n = elementCount[row]!;
         const l = link[row]!;
-        for (let e = 0; e < n && l + e < own; e++) {
-          const t = this.linkTarget(cells[base + l + e]!);
-          if (t >= 0) visit(r, row, e, t);
-        }
+        for (let e = 0; e < n && l + e < own; e++) visit(r, row, e, cells[base + l + e]!);
       }
     }
+  }
+
+  /** Calls `visit(sourceRecord, row, element, target)` for every non-null link cell, in file order. */
+  #forEachLink(visit: (source: number, row: number, element: number, target: number) => void): void {
+    this.#forEachCell(GadbStorageCode.Link, (r, row, e, cell) => {
+      const t = this.linkTarget(cell);
+      if (t >= 0) visit(r, row, e, t);
+    });
   }
 
   #reverseIndex(): ReverseIndex {
@@ -446,23 +454,7 @@ export class Database {
   sharedCount(key: number): number {
     if (!this.#shared) {
       const counts = new Map<number, number>();
-      const { records, descriptors, cells } = this.model;
-      const { elementCount, link } = descriptors;
-      for (let r = 0; r < records.count; r++) {
-        const rows = this.runRows(r, GadbStorageCode.Block);
-        if (rows.length === 0) continue;
-        const base = this.recordCellStart[r]!;
-        const own = records.cellCount[r]!;
-        for (let j = 0; j < rows.length; j++) {
-          const row = rows[j]!;
-          const n = elementCount[row]!;
-          const l = link[row]!;
-          for (let e = 0; e < n && l + e < own; e++) {
-            const k = cells[base + l + e]!;
-            counts.set(k, (counts.get(k) ?? 0) + 1);
-          }
-        }
-      }
+      this.#forEachCell(GadbStorageCode.Block, (_r, _row, _e, key) => counts.set(key, (counts.get(key) ?? 0) + 1));
       this.#shared = counts;
     }
     return this.#shared.get(key) ?? 0;
