@@ -278,3 +278,98 @@ export interface Sd2SearchAnswer {
   hits: { table: string; tableIndex: number; row: number; column: string; columnIndex: number; value: Sd2Cell }[];
   truncated: boolean;
 }
+
+/** `GET /api/files/:file/arch`: an `.arch06` archive's header and what its index tells without reading data. */
+export interface ArchOverview {
+  file: FileInfo;
+  kind: 'arch06';
+  header: { name: string; value: string; note?: string }[];
+  counts: { label: string; value: number }[];
+  /** Entries by how they are stored (`stored`, or `chunked`: the codecs are named per entry and by verify). */
+  storage: { storage: string; entries: number; rawSize: number; storedSize: number }[];
+  /** Rows of the folder tree (folders and files), for the paged tree route. */
+  treeRows: number;
+}
+
+/** One row of the folder tree: a folder (with its own files' totals) or a file. */
+export type ArchTreeRow =
+  | { kind: 'folder'; folder: number; name: string; path: string; depth: number; files: number; rawSize: number; storedSize: number }
+  | { kind: 'file'; index: number; name: string; path: string; depth: number; rawSize: number; storedSize: number; storage: 'stored' | 'chunked' };
+
+/** `GET /api/files/:file/arch/tree?offset=&limit=`. */
+export interface ArchTreePage {
+  total: number;
+  offset: number;
+  rows: ArchTreeRow[];
+}
+
+/** `GET /api/files/:file/arch/entries/:entry`: one entry, its storage and a preview of its decoded bytes. */
+export interface ArchEntryDetail {
+  index: number;
+  path: string;
+  name: string;
+  rawSize: number;
+  storedSize: number;
+  /** `stored` (isCompressed 0) or `chunked`. */
+  storage: 'stored' | 'chunked';
+  compressionLevel: number;
+  /** Codecs of its chunks (`raw`, `LZB16`, `Kraken`); empty for a stored entry. */
+  codecs: string[];
+  chunks: number;
+  /** What the decoded bytes look like. */
+  content: 'text' | 'binary';
+  /** The magic (first four bytes as text) when printable, e.g. `GADB`, `SCRI`. */
+  magic?: string;
+  /** A preview: the text (first 64 KiB) or a hex dump (first 4 KiB). */
+  preview: string;
+  previewTruncated: boolean;
+  /** The entry's row in the folder tree (`/arch/tree`), for the side panel's selection. */
+  treeRow: number;
+  /** Whether the bytes are a GameDB (GADB) or a script the workbench could open. */
+  opensAs?: 'gadb' | 'hks';
+}
+
+/** `GET /api/files/:file/arch/verify`: table checks and every entry decoded. */
+export interface ArchVerify {
+  ok: boolean;
+  entries: number;
+  chunks: number;
+  /** Entries per codec found in their chunks. */
+  codecs: { codec: string; entries: number }[];
+  findings: Finding[];
+  ms: number;
+}
+
+/** `GET /api/files/:file/script`: a HavokScript file (bare chunk or SCRI container). */
+export interface ScriptOverview {
+  file: FileInfo;
+  kind: 'hks';
+  /** `bare chunk`, `SCRI v1, bytecode body` or `SCRI v1, Lua source body`. */
+  container: string;
+  body: 'bytecode' | 'lua-source';
+  header: { name: string; value: string }[];
+  counts: { label: string; value: number }[];
+  /** Listing lines (disassembly, or the source text's lines). */
+  lines: number;
+  /** Bytes missing from a truncated SCRI source body (0 when whole). */
+  truncatedBy: number;
+  opcodes: { name: string; count: number }[];
+}
+
+/** `GET /api/files/:file/script/lines?offset=&limit=`: a page of the listing (or source) lines. */
+export interface ScriptLinePage {
+  total: number;
+  offset: number;
+  lines: string[];
+}
+
+/** `GET /api/files/:file/script/analysis`: verify findings, round trips, strings and calls. */
+export interface ScriptAnalysis {
+  counts: { error: number; warning: number; info: number };
+  /** `null`: not applicable (listing: a source body; write: a truncated head). */
+  roundTrip: { write: boolean | null; listing: boolean | null };
+  findings: Finding[];
+  strings: { value: string; functions: number }[];
+  /** Named sections (`natives`, `calls`, `records`, `globalsRead`, …), each most used first. */
+  calls: { section: string; names: { name: string; count: number }[] }[];
+}

@@ -10,6 +10,8 @@ import type { Workspace } from './workspace.ts';
 import type { HashAnswer, SessionInfo } from './api-types.ts';
 import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
 import { registerSd2Api } from './api-sd2.ts';
+import { registerArchApi } from './api-arch.ts';
+import { registerScriptApi } from './api-script.ts';
 
 /** What every handler can reach. */
 export interface ApiContext {
@@ -42,6 +44,8 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
   });
   registerGadbApi(router, context);
   registerSd2Api(router, context, context.sd2NameFiles);
+  registerArchApi(router, context);
+  registerScriptApi(router, context);
   return router;
 }
 

@@ -86,3 +86,16 @@ export function intParam(query: URLSearchParams, name: string, fallback: number,
   if (value < min || value > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }
+
+/**
+ * A handler's answer that is a file to download rather than JSON: the server sends `bytes` as
+ * `application/octet-stream` with `Content-Disposition: attachment` naming `fileName`.
+ */
+export class Download {
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
+  constructor(fileName: string, bytes: Uint8Array) {
+    this.fileName = fileName;
+    this.bytes = bytes;
+  }
+}

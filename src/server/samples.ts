@@ -1,7 +1,8 @@
 /**
  * The bundled samples `scry serve` opens when given no file: the real `.fxp` from the test fixtures, a
  * game-scale database made by the generator on first run and kept in a cache folder (ignored by git), so the
- * workbench is always exercised at the real game's size, and the peer-made `.sd2` fixture.
+ * workbench is always exercised at the real game's size, the peer-made `.sd2` fixture, a small archive packed from
+ * fixtures on first run (into the same cache folder) and an hksc-compiled script.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,9 @@ export const realSamplePath = join(repoRoot, 'test', 'fixtures', 'gadb', 'landmi
 /** A Firefall static database written by the community's reference writer (FauFau 1.5.0), and its names. */
 export const sd2SamplePath = join(repoRoot, 'test', 'fixtures', 'sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2');
 export const sd2SampleNames = join(repoRoot, 'test', 'fixtures', 'sd2', 'faufau-1.5.0-generated', 'sample-names.txt');
+
+/** A HavokScript chunk compiled by hksc with debug information (closures, upvalues, line info). */
+export const scriptSamplePath = join(repoRoot, 'test', 'fixtures', 'hks', 'generated', 'closures.debug.luac');
 
 /** The default cache folder: `.scry-cache/` in the repository, or `$SCRY_CACHE`. */
 export function defaultCacheDir(env: Record<string, string | undefined>): string {
@@ -35,7 +39,7 @@ export interface SampleSet {
  * writes the database to the path it is given; when it is `undefined` (no generator in this build) only the
  * real sample is served.
  */
-export async function prepareSamples(cacheDir: string, generate: ((path: string) => Promise<void>) | undefined): Promise<SampleSet> {
+export async function prepareSamples(cacheDir: string, generate: ((path: string) => Promise<void>) | undefined, generateArchive?: (path: string) => void): Promise<SampleSet> {
   const files: SampleSet['files'] = [];
   const notes: string[] = [];
   const sd2NameFiles: string[] = [];
@@ -55,5 +59,14 @@ export async function prepareSamples(cacheDir: string, generate: ((path: string)
     files.push({ path: sd2SamplePath, origin: 'sample' });
     if (existsSync(sd2SampleNames)) sd2NameFiles.push(sd2SampleNames);
   }
+  if (generateArchive) {
+    const archive = join(cacheDir, 'sample.arch06');
+    if (!existsSync(archive)) {
+      notes.push(`packing the sample archive into ${archive} (first run only)…`);
+      generateArchive(archive);
+    }
+    files.push({ path: archive, origin: 'sample' });
+  }
+  if (existsSync(scriptSamplePath)) files.push({ path: scriptSamplePath, origin: 'sample' });
   return { files, sd2NameFiles, notes };
 }

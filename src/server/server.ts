@@ -11,7 +11,7 @@ import { ToolkitError, NotFoundError, UsageError, FormatError, ConsistencyError,
 import { jsonReplacer } from '../cli/command.ts';
 import { buildWebAssets, type Asset, type WebAssets } from './assets.ts';
 import { checkRequest, SECURITY_HEADERS, TOKEN_HEADER } from './security.ts';
-import { Router } from './router.ts';
+import { Download, Router } from './router.ts';
 import { Workspace } from './workspace.ts';
 import { registerApi, type ApiContext } from './api.ts';
 
@@ -75,7 +75,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      }).then(() => workspace.close()),
   };
 }
 
@@ -138,6 +138,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: HandleState)
       }
       const body = method === 'POST' || method === 'PUT' ? await readJsonBody(req) : (req.resume(), undefined);
       const value = await match.route.handler({ params: match.params, query: url.searchParams, body }, s.context);
+      if (value instanceof Download) return sendDownload(req, res, value);
       return sendJson(req, res, 200, value);
     } catch (e) {
       return sendError(req, res, e);
@@ -194,6 +195,38 @@ function sendJson(req: IncomingMessage, res: ServerResponse, status: number, val
   const text = JSON.stringify(value ?? null, jsonReplacer);
   res.setHeader('cache-control', 'no-store');
   send(req, res, status, Buffer.from(text, 'utf8'), 'application/json; charset=utf-8');
+}
+
+/**
+ * Sends a download in 64 KiB writes (an entry of hundreds of MB is not copied again for the socket), never
+ * compressed (the browser saves exactly these bytes). The file name is reduced to safe characters, with the full
+ * name in RFC 5987 form beside it.
+ */
+function sendDownload(req: IncomingMessage, res: ServerResponse, d: Download): void {
+  const ascii = d.fileName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'entry.bin';
+  res.statusCode = 200;
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('content-type', 'application/octet-stream');
+  res.setHeader('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(d.fileName)}`);
+  res.setHeader('content-length', d.bytes.byteLength);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const STEP = 1 << 16;
+  let at = 0;
+  const pump = (): void => {
+    while (at < d.bytes.byteLength) {
+      const piece = d.bytes.subarray(at, Math.min(d.bytes.byteLength, at + STEP));
+      at += piece.byteLength;
+      if (!res.write(piece)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    res.end();
+  };
+  pump();
 }
 
 function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asset, cache: string): void {

@@ -29,6 +29,12 @@ export interface FileInfo {
 /** Opens the bytes of a file of one kind into whatever model its views use. */
 export type Opener = (bytes: Uint8Array, info: FileInfo) => unknown;
 
+/**
+ * Opens a file of one kind from its path, for kinds read lazily (an archive reads its index, then entries on
+ * demand, never the whole file). The path stays on the server.
+ */
+export type PathOpener = (path: string, info: FileInfo) => unknown;
+
 interface Entry {
   info: FileInfo;
   path: string;
@@ -42,6 +48,8 @@ export function detectKind(head: Uint8Array, name: string): FileKind {
   if (head.length >= 12 && ascii(8) === 'GADB') return 'gadb';
   const lower = name.toLowerCase();
   if (head.length >= 4 && head[0] === 0x1b && ascii(1).startsWith('Lua')) return 'hks';
+  if (head.length >= 4 && ascii(0) === 'SCRI') return 'hks';
+  if (head.length >= 4 && ascii(0) === 'LTAR') return 'arch06';
   if (lower.endsWith('.sd2')) return 'sd2';
   if (lower.endsWith('.arch06')) return 'arch06';
   if (lower.endsWith('.gamedb') || lower.endsWith('.fxp') || lower.endsWith('.bvr')) return 'gadb';
@@ -56,10 +64,16 @@ function slug(name: string): string {
 export class Workspace {
   private readonly entries = new Map<string, Entry>();
   private readonly openers = new Map<FileKind, Opener>();
+  private readonly pathOpeners = new Map<FileKind, PathOpener>();
 
   /** Registers how files of `kind` are opened. */
   registerOpener(kind: FileKind, opener: Opener): void {
     this.openers.set(kind, opener);
+  }
+
+  /** Registers how files of `kind` are opened from their path (lazily read kinds such as archives). */
+  registerPathOpener(kind: FileKind, opener: PathOpener): void {
+    this.pathOpeners.set(kind, opener);
   }
 
   /** Adds a file from disk (read lazily) and returns its description. */
@@ -93,6 +107,7 @@ export class Workspace {
   open<T>(id: string, kind: FileKind): T {
     const entry = this.entry(id);
     if (entry.info.kind !== kind) throw new NotFoundError(`file ${id} is a ${entry.info.kind} file, not ${kind}`);
+    if (entry.opened === undefined && this.pathOpeners.has(kind)) entry.opened = this.pathOpeners.get(kind)!(entry.path, entry.info);
     if (entry.opened === undefined) {
       const opener = this.openers.get(kind);
       if (!opener) throw new NotFoundError(`this build of scry cannot open ${kind} files yet`);
@@ -104,6 +119,21 @@ export class Workspace {
   /** Whether file `id` has been opened already. */
   isOpen(id: string): boolean {
     return this.entry(id).opened !== undefined;
+  }
+
+  /** Releases what opened models hold (an archive's file handle): every model with a `close()`, or a promise of one. */
+  async close(): Promise<void> {
+    for (const e of this.entries.values()) {
+      const opened = e.opened;
+      e.opened = undefined;
+      if (opened === undefined) continue;
+      try {
+        const model = (await opened) as { close?: () => unknown } | undefined;
+        if (model && typeof model.close === 'function') await model.close();
+      } catch {
+        // a model that failed to open holds nothing
+      }
+    }
   }
 
   private entry(id: string): Entry {

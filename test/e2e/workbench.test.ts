@@ -14,7 +14,8 @@ import { verifyGadb } from '../../src/formats/gadb/index.ts';
 import { generateGadbBytes } from '../../src/gamedb/generate/index.ts';
 import { readBytes } from '../../src/node/fs.ts';
 import { startWorkbench, type Workbench } from '../../src/server/server.ts';
-import { fixturePath } from '../support/fixtures.ts';
+import { packArch06 } from '../../src/formats/arch06/pack.ts';
+import { fixturePath, loadFixture } from '../support/fixtures.ts';
 import { launchChromium, type Browser } from './browser.ts';
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
@@ -34,11 +35,18 @@ describe('workbench in headless Chromium', () => {
     copyFileSync(fixturePath('gadb', 'landmine_curse.fxp'), join(dir, 'landmine_curse.fxp'));
     // A twentieth of the game's database: thousands of records in its largest categories.
     writeFileSync(join(dir, 'generated.gamedb'), generateGadbBytes({ seed: 919, scale: 0.05 }).bytes);
+    const archiveEntries = [
+      { path: 'docs/readme.txt', data: new TextEncoder().encode('Packed by scry for the end-to-end test.\n') },
+      { path: 'gamedb/landmine_curse.fxp', data: loadFixture('gadb', 'landmine_curse.fxp') },
+    ];
+    writeFileSync(join(dir, 'e2e.arch06'), packArch06(archiveEntries, { storage: 'lzb16' }).bytes);
     wb = await startWorkbench({
       files: [
         { path: join(dir, 'landmine_curse.fxp'), origin: 'argument' },
         { path: join(dir, 'generated.gamedb'), origin: 'argument' },
         { path: fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2'), origin: 'sample' },
+        { path: join(dir, 'e2e.arch06'), origin: 'argument' },
+        { path: fixturePath('hks', 'generated', 'closures.debug.luac'), origin: 'sample' },
       ],
       port: 0,
       sampleOutDir: join(dir, 'out'),
@@ -166,6 +174,30 @@ describe('workbench in headless Chromium', () => {
     await page.waitForURL(/\/r\//);
     await page.locator('.inspector.open .rec-title h3').waitFor();
     await shot('table-record');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens an archive: overview with verify, the tree, an entry with its content and a download link', async () => {
+    await page.goto(`${wb.url}f/e2e.arch06`);
+    await page.locator('.badge.good', { hasText: 'no findings' }).waitFor();
+    await shot('archive');
+    await page.locator('.arch-tree a.tree-file', { hasText: 'readme.txt' }).click();
+    await page.waitForURL(/\/f\/e2e\.arch06\/e\/docs\/readme\.txt$/);
+    expect(await page.locator('pre.entry-preview.text').textContent()).toBe('Packed by scry for the end-to-end test.\n');
+    expect(await page.locator('a.button', { hasText: 'Download' }).getAttribute('href')).toBe('/api/files/e2e.arch06/arch/entries/docs%2Freadme.txt/content');
+    expect(await page.locator('.arch-tree .vt-row.selected').textContent()).toContain('readme.txt');
+    await shot('archive-entry');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens a script and shows its listing', async () => {
+    await page.goto(`${wb.url}f/closures.debug.luac`);
+    await page.locator('.badge.good', { hasText: '0 errors' }).waitFor();
+    await shot('script');
+    await page.getByRole('link', { name: /^listing \(/ }).click();
+    await page.waitForURL(/\/f\/closures\.debug\.luac\/listing$/);
+    await page.locator('.table-host .vt-row', { hasText: '.function main' }).first().waitFor();
+    await shot('script-listing');
     expect(errors).toEqual([]);
   });
 });

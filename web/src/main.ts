@@ -10,6 +10,9 @@ import { formatRoute, parseRoute, type Route } from './routes.ts';
 import { CategoryView } from './views/category.ts';
 import { editsView, hashView, homeView, overviewView, searchView } from './views/pages.ts';
 import { Sd2TableView, sd2Overview, sd2OverviewView, sd2SearchView } from './views/sd2.ts';
+import { archEntryView, archOverview, archOverviewView, archTree } from './views/arch.ts';
+import { ScriptListingView, scriptOverviewView } from './views/script.ts';
+import type { ArchTreeRow } from '../../src/server/api-types.ts';
 import { VirtualTable } from './virtual-table.ts';
 
 const root = document.getElementById('app')!;
@@ -29,6 +32,8 @@ class Workbench implements App {
   private sideList: VirtualTable<CategorySummary> | undefined;
   private categoryView: CategoryView | undefined;
   private sd2View: Sd2TableView | undefined;
+  private listingView: ScriptListingView | undefined;
+  private archSide: { file: string; tree: VirtualTable<ArchTreeRow> } | undefined;
   private renderToken = 0;
 
   async start(): Promise<void> {
@@ -37,7 +42,10 @@ class Workbench implements App {
     this.fileSelect.addEventListener('change', () => this.navigate({ view: 'file', file: this.fileSelect.value }));
     this.search.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
-        const file = this.currentFile() ?? this.session.files.find((f) => f.kind === 'gadb')?.id;
+        // archives and scripts have no search yet: the box searches the first database
+        const current = this.currentFile();
+        const kind = this.session.files.find((f) => f.id === current)?.kind;
+        const file = kind === 'gadb' || kind === 'sd2' ? current : this.session.files.find((f) => f.kind === 'gadb')?.id;
         if (file) this.navigate({ view: 'search', file, q: this.search.value });
       }
       if (e.key === 'Escape') this.search.blur();
@@ -139,19 +147,45 @@ class Workbench implements App {
     } else if (file !== undefined && kind === 'sd2') {
       this.editsBadge.classList.remove('visible');
       void this.renderSd2Side(file, route.view === 'sd2table' ? route.table : undefined);
+    } else if (file !== undefined && kind === 'arch06') {
+      this.editsBadge.classList.remove('visible');
+      void this.renderArchSide(file);
     } else {
       this.sideFile = undefined;
       this.editsBadge.classList.remove('visible');
       mount(this.side);
     }
-    document.body.classList.toggle('with-side', file !== undefined && (kind === 'gadb' || kind === 'sd2'));
+    if (kind !== 'arch06' || file === undefined) {
+      this.archSide?.tree.destroy();
+      this.archSide = undefined;
+    }
+    document.body.classList.toggle('with-side', file !== undefined && (kind === 'gadb' || kind === 'sd2' || kind === 'arch06'));
     // Editing is for GameDB files; other kinds are read-only here.
     this.editToggle.hidden = file !== undefined && kind !== 'gadb';
     if (route.view !== 'sd2table') {
       this.sd2View?.destroy();
       this.sd2View = undefined;
     }
+    if (route.view !== 'listing') {
+      this.listingView?.destroy();
+      this.listingView = undefined;
+    }
     try {
+      if (route.view === 'listing') {
+        if (!force && this.listingView && this.listingView.file === route.file) {
+          this.listingView.select(route.line);
+          return;
+        }
+        this.listingView?.destroy();
+        this.categoryView?.destroy();
+        this.categoryView = undefined;
+        const view = new ScriptListingView(this, route.file);
+        this.listingView = view;
+        mount(this.main, view.element);
+        document.title = `listing · ${route.file} · scry`;
+        await view.load(route.line);
+        return;
+      }
       if (route.view === 'sd2table') {
         if (!force && this.sd2View && this.sd2View.file === route.file && this.sd2View.table === route.table) {
           this.sd2View.select(route.row);
@@ -190,13 +224,20 @@ class Workbench implements App {
           document.title = 'scry workbench';
           break;
         case 'file':
-          view = kind === 'sd2' ? await sd2OverviewView(this, route.file) : await overviewView(this, route.file);
+          view = kind === 'sd2' ? await sd2OverviewView(this, route.file) : kind === 'arch06' ? await archOverviewView(this, route.file) : kind === 'hks' ? await scriptOverviewView(this, route.file) : await overviewView(this, route.file);
           document.title = `${route.file} · scry`;
           break;
         case 'search':
           view = kind === 'sd2' ? await sd2SearchView(this, route.file, route.q) : await searchView(this, route.file, route.q);
           document.title = `${route.q} · search · scry`;
           break;
+        case 'entry': {
+          const shown = await archEntryView(this, route.file, route.entry);
+          view = shown.element;
+          document.title = `${route.entry} · ${route.file} · scry`;
+          if (token === this.renderToken && this.archSide?.file === route.file && shown.treeRow >= 0) this.archSide.tree.select(shown.treeRow);
+          break;
+        }
         case 'edits':
           view = await editsView(this, route.file);
           document.title = `edits · ${route.file} · scry`;
@@ -315,6 +356,24 @@ class Workbench implements App {
     };
     filter.addEventListener('input', build);
     build();
+  }
+
+  /** The sidebar of an archive: its folder tree, paged from the server. */
+  private async renderArchSide(file: string): Promise<void> {
+    if (this.sideFile === file && this.archSide?.file === file) return;
+    this.sideFile = file;
+    this.sideList?.destroy();
+    this.sideList = undefined;
+    this.archSide?.tree.destroy();
+    this.archSide = undefined;
+    mount(this.side, h('div', { class: 'muted pad' }, 'Loading the tree…'));
+    const o = await archOverview(file);
+    if (this.sideFile !== file) return;
+    const tree = archTree(this, file, o.treeRows);
+    this.archSide = { file, tree };
+    const overview = link(this, { view: 'file', file }, 'Overview');
+    overview.className = 'side-overview';
+    mount(this.side, overview, h('div', { class: 'side-list arch-tree' }, tree.element));
   }
 
   private currentCategory(): string | undefined {

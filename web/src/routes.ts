@@ -7,6 +7,8 @@
  *   /f/FILE/c/CATEGORY/r/RECORD?field=0x…      record in its table (by name; `#N` for the N-th, primaries
  *                                              first), field highlighted
  *   /f/FILE/t/TABLE?row=N                      an sd2 table (by name, 0x id or index), row selected
+ *   /f/FILE/e/FOLDER/…/NAME                    an archive entry (its path, `/`-separated), tree beside it
+ *   /f/FILE/listing?line=N                     a script's listing (or source text), line selected
  *   /f/FILE/search?q=…                         search results
  *   /f/FILE/edits                              staged edits as a diff, and save
  *   /hash?text=… | ?hash=0x…                   hash tool
@@ -20,6 +22,8 @@ export type Route =
   | { view: 'file'; file: string }
   | { view: 'category'; file: string; category: string; record?: string; field?: string }
   | { view: 'sd2table'; file: string; table: string; row?: number }
+  | { view: 'entry'; file: string; entry: string }
+  | { view: 'listing'; file: string; line?: number }
   | { view: 'search'; file: string; q: string }
   | { view: 'edits'; file: string }
   | { view: 'missing'; path: string };
@@ -48,6 +52,13 @@ export function parseRoute(pathname: string, search: string): Route {
     if (parts.length === 2) return { view: 'file', file };
     if (parts[2] === 'search' && parts.length === 3) return { view: 'search', file, q: q.get('q') ?? '' };
     if (parts[2] === 'edits' && parts.length === 3) return { view: 'edits', file };
+    if (parts[2] === 'e' && parts.length >= 4) return { view: 'entry', file, entry: parts.slice(3).join('/') };
+    if (parts[2] === 'listing' && parts.length === 3) {
+      const r: Route = { view: 'listing', file };
+      const line = q.get('line');
+      if (line !== null && /^\d+$/.test(line)) r.line = Number(line);
+      return r;
+    }
     if (parts[2] === 't' && parts.length === 4) {
       const r: Route = { view: 'sd2table', file, table: parts[3]! };
       const row = q.get('row');
@@ -83,6 +94,10 @@ export function formatRoute(r: Route): string {
       return `/f/${enc(r.file)}/search?q=${enc(r.q)}`;
     case 'edits':
       return `/f/${enc(r.file)}/edits`;
+    case 'entry':
+      return `/f/${enc(r.file)}/e/${r.entry.split(/[\\/]/).map(enc).join('/')}`;
+    case 'listing':
+      return `/f/${enc(r.file)}/listing${r.line !== undefined ? `?line=${r.line}` : ''}`;
     case 'sd2table':
       return `/f/${enc(r.file)}/t/${enc(r.table)}${r.row !== undefined ? `?row=${r.row}` : ''}`;
     case 'category': {

@@ -5,7 +5,7 @@ import { UsageError } from '../../binary/errors.ts';
 import type { Command } from '../command.ts';
 import { startWorkbench } from '../../server/server.ts';
 import { defaultCacheDir, prepareSamples } from '../../server/samples.ts';
-import { generateSampleDatabase } from '../../server/generate.ts';
+import { generateSampleArchive, generateSampleDatabase } from '../../server/generate.ts';
 
 /** Default port: stable across runs so shared URLs keep working (the next free one is used when taken). */
 export const DEFAULT_PORT = 7919;
@@ -21,7 +21,8 @@ const serveCommand: Command = {
   details:
     'Binds 127.0.0.1 only and refuses requests whose Host or Origin is not its own. Serves only the files given.\n' +
     'With no FILE, serves the real sample .fxp, a game-scale database generated on first run into .scry-cache/\n' +
-    '(or $SCRY_CACHE) and the sample .sd2. Name lists for .sd2 files: $SCRY_SD2_NAMES (colon-separated). Stops on Ctrl+C.',
+    '(or $SCRY_CACHE), the sample .sd2, a small .arch06 packed from fixtures into the same cache on first run and\n' +
+    'an hksc-compiled script. Name lists for .sd2 files: $SCRY_SD2_NAMES (colon-separated). Stops on Ctrl+C.',
   async run(ctx) {
     const portText = ctx.options['port'];
     const port = portText === undefined ? DEFAULT_PORT : Number(portText);
@@ -37,7 +38,7 @@ const serveCommand: Command = {
         return { path, origin: 'argument' as const };
       });
     } else {
-      const samples = await prepareSamples(cacheDir, generateSampleDatabase);
+      const samples = await prepareSamples(cacheDir, generateSampleDatabase, generateSampleArchive);
       for (const n of samples.notes) ctx.err(n);
       files = samples.files;
       sd2NameFiles.push(...samples.sd2NameFiles);
