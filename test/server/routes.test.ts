@@ -14,6 +14,9 @@ describe('shareable URLs', () => {
     [{ view: 'edits', file: 'g' }, '/f/g/edits'],
     [{ view: 'sd2table', file: 'clientdb.sd2', table: 'dbtest::Wide', row: 7 }, '/f/clientdb.sd2/t/dbtest%3A%3AWide?row=7'],
     [{ view: 'hash', text: 'CombatProp' }, '/hash?text=CombatProp'],
+    [{ view: 'entry', file: 'Patch_00.arch06', entry: 'worlds/retail/a b.bndl' }, '/f/Patch_00.arch06/e/worlds/retail/a%20b.bndl'],
+    [{ view: 'listing', file: 'closures.debug.luac', line: 26 }, '/f/closures.debug.luac/listing?line=26'],
+    [{ view: 'listing', file: 'x.scripts' }, '/f/x.scripts/listing'],
   ];
 
   it('formats every view as a URL and reads it back to the same view', () => {
@@ -28,6 +31,9 @@ describe('shareable URLs', () => {
     expect(parseRoute('/f/x/c/a/b', '').view).toBe('missing');
     expect(parseRoute('/%E0%A4%A', '').view).toBe('missing');
     expect(parseRoute('/nope', '').view).toBe('missing');
+    expect(parseRoute('/f/x/e', '').view).toBe('missing');
+    // an archive path with backslashes is written with slashes (the archive reads either)
+    expect(formatRoute({ view: 'entry', file: 'a.arch06', entry: 'x\\y.txt' })).toBe('/f/a.arch06/e/x/y.txt');
   });
 });
 
@@ -39,5 +45,7 @@ describe('file kinds', () => {
     expect(detectKind(hex`00 00 00 00`, 'clientdb.sd2')).toBe('sd2');
     expect(detectKind(hex`00 00 00 00`, 'Patch_00.arch06')).toBe('arch06');
     expect(detectKind(hex`00 00 00 00`, 'notes.txt')).toBe('unknown');
+    expect(detectKind(hex`4c 54 41 52 04 00 00 00`, 'mod.bin')).toBe('arch06');
+    expect(detectKind(hex`53 43 52 49 01 00 00 00 01`, 'layer.scripts')).toBe('hks');
   });
 });
