@@ -3,13 +3,16 @@
  * decoded bytes), a download of one decoded entry, and verify. Each handler maps its arguments to
  * `Arch06Archive` of `src/formats/arch06`; the archive is opened lazily (index only) and entries are read on demand.
  */
+import { existsSync } from 'node:fs';
+import { UsageError } from '../binary/errors.ts';
 import { hexdump } from '../binary/hexdump.ts';
+import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import { ChunkDecoder } from '../compress/codecs.ts';
 import type { Arch06Archive } from '../formats/arch06/archive.ts';
 import type { Arch06FileRecord } from '../formats/arch06/arch06.ts';
 import { openArch06File } from '../node/vfs-file.ts';
 import type { ApiContext } from './api.ts';
-import type { ArchEntryDetail, ArchOverview, ArchTreePage, ArchTreeRow, ArchVerify } from './api-types.ts';
+import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchTreePage, ArchTreeRow, ArchVerify } from './api-types.ts';
 import { findingsOf } from './gadb-view.ts';
 import { Download, intParam, type Router } from './router.ts';
 import { detectKind } from './workspace.ts';
@@ -177,6 +180,37 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
       const a = await archive(c, req.params['file']!);
       const f = entryOf(a, req.params['entry']!);
       return new Download(f.name, await a.read(f));
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    pattern: '/api/files/:file/arch/entries/:entry/open',
+    summary: 'extract a GameDB or script entry to the output folder (--out, else the cache) and serve it',
+    handler: async (req, c): Promise<ArchOpenResult> => {
+      const info = c.workspace.info(req.params['file']!);
+      const a = await archive(c, info.id);
+      const f = entryOf(a, req.params['entry']!);
+      const bytes = await a.read(f);
+      const kind = detectKind(bytes.subarray(0, 16), f.name);
+      if (kind !== 'gadb' && kind !== 'hks') throw new UsageError(`${f.path} is not a GameDB or a script: download it instead`);
+      // Never beside the archive (often a game folder) and never over another file: the entry's own name, or
+      // name~2, name~3… unless that file already holds exactly these bytes.
+      const folder = c.outDir ?? c.sampleOutDir;
+      const dot = f.name.lastIndexOf('.');
+      const [stem, ext] = dot > 0 ? [f.name.slice(0, dot), f.name.slice(dot)] : [f.name, ''];
+      for (let n = 1; n <= 50; n++) {
+        const target = safeJoin(folder, n === 1 ? f.name : `${stem}~${n}${ext}`);
+        const served = c.workspace.findByPath(target);
+        if (existsSync(target)) {
+          const same = Buffer.compare(readBytes(target), bytes) === 0;
+          if (!same) continue;
+          return { opened: served ?? c.workspace.add(target, 'extracted', info.id), extracted: false };
+        }
+        writeFileAtomic(target, bytes);
+        return { opened: c.workspace.add(target, 'extracted', info.id), extracted: true };
+      }
+      throw new UsageError(`50 different files named like ${f.name} in the output folder already`);
     },
   });
 

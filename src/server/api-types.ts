@@ -329,6 +329,13 @@ export interface ArchEntryDetail {
   opensAs?: 'gadb' | 'hks';
 }
 
+/** `POST /api/files/:file/arch/entries/:entry/open`: the served file made from the entry. */
+export interface ArchOpenResult {
+  opened: FileInfo;
+  /** False when a file with exactly these bytes was there already (it is served as is). */
+  extracted: boolean;
+}
+
 /** `GET /api/files/:file/arch/verify`: table checks and every entry decoded. */
 export interface ArchVerify {
   ok: boolean;

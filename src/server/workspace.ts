@@ -12,7 +12,7 @@ import { readBytes } from '../node/fs.ts';
 export type FileKind = 'gadb' | 'sd2' | 'arch06' | 'hks' | 'unknown';
 
 /** Where a file came from. */
-export type FileOrigin = 'argument' | 'sample' | 'saved';
+export type FileOrigin = 'argument' | 'sample' | 'saved' | 'extracted';
 
 /** The public description of one served file. */
 export interface FileInfo {
@@ -22,7 +22,7 @@ export interface FileInfo {
   kind: FileKind;
   size: number;
   origin: FileOrigin;
-  /** For a saved file, the id of the file it was saved from. */
+  /** For a saved file, the id of the file it was saved from; for an extracted archive entry, the archive's id. */
   savedFrom?: string;
 }
 
@@ -87,6 +87,12 @@ export class Workspace {
     if (savedFrom !== undefined) info.savedFrom = savedFrom;
     this.entries.set(id, { info, path });
     return info;
+  }
+
+  /** The file served from `path`, if any. */
+  findByPath(path: string): FileInfo | undefined {
+    for (const e of this.entries.values()) if (e.path === path) return e.info;
+    return undefined;
   }
 
   list(): FileInfo[] {

@@ -177,7 +177,7 @@ describe('workbench in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('opens an archive: overview with verify, the tree, an entry with its content and a download link', async () => {
+  it('opens an archive: overview with verify, the tree, an entry with its content and a download link, a GameDB entry in place', async () => {
     await page.goto(`${wb.url}f/e2e.arch06`);
     await page.locator('.badge.good', { hasText: 'no findings' }).waitFor();
     await shot('archive');
@@ -187,6 +187,12 @@ describe('workbench in headless Chromium', () => {
     expect(await page.locator('a.button', { hasText: 'Download' }).getAttribute('href')).toBe('/api/files/e2e.arch06/arch/entries/docs%2Freadme.txt/content');
     expect(await page.locator('.arch-tree .vt-row.selected').textContent()).toContain('readme.txt');
     await shot('archive-entry');
+    // a GameDB entry opens in the workbench (extracted to the output folder)
+    await page.locator('.arch-tree a.tree-file', { hasText: 'landmine_curse.fxp' }).click();
+    await page.getByRole('button', { name: 'Open the GameDB' }).click();
+    await page.waitForURL(/\/f\/landmine_curse\.fxp~2$/);
+    await page.locator('.badge.good', { hasText: 'no findings' }).waitFor();
+    expect(await page.locator('.count b').first().textContent()).toBe('12');
     expect(errors).toEqual([]);
   });
 

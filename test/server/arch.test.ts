@@ -6,7 +6,9 @@ import { packArch06 } from '../../src/formats/arch06/pack.ts';
 import { startWorkbench, type Workbench } from '../../src/server/server.ts';
 import type { ArchEntryDetail, ArchOverview, ArchTreePage, ArchVerify } from '../../src/server/api-types.ts';
 import { loadFixture } from '../support/fixtures.ts';
-import { api, raw } from './harness.ts';
+import { existsSync } from 'node:fs';
+import type { ArchOpenResult, GadbOverview } from '../../src/server/api-types.ts';
+import { api, mutate, raw, TOKEN } from './harness.ts';
 
 const fxp = loadFixture('gadb', 'landmine_curse.fxp');
 const luac = loadFixture('hks', 'generated', 'hello.debug.luac');
@@ -25,11 +27,12 @@ const entries = [
 
 describe('workbench archive API over archives packed by the library', () => {
   let wb: Workbench;
+  let dir: string;
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scry-arch-'));
+    dir = mkdtempSync(join(tmpdir(), 'scry-arch-'));
     writeFileSync(join(dir, 'stored.arch06'), packArch06(entries, { storage: 'stored' }).bytes);
     writeFileSync(join(dir, 'lzb16.arch06'), packArch06(entries, { storage: 'lzb16' }).bytes);
-    wb = await startWorkbench({ files: [{ path: join(dir, 'stored.arch06'), origin: 'argument' }, { path: join(dir, 'lzb16.arch06'), origin: 'argument' }], port: 0, sampleOutDir: join(dir, 'out') });
+    wb = await startWorkbench({ files: [{ path: join(dir, 'stored.arch06'), origin: 'argument' }, { path: join(dir, 'lzb16.arch06'), origin: 'argument' }], port: 0, token: TOKEN, sampleOutDir: join(dir, 'out') });
   });
   afterAll(async () => {
     await wb.close();
@@ -119,5 +122,22 @@ describe('workbench archive API over archives packed by the library', () => {
     expect(v.codecs.find((c) => c.codec === 'raw')?.entries).toBeGreaterThanOrEqual(1);
     expect(v.chunks).toBeGreaterThanOrEqual(8);
     expect(v.findings.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
+  it('opens a GameDB entry in the workbench: extracted once to the output folder, with the token only', async () => {
+    const path = '/api/files/lzb16.arch06/arch/entries/gamedb%2Flandmine_curse.fxp/open';
+    expect((await raw(wb, 'POST', path)).status).toBe(403);
+    const first = await mutate(wb, 'POST', path);
+    expect(first.status).toBe(200);
+    const r = first.json<ArchOpenResult>();
+    expect(r).toMatchObject({ extracted: true, opened: { id: 'landmine_curse.fxp', kind: 'gadb', origin: 'extracted', savedFrom: 'lzb16.arch06', size: fxp.length } });
+    expect(existsSync(join(dir, 'out', 'landmine_curse.fxp'))).toBe(true);
+    const o = await api<GadbOverview>(wb, '/api/files/landmine_curse.fxp');
+    expect(o.counts.find((c) => c.label === 'categories')?.value).toBe(12);
+    // again (from the other archive, same bytes): the same file, not a copy
+    const again = (await mutate(wb, 'POST', path.replace('lzb16', 'stored'))).json<ArchOpenResult>();
+    expect(again).toEqual({ extracted: false, opened: r.opened });
+    const text = await mutate(wb, 'POST', '/api/files/lzb16.arch06/arch/entries/docs%2Freadme.txt/open');
+    expect(text.status).toBe(400);
   });
 });

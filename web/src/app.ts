@@ -1,5 +1,5 @@
 /** What every view can reach: navigation, the session, edit mode and small shared caches. */
-import type { CategoryDetail, CategorySummary, SessionInfo } from '../../src/server/api-types.ts';
+import type { CategoryDetail, CategorySummary, FileInfo, SessionInfo } from '../../src/server/api-types.ts';
 import { get } from './api.ts';
 import { formatRoute, type Route } from './routes.ts';
 
@@ -11,6 +11,8 @@ export interface App {
   editMode: boolean;
   /** Called after edits change, to refresh the badge and the views. */
   editsChanged(file: string): void;
+  /** Adds a file the server now serves (saved or extracted) to the session and the file menu. */
+  addFile(file: FileInfo): void;
   /** Shows a short message at the bottom of the window. */
   toast(message: string, kind?: 'info' | 'error'): void;
 }

@@ -2,7 +2,7 @@
  * The workbench page: a top bar (file, search, hash tool, edit mode), the category list of the current file, and
  * the view of the current URL. Navigation is `history.pushState`; every view renders from its URL alone.
  */
-import type { CategorySummary, EditList, SessionInfo } from '../../src/server/api-types.ts';
+import type { CategorySummary, EditList, FileInfo, SessionInfo } from '../../src/server/api-types.ts';
 import { get } from './api.ts';
 import { categoriesOf, link, type App } from './app.ts';
 import { h, mount, num } from './dom.ts';
@@ -102,6 +102,11 @@ class Workbench implements App {
   editsChanged(file: string): void {
     void this.refreshEdits(file);
     if (this.route.view === 'edits') void this.render(true);
+  }
+
+  addFile(file: FileInfo): void {
+    this.session.files.push(file);
+    this.fileSelect.appendChild(h('option', { value: file.id }, file.name));
   }
 
   toast(message: string, kind: 'info' | 'error' = 'info'): void {

@@ -1,6 +1,6 @@
 /** Archive (`.arch06`) views: overview with verify, the folder tree (a virtual list), one entry, and its download. */
-import type { ArchEntryDetail, ArchOverview, ArchTreePage, ArchTreeRow, ArchVerify, Finding } from '../../../src/server/api-types.ts';
-import { apiPath, get } from '../api.ts';
+import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchTreePage, ArchTreeRow, ArchVerify, Finding } from '../../../src/server/api-types.ts';
+import { ApiFailure, apiPath, get, send } from '../api.ts';
 import { link, type App } from '../app.ts';
 import { bytes, h, mount, num } from '../dom.ts';
 import { VirtualTable } from '../virtual-table.ts';
@@ -113,9 +113,18 @@ export function archTree(app: App, file: string, total: number): VirtualTable<Ar
 export async function archEntryView(app: App, file: string, entry: string): Promise<{ element: HTMLElement; treeRow: number }> {
   const e = await get<ArchEntryDetail>(['files', file, 'arch', 'entries', entry]);
   const download = h('a', { class: 'button', href: apiPath(['files', file, 'arch', 'entries', entry, 'content']), download: e.name }, 'Download');
+  const open = async () => {
+    try {
+      const r = await send<ArchOpenResult>('POST', ['files', file, 'arch', 'entries', entry, 'open']);
+      if (!app.session.files.some((f) => f.id === r.opened.id)) app.addFile(r.opened);
+      app.navigate({ view: 'file', file: r.opened.id });
+    } catch (err) {
+      app.toast(err instanceof ApiFailure ? err.message : String(err), 'error');
+    }
+  };
   const opens =
     e.opensAs !== undefined
-      ? h('p', { class: 'muted' }, `This entry is a ${e.opensAs === 'gadb' ? 'GameDB database' : 'HavokScript script'}: download it and open it with `, h('code', null, `scry serve ${e.name}`), '.')
+      ? h('p', null, h('button', { class: 'primary open-entry', onclick: () => void open() }, `Open ${e.opensAs === 'gadb' ? 'the GameDB' : 'the script'}`), h('span', { class: 'muted' }, ' extracts it to the output folder (--out, or the cache) and adds it to the file list.'))
       : null;
   const element = h(
     'div',
