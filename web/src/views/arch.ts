@@ -7,6 +7,9 @@ import { VirtualTable } from '../virtual-table.ts';
 
 const overviews = new Map<string, Promise<ArchOverview>>();
 
+/** Archives up to this size are verified as soon as their overview opens. */
+const AUTO_VERIFY_BYTES = 64 << 20;
+
 /** The overview of an archive (fetched once per page load). */
 export function archOverview(file: string): Promise<ArchOverview> {
   let p = overviews.get(file);
@@ -33,7 +36,12 @@ export async function archOverviewView(app: App, file: string): Promise<HTMLElem
   const o = await archOverview(file);
   const verify = h('section', { class: 'verify' }, h('h3', null, 'Verify ', h('span', { class: 'badge' }, 'running…')), h('p', { class: 'muted' }, 'Decoding every entry to its declared size.'));
   const codecs = h('section', null);
-  void loadVerify(file, verify, codecs);
+  // verify reads and decodes the whole archive: automatic for small ones, on request for a retail-size one
+  if (o.file.size <= AUTO_VERIFY_BYTES) void loadVerify(file, verify, codecs);
+  else {
+    const run = h('button', { class: 'primary', onclick: () => void loadVerify(file, verify, codecs) }, 'Verify');
+    mount(verify, h('h3', null, 'Verify'), h('p', { class: 'muted' }, `Reads and decodes all ${bytes(o.file.size)}: the server answers nothing else meanwhile.`), run);
+  }
   return h(
     'div',
     { class: 'page overview' },
@@ -62,6 +70,7 @@ export async function archOverviewView(app: App, file: string): Promise<HTMLElem
 }
 
 async function loadVerify(file: string, verify: HTMLElement, codecs: HTMLElement): Promise<void> {
+  mount(verify, h('h3', null, 'Verify ', h('span', { class: 'badge' }, 'running…')), h('p', { class: 'muted' }, 'Decoding every entry to its declared size.'));
   let v: ArchVerify;
   try {
     v = await get<ArchVerify>(['files', file, 'arch', 'verify']);
