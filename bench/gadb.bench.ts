@@ -2,7 +2,9 @@
  * GADB at the real game's scale: a `game.gamedb`-shaped file from the generator (2,742 categories, 694,632
  * records, 8,544,670 cells, 56,759,100 bytes; cached under `out/bench/`), then open + index, full verify, decode
  * every cell through the `Database`, rebuild unchanged, and peak memory, each against a floor measured in the same
- * run: summing the file's bytes as u32 (`sumU32`). Peak memory is measured in child processes (one per task) so the
+ * run. The targets use the issue's floor, "read the file and sum every u32", against the same work from disk (what
+ * `scry db info|verify|rebuild` do); a second table compares in-memory work with summing bytes already in memory,
+ * a stricter floor that allocates nothing. Peak memory is measured in child processes (one per task) so the
  * parent's allocations do not pollute it; it is reported against the file size.
  *
  * Targets (issue 2): open + index ≤ 2× floor, verify ≤ 6×, rebuild ≤ 3×, peak memory ≤ 3× file size.
@@ -59,6 +61,12 @@ function childPeak(task: string, file: string): number {
 
 const mb = (x: number): string => (x / 1e6).toFixed(1);
 
+/** Reads the whole file into a new buffer (what every CLI command does first). */
+function readFresh(path: string): Uint8Array {
+  const b = readFileSync(path);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 export async function run(): Promise<string> {
   // Generation, once: wall and CPU time.
   const cpu0 = process.cpuUsage();
@@ -107,18 +115,29 @@ export async function run(): Promise<string> {
     measure('rebuild unchanged (writeGadb of the parsed model)', () => writeGadb(model), { runs: 5, bytes: bytes.byteLength }),
     measure('parse + rebuild (scry db rebuild)', () => writeGadb(parseGadb(bytes)), { runs: 3, bytes: bytes.byteLength }),
   ];
-  const ratio = (name: string): number => steps.find((m) => m.name.startsWith(name))!.ms / floor.ms;
+  // The issue's floor: read the file and sum every u32. A user's `scry db info|verify|rebuild` reads the file too,
+  // so the targets compare the same work from disk (the OS page cache holds the file after the first read).
+  const readFloor = measure('floor: read the file + sum u32', () => sumU32(readFresh(cachePath)), { runs: 9, bytes: bytes.byteLength });
+  const fromDisk: Measurement[] = [
+    measure('open + index from disk (read + Database.open)', () => Database.open(readFresh(cachePath)), { runs: 5, bytes: bytes.byteLength }),
+    measure('full verify from disk (read + verifyGadb)', () => verifyGadb(readFresh(cachePath)), { runs: 3, bytes: bytes.byteLength }),
+    measure('rebuild unchanged (writeGadb of the parsed model)', () => writeGadb(model), { runs: 5, bytes: bytes.byteLength }),
+    measure('parse + rebuild from disk (scry db rebuild)', () => writeGadb(parseGadb(readFresh(cachePath))), { runs: 3, bytes: bytes.byteLength }),
+  ];
+  const ratio = (name: string): number => fromDisk.find((m) => m.name.startsWith(name))!.ms / readFloor.ms;
 
   const size = bytes.byteLength;
   const s = generated.stats;
   const lines = [
-    report(`GADB at game scale (generated, seed ${SEED}, scale ${SCALE}: ${size.toLocaleString('en-US')} bytes, ${s.cells.toLocaleString('en-US')} cells, ${(s.primaries + s.secondaries).toLocaleString('en-US')} records)`, steps, floor),
+    report(`GADB at game scale, from disk, against the issue's floor (generated, seed ${SEED}, scale ${SCALE}: ${size.toLocaleString('en-US')} bytes, ${s.cells.toLocaleString('en-US')} cells, ${(s.primaries + s.secondaries).toLocaleString('en-US')} records)`, fromDisk, readFloor),
     '',
-    `| target | measured | × | goal | met |`,
+    report('The same work on bytes already in memory, against summing them (a stricter floor: no allocation at all)', steps, floor),
+    '',
+    `| target (issue floor: read + sum) | measured | × | goal | met |`,
     `|---|---:|---:|---:|---|`,
     ...[
-      ['open + index', ratio('open + index'), 2],
-      ['full verify', ratio('full verify'), 6],
+      ['open + index', ratio('open + index from disk'), 2],
+      ['full verify', ratio('full verify from disk'), 6],
       ['rebuild unchanged', ratio('rebuild unchanged'), 3],
     ].map(([name, r, goal]) => `| ${name} | × floor | ${(r as number).toFixed(2)} | ≤ ${goal} | ${(r as number) <= (goal as number) ? 'yes' : 'no'} |`),
     ...['open', 'verify', 'decode', 'rebuild'].map((t) => {
