@@ -6,13 +6,19 @@
  */
 import { basename, dirname } from 'node:path';
 import { NotFoundError, UsageError } from '../binary/errors.ts';
-import { verifyGadb, writeGadb } from '../formats/gadb/index.ts';
+import { stringify as stringifyYaml } from 'yaml';
+import { parseGadb, verifyGadb, writeGadb } from '../formats/gadb/index.ts';
+import type { Gadb } from '../formats/gadb/types.ts';
+import { applyChangeFiles, parseChangeFile } from '../gamedb/edit/changes.ts';
+import { diffGadb } from '../gamedb/edit/diff.ts';
+import { applyGadbPatch, gadbBuildTag, makeGadbPatch } from '../gamedb/edit/patch.ts';
 import { Database, type DbRecord } from '../gamedb/database.ts';
 import { searchDatabase } from '../gamedb/search.ts';
 import { formatHash } from '../gamedb/names.ts';
 import { loadBuiltinNames } from '../node/gamedb.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
+import type { FileInfo } from './workspace.ts';
 import type { CategoryDetail, CategorySummary, EditList, GadbAnalysis, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, StagedEdit } from './api-types.ts';
 import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, searchHit } from './gadb-view.ts';
 import { intParam, type Router } from './router.ts';
@@ -244,7 +250,16 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
     handler: (req, c): EditList => {
       const info = c.workspace.info(req.params['file']!);
       const d = doc(c, info.id);
-      return { edits: d.staging.list(), saveAs: [{ id: 'gadb', label: 'a new database file', extension: extensionOf(info.name) }], suggestedName: suggestName(info.name) };
+      return {
+        edits: d.staging.list(),
+        saveAs: [
+          { id: 'gadb', label: 'a new database file', extension: extensionOf(info.name), suggestedName: suggestName(info.name) },
+          // The loader's loose patch file: the database's name with `gamedb_patch` appended.
+          { id: 'patch', label: 'a patch database', extension: 'gamedb_patch', suggestedName: `${info.name}gamedb_patch` },
+          { id: 'changes', label: 'a change file (YAML)', extension: '.yaml', suggestedName: `${stemOf(info.name)}.changes.yaml` },
+        ],
+        suggestedName: suggestName(info.name),
+      };
     },
   });
 
@@ -288,22 +303,84 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
   router.add({
     method: 'POST',
     pattern: '/api/files/:file/save',
-    summary: 'write the staged edits as a new file: { name } (atomic; never replaces a file)',
+    summary: 'write the staged edits: { name, as?: "gadb" (a new file, default) | "patch" (patch database) | "changes" (YAML change file) } (atomic; never replaces a file)',
     handler: (req, c): SaveResult => {
       const info = c.workspace.info(req.params['file']!);
       const d = doc(c, info.id);
-      const body = req.body as { name?: unknown } | undefined;
+      const body = req.body as { name?: unknown; as?: unknown } | undefined;
       const name = typeof body?.name === 'string' ? body.name.trim() : '';
       if (!/^[^/\\:*?"<>|\0]{1,200}$/.test(name) || name.startsWith('.')) throw new UsageError(`not a plain file name: ${JSON.stringify(name)}`);
+      const format = body?.as === undefined ? 'gadb' : body.as;
+      if (format !== 'gadb' && format !== 'patch' && format !== 'changes') throw new UsageError(`as must be "gadb", "patch" or "changes", got ${JSON.stringify(format)}`);
       if (d.staging.list().length === 0) throw new UsageError('nothing staged: stage an edit first');
       const folder = info.origin === 'argument' && c.outDir === undefined ? dirname(c.workspace.pathOf(info.id)) : (c.outDir ?? c.sampleOutDir);
       const target = safeJoin(folder, name);
+      if (format === 'patch') return savePatch(c, d, info, name, target);
+      if (format === 'changes') return saveChanges(d, info, name, target);
       const bytes = writeGadb(d.staging.result());
       writeFileAtomic(target, bytes);
       const saved = c.workspace.add(target, 'saved', info.id);
-      return { saved, bytes: bytes.length, findings: findingsOf(verifyGadb(readBytes(target))) };
+      return { format, name, saved, bytes: bytes.length, findings: findingsOf(verifyGadb(readBytes(target))) };
     },
   });
+}
+
+/** Counts the differences `diffGadb` reports (0: the two databases hold the same values). */
+function differenceCount(a: Gadb, b: Gadb): number {
+  const d = diffGadb(a, b);
+  return d.categoriesAdded.length + d.categoriesRemoved.length + d.categoriesChanged.length + d.recordsAdded.length + d.recordsRemoved.length + d.recordsChanged.length + d.header.length;
+}
+
+/**
+ * A patch database of the staged edits (`makeGadbPatch` from the opened file and the staged result, with the
+ * base's build tag). Before anything is written, the patch's bytes are read back and merged into the base
+ * (`applyGadbPatch`); the result must equal the staged result, else nothing is written.
+ */
+function savePatch(c: ApiContext, d: GadbDoc, info: FileInfo, name: string, target: string): SaveResult {
+  const base = d.db.model;
+  const edited = d.staging.result();
+  const made = makeGadbPatch(base, edited);
+  if (made.notExpressible.length > 0) {
+    throw new UsageError(`a patch database cannot hold these edits: ${made.notExpressible.join('; ')} (save as a new file or a change file instead)`);
+  }
+  const bytes = writeGadb(made.patch);
+  const merged = applyGadbPatch(base, parseGadb(bytes)).merged;
+  const left = differenceCount(edited, merged);
+  if (left > 0) throw new Error(`the patch database, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
+  writeFileAtomic(target, bytes);
+  const saved = c.workspace.add(target, 'saved', info.id);
+  return {
+    format: 'patch',
+    name,
+    saved,
+    bytes: bytes.length,
+    findings: findingsOf(verifyGadb(writeGadb(merged))),
+    checked: `patch database of ${made.records.length} record(s) with the build tag 0x${gadbBuildTag(made.patch).toString(16).toUpperCase()} of ${info.name}; applied to it, it gives the staged result`,
+  };
+}
+
+/**
+ * The staged edits as a YAML change file (`docs/gamedb-editing.md`). Before it is written, the text is parsed
+ * back (`parseChangeFile`) and applied to the opened file (`applyChangeFiles`, as `scry db apply` does); the
+ * result must equal the staged result, else nothing is written.
+ */
+function saveChanges(d: GadbDoc, info: FileInfo, name: string, target: string): SaveResult {
+  const ops = d.staging.changeOps();
+  const items = ops.map((op) => (op.op === 'set' ? (op.index === undefined ? { set: op.path, value: op.value } : { set: op.path, index: op.index, value: op.value }) : op));
+  const text = `# scry change file: ${ops.length} edit(s) of ${info.name}, staged in the workbench.\n# Apply with: scry db apply ${info.name} ${name} -o OUT\n${stringifyYaml(items)}`;
+  const edited = d.staging.result();
+  const applied = applyChangeFiles(d.db.model, [{ name, ops: parseChangeFile(text, name) }], { namer: d.db.names }).gadb;
+  const left = differenceCount(edited, applied);
+  if (left > 0) throw new Error(`the change file, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
+  const bytes = new TextEncoder().encode(text);
+  writeFileAtomic(target, bytes);
+  return {
+    format: 'changes',
+    name,
+    bytes: bytes.length,
+    findings: findingsOf(verifyGadb(writeGadb(applied))),
+    checked: `change file of ${ops.length} edit(s); applied to ${info.name}, it gives the staged result`,
+  };
 }
 
 function extensionOf(name: string): string {
@@ -311,10 +388,13 @@ function extensionOf(name: string): string {
   return dot > 0 ? name.slice(dot) : '';
 }
 
-function suggestName(name: string): string {
+function stemOf(name: string): string {
   const ext = extensionOf(name);
-  const stem = ext ? basename(name, ext) : name;
-  return `${stem}.edited${ext}`;
+  return ext ? basename(name, ext) : name;
+}
+
+function suggestName(name: string): string {
+  return `${stemOf(name)}.edited${extensionOf(name)}`;
 }
 
 /** Names equal to `hash` among the opened GameDB files (categories, records) and the field-name dictionary. */

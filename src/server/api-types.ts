@@ -214,18 +214,34 @@ export interface StagedEdit {
 /** `GET /api/files/:file/edits`. */
 export interface EditList {
   edits: StagedEdit[];
-  /** Formats the edits can be saved as. */
-  saveAs: { id: string; label: string; extension: string }[];
+  /** Formats the edits can be saved as (`as` of the save request), each with a suggested file name. */
+  saveAs: { id: SaveFormat; label: string; extension: string; suggestedName: string }[];
   /** The suggested file name for a save. */
   suggestedName: string;
 }
 
+/**
+ * What staged edits are saved as: `gadb` the whole edited database; `patch` a patch database (the records the
+ * edits change, with the base's build tag); `changes` a YAML change file (`scry db apply`).
+ */
+export type SaveFormat = 'gadb' | 'patch' | 'changes';
+
 /** `POST /api/files/:file/save` answer. */
 export interface SaveResult {
-  saved: FileInfo;
+  format: SaveFormat;
+  /** The file name written (in the output folder). */
+  name: string;
+  /** The saved file, now served (a database or a patch database; a change file is not served). */
+  saved?: FileInfo;
   bytes: number;
-  /** Verify findings of the written file, re-read from disk. */
+  /**
+   * Verify findings: of the written file re-read from disk (`gadb`); of the base with the patch applied (`patch`:
+   * a patch alone has links numbered in the merged database, H-EDIT-PATCH-LINKS); of the base with the change
+   * file applied (`changes`).
+   */
   findings: Finding[];
+  /** What was checked before answering, e.g. that applying the patch to the base gives the staged result. */
+  checked?: string;
 }
 
 /** `GET /api/files/:file/sd2`: a Firefall static database. */

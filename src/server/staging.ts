@@ -12,6 +12,7 @@ import type { Gadb } from '../formats/gadb/types.ts';
 import { Database } from '../gamedb/database.ts';
 import { formatHash } from '../gamedb/names.ts';
 import { GadbEditor, type EditMessage } from '../gamedb/edit/editor.ts';
+import type { ChangeOp } from '../gamedb/edit/changes.ts';
 import type { StagedEdit, TypedValue } from './api-types.ts';
 import { elementValue, fieldValue, recordRef } from './gadb-view.ts';
 
@@ -128,6 +129,20 @@ export class Staging {
     if (!this.#entries.some((e) => e.record === record && e.fieldHash === fieldHash)) return undefined;
     const f = this.#previewDb().record(record).field(fieldHash);
     return f ? fieldValue(f) : undefined;
+  }
+
+  /**
+   * The staged edits as change-file operations (`docs/gamedb-editing.md`), in staging order: one `set` per edit,
+   * the record as `Category/Record` (`#N` for a primary), the field by its hash (`0x…`, unambiguous whether or
+   * not its name is known), the element as `index`, and the value as it was given to `GadbEditor.set`.
+   */
+  changeOps(): ChangeOp[] {
+    return this.#entries.map((e) => {
+      const rec = this.db.record(e.record);
+      const op: ChangeOp = { op: 'set', path: `${rec.category.name}/${rec.label}.${formatHash(e.fieldHash)}`, value: e.input };
+      if (e.element !== undefined) op.index = e.element;
+      return op;
+    });
   }
 
   /** The edited model, ready to write (the editor compacts its string block; it stays usable). */

@@ -138,16 +138,36 @@ export async function searchView(app: App, file: string, q: string): Promise<HTM
 export async function editsView(app: App, file: string): Promise<HTMLElement> {
   const list = await get<EditList>(['files', file, 'edits']);
   const nameInput = h('input', { class: 'save-name', value: list.suggestedName, spellcheck: 'false', 'aria-label': 'file name' });
+  const formatSelect = h(
+    'select',
+    { class: 'save-format', 'aria-label': 'save format' },
+    list.saveAs.map((f) => h('option', { value: f.id }, f.label)),
+  );
+  const BUTTON: Record<string, string> = { gadb: 'Save new file', patch: 'Save patch database', changes: 'Save change file' };
+  const saveButton = h('button', { class: 'primary', onclick: () => void save() }, BUTTON['gadb']!);
   const result = h('div', { class: 'save-result' });
+  formatSelect.addEventListener('change', () => {
+    const f = list.saveAs.find((x) => x.id === formatSelect.value);
+    if (f) nameInput.value = f.suggestedName;
+    saveButton.textContent = BUTTON[formatSelect.value] ?? 'Save';
+  });
   const save = async () => {
     try {
-      const r = await send<SaveResult>('POST', ['files', file, 'save'], { name: nameInput.value, as: list.saveAs[0]?.id });
-      app.session.files.push(r.saved);
+      const r = await send<SaveResult>('POST', ['files', file, 'save'], { name: nameInput.value, as: formatSelect.value });
+      if (r.saved) app.session.files.push(r.saved);
+      const verify = `verify${r.format === 'gadb' ? '' : ' of the base with it applied'}: ${r.findings.length === 0 ? 'no findings' : `${r.findings.length} findings`}.`;
       mount(
         result,
-        h('div', { class: 'ok' }, 'Saved ', link(app, { view: 'file', file: r.saved.id }, r.saved.name), ` (${bytes(r.bytes)}); verify: ${r.findings.length === 0 ? 'no findings' : `${r.findings.length} findings`}.`),
+        h(
+          'div',
+          { class: 'ok' },
+          'Saved ',
+          r.saved ? link(app, { view: 'file', file: r.saved.id }, r.saved.name) : h('span', { class: 'mono' }, r.name),
+          ` (${bytes(r.bytes)}); ${verify}`,
+          r.checked ? h('div', { class: 'muted' }, `Checked: ${r.checked}.`) : null,
+        ),
       );
-      app.toast(`Saved ${r.saved.name}`);
+      app.toast(`Saved ${r.name}`);
     } catch (e) {
       mount(result, h('div', { class: 'error' }, e instanceof ApiFailure ? e.message : String(e)));
     }
@@ -183,9 +203,10 @@ export async function editsView(app: App, file: string): Promise<HTMLElement> {
       : h(
           'div',
           { class: 'save-form' },
-          h('label', null, 'Save as ', nameInput),
-          h('button', { class: 'primary', onclick: () => void save() }, 'Save new file'),
-          h('span', { class: 'muted' }, ' written atomically beside the original (samples: the cache folder); the original is never touched.'),
+          h('label', null, 'Save as ', formatSelect),
+          h('label', null, 'named ', nameInput),
+          saveButton,
+          h('span', { class: 'muted' }, ' written atomically beside the original (samples: the cache folder), never over a file; the original is never touched. A patch database or change file is checked by applying it to the original before it is written.'),
         ),
     result,
   );
