@@ -1,4 +1,4 @@
-/** Loads committed fixtures from test/fixtures (never from ../shared). */
+/** Loads committed fixtures from test/fixtures (never from the research folder beside the repo). */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
