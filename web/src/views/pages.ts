@@ -154,7 +154,7 @@ export async function editsView(app: App, file: string): Promise<HTMLElement> {
   const save = async () => {
     try {
       const r = await send<SaveResult>('POST', ['files', file, 'save'], { name: nameInput.value, as: formatSelect.value });
-      if (r.saved) app.session.files.push(r.saved);
+      if (r.saved && !app.session.files.some((f) => f.id === r.saved!.id)) app.addFile(r.saved);
       const verify = `verify${r.format === 'gadb' ? '' : ' of the base with it applied'}: ${r.findings.length === 0 ? 'no findings' : `${r.findings.length} findings`}.`;
       mount(
         result,
