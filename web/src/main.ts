@@ -269,40 +269,7 @@ class Workbench implements App {
       mount(this.side, h('div', { class: 'muted pad' }, 'Loading categories…'));
       const all = await categoriesOf(file);
       if (this.sideFile !== file) return;
-      const filter = h('input', { class: 'filter', type: 'search', placeholder: `Filter ${num(all.length)} categories`, spellcheck: 'false', 'aria-label': 'filter categories' });
-      const host = h('div', { class: 'side-list' });
-      const overview = link(this, { view: 'file', file }, 'Overview');
-      overview.className = 'side-overview';
-      mount(this.side, overview, filter, host);
-      const build = () => {
-        const words = filter.value.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
-        const shown = words.length === 0 ? all : all.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
-        this.sideList?.destroy();
-        this.sideList = new VirtualTable<CategorySummary>({
-          columns: [
-            {
-              head: `${num(shown.length)} categories`,
-              width: 0,
-              cell: (c) => {
-                const a = link(this, { view: 'category', file, category: c.name }, h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
-                a.className = 'cat';
-                a.title = c.name;
-                return a;
-              },
-            },
-          ],
-          total: shown.length,
-          rowHeight: 24,
-          pageSize: 500,
-          load: async (offset, limit) => shown.slice(offset, offset + limit),
-          selected: shown.findIndex((c) => c.name === this.currentCategory()),
-        });
-        mount(host, this.sideList.element);
-        const sel = shown.findIndex((c) => c.name === this.currentCategory());
-        if (sel >= 0) this.sideList.select(sel);
-      };
-      filter.addEventListener('input', build);
-      build();
+      this.mountFilterableSide(file, all, 'categories', (c) => ({ view: 'category', file, category: c.name }), this.currentCategory());
       return;
     }
     if (category !== undefined && this.sideList) {
@@ -327,7 +294,15 @@ class Workbench implements App {
     const o = await sd2Overview(file);
     if (this.sideFile !== file) return;
     const all = o.tables.map((t) => ({ ordinal: t.index, name: t.label, recordCount: t.rowCount, primaryCount: 0, secondaryCount: t.rowCount, fieldCount: t.columnCount }));
-    const filter = h('input', { class: 'filter', type: 'search', placeholder: `Filter ${num(all.length)} tables`, spellcheck: 'false', 'aria-label': 'filter tables' });
+    this.mountFilterableSide(file, all, 'tables', (c) => ({ view: 'sd2table', file, table: c.name }), this.route.view === 'sd2table' ? this.route.table : undefined);
+  }
+
+  /**
+   * Mounts the sidebar's Overview link, a filter box (every typed word must occur in the name) and a virtual list
+   * of `items` linking to `routeOf(item)`, with `current` selected.
+   */
+  private mountFilterableSide(file: string, all: CategorySummary[], noun: string, routeOf: (c: CategorySummary) => Route, current: string | undefined): void {
+    const filter = h('input', { class: 'filter', type: 'search', placeholder: `Filter ${num(all.length)} ${noun}`, spellcheck: 'false', 'aria-label': `filter ${noun}` });
     const host = h('div', { class: 'side-list' });
     const overview = link(this, { view: 'file', file }, 'Overview');
     overview.className = 'side-overview';
@@ -339,10 +314,10 @@ class Workbench implements App {
       this.sideList = new VirtualTable<CategorySummary>({
         columns: [
           {
-            head: `${num(shown.length)} tables`,
+            head: `${num(shown.length)} ${noun}`,
             width: 0,
             cell: (c) => {
-              const a = link(this, { view: 'sd2table', file, table: c.name }, h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
+              const a = link(this, routeOf(c), h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
               a.className = 'cat';
               a.title = c.name;
               return a;
@@ -355,7 +330,6 @@ class Workbench implements App {
         load: async (offset, limit) => shown.slice(offset, offset + limit),
       });
       mount(host, this.sideList.element);
-      const current = this.route.view === 'sd2table' ? this.route.table : undefined;
       const sel = shown.findIndex((c) => c.name === current);
       if (sel >= 0) this.sideList.select(sel);
     };
