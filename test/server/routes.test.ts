@@ -35,6 +35,11 @@ describe('shareable URLs', () => {
     // an archive path with backslashes is written with slashes (the archive reads either)
     expect(formatRoute({ view: 'entry', file: 'a.arch06', entry: 'x\\y.txt' })).toBe('/f/a.arch06/e/x/y.txt');
   });
+
+  it('formats extension views under their file or at the root, with their own path and query', () => {
+    expect(formatRoute({ view: 'ext', segment: 'run', file: 'x.luac', rest: ['a b'], query: '?n=1' })).toBe('/f/x.luac/run/a%20b?n=1');
+    expect(formatRoute({ view: 'ext', segment: 'streaming', rest: [], query: '' })).toBe('/streaming');
+  });
 });
 
 describe('file kinds', () => {

@@ -6,7 +6,7 @@ import type { CategorySummary, EditList, FileInfo, SessionInfo } from '../../src
 import { get } from './api.ts';
 import { categoriesOf, link, type App } from './app.ts';
 import { h, mount, num } from './dom.ts';
-import { formatRoute, parseRoute, type Route } from './routes.ts';
+import { VIEW_EXTENSIONS, formatRoute, parseRoute, type ExtensionView, type Route } from './routes.ts';
 import { CategoryView } from './views/category.ts';
 import { editsView, hashView, homeView, overviewView, searchView } from './views/pages.ts';
 import { Sd2TableView, sd2Overview, sd2OverviewView, sd2SearchView } from './views/sd2.ts';
@@ -34,6 +34,10 @@ class Workbench implements App {
   private sd2View: Sd2TableView | undefined;
   private listingView: ScriptListingView | undefined;
   private archSide: { file: string; tree: VirtualTable<ArchTreeRow> } | undefined;
+  /** The extension view on screen, released when another view replaces it. */
+  private extView: ExtensionView | undefined;
+  /** Tabs of the current file (built-in views of its kind and extension views). */
+  private readonly fileTabs = h('nav', { class: 'file-tabs', 'aria-label': 'views of this file' });
   private renderToken = 0;
 
   async start(): Promise<void> {
@@ -78,8 +82,10 @@ class Workbench implements App {
         { class: 'top' },
         link(this, { view: 'home' }, h('img', { src: '/assets/icon.svg', alt: '', width: 22, height: 22 }), h('span', null, 'scry')),
         this.fileSelect,
+        this.fileTabs,
         this.search,
         link(this, { view: 'hash' }, '#', h('span', null, ' Hash')),
+        VIEW_EXTENSIONS.filter((x) => x.scope === 'global').map((x) => link(this, { view: 'ext', segment: x.segment, rest: [], query: '' }, x.label)),
         this.editsBadge,
         this.editToggle,
       ),
@@ -175,6 +181,9 @@ class Workbench implements App {
       this.listingView?.destroy();
       this.listingView = undefined;
     }
+    this.extView?.destroy();
+    this.extView = undefined;
+    this.renderFileTabs(route, kind);
     try {
       if (route.view === 'listing') {
         if (!force && this.listingView && this.listingView.file === route.file) {
@@ -251,6 +260,19 @@ class Workbench implements App {
           view = hashView(this, route.text, route.hash);
           document.title = 'hash · scry';
           break;
+        case 'ext': {
+          const ext = VIEW_EXTENSIONS.find((x) => x.segment === route.segment && (x.scope === 'file') === (route.file !== undefined));
+          if (!ext) throw new Error(`no view ${route.segment}`);
+          const shown = await (await ext.load()).render(this, route);
+          view = shown instanceof HTMLElement ? shown : shown.element;
+          if (token !== this.renderToken) {
+            if (!(shown instanceof HTMLElement)) shown.destroy();
+            return;
+          }
+          if (!(shown instanceof HTMLElement)) this.extView = shown;
+          document.title = `${ext.label}${route.file !== undefined ? ` · ${route.file}` : ''} · scry`;
+          break;
+        }
         case 'missing':
           view = h('div', { class: 'page' }, h('h2', null, 'No such view'), h('p', { class: 'mono' }, route.path));
           break;
@@ -353,6 +375,30 @@ class Workbench implements App {
     const overview = link(this, { view: 'file', file }, 'Overview');
     overview.className = 'side-overview';
     mount(this.side, overview, h('div', { class: 'side-list arch-tree' }, tree.element));
+  }
+
+  /** The current file's tabs: its overview, the built-in views of its kind, and extension views for its kind. */
+  private renderFileTabs(route: Route, kind: string | undefined): void {
+    const file = this.currentFile();
+    if (file === undefined || kind === undefined) {
+      mount(this.fileTabs);
+      return;
+    }
+    const tabs: { route: Route; label: string; current: boolean }[] = [{ route: { view: 'file', file }, label: 'Overview', current: route.view === 'file' }];
+    if (kind === 'hks') tabs.push({ route: { view: 'listing', file }, label: 'Listing', current: route.view === 'listing' });
+    if (kind === 'gadb') tabs.push({ route: { view: 'edits', file }, label: 'Edits', current: route.view === 'edits' });
+    for (const x of VIEW_EXTENSIONS) {
+      if (x.scope !== 'file' || (x.kinds !== undefined && !x.kinds.includes(kind))) continue;
+      tabs.push({ route: { view: 'ext', segment: x.segment, file, rest: [], query: '' }, label: x.label, current: route.view === 'ext' && route.segment === x.segment });
+    }
+    mount(
+      this.fileTabs,
+      tabs.map((t) => {
+        const a = link(this, t.route, t.label);
+        if (t.current) a.setAttribute('aria-current', 'page');
+        return a;
+      }),
+    );
   }
 
   private currentCategory(): string | undefined {

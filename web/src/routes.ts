@@ -12,9 +12,67 @@
  *   /f/FILE/search?q=…                         search results
  *   /f/FILE/edits                              staged edits as a diff, and save
  *   /hash?text=… | ?hash=0x…                   hash tool
+ *   /f/FILE/SEGMENT/…?…  |  /SEGMENT/…?…      a view another area adds (`VIEW_EXTENSIONS` below)
  *
  * Segments are percent-encoded (category names contain `/`).
  */
+import type { App } from './app.ts';
+
+/** What an extension view is given to render: its URL, already split. */
+export interface ExtensionRoute {
+  view: 'ext';
+  /** The extension's `segment`. */
+  segment: string;
+  /** The file, for a file view (`/f/FILE/SEGMENT/…`). */
+  file?: string;
+  /** Path segments after the extension's own, percent-decoded. */
+  rest: string[];
+  /** The query string (`?a=1`), or `''`. */
+  query: string;
+}
+
+/** What an extension view's module exports: a render function (and, optionally, cleanup when the view is left). */
+export interface ExtensionModule {
+  render(app: App, route: ExtensionRoute): Promise<HTMLElement | ExtensionView> | HTMLElement | ExtensionView;
+}
+
+/** A rendered extension view that holds resources (timers, workers, virtual tables) to release when left. */
+export interface ExtensionView {
+  element: HTMLElement;
+  destroy(): void;
+}
+
+/**
+ * A view added by another area of scry (the engine's Run tab, the Streaming page…): its own file under `views/`,
+ * registered with one line in `VIEW_EXTENSIONS`. A file view is a tab of the files of its kinds
+ * (`/f/FILE/SEGMENT`); a global view is a link in the top bar (`/SEGMENT`). The module is loaded on first use
+ * (`load: () => import('./views/x.ts')`), which also keeps import cycles out of this file.
+ */
+export interface ViewExtension {
+  /** URL segment; must not be one of the built-in segments (c, t, e, listing, search, edits, hash, f). */
+  segment: string;
+  scope: 'file' | 'global';
+  /** Tab or link text. */
+  label: string;
+  /** File kinds the tab is shown for (file views; every kind when absent). */
+  kinds?: readonly string[];
+  load(): Promise<ExtensionModule>;
+}
+
+/** Every extension view: one line each, e.g.
+ *  `{ segment: 'run', scope: 'file', kinds: ['hks'], label: 'Run', load: () => import('./views/run.ts') },` */
+export const VIEW_EXTENSIONS: readonly ViewExtension[] = [
+];
+
+const BUILTIN_FILE_SEGMENTS = new Set(['c', 't', 'e', 'listing', 'search', 'edits']);
+const BUILTIN_GLOBAL_SEGMENTS = new Set(['f', 'hash', 'api', 'assets']);
+
+/** The extension registered for a URL segment and scope, if any. */
+export function findExtension(scope: 'file' | 'global', segment: string): ViewExtension | undefined {
+  const builtin = scope === 'file' ? BUILTIN_FILE_SEGMENTS : BUILTIN_GLOBAL_SEGMENTS;
+  if (builtin.has(segment)) return undefined;
+  return VIEW_EXTENSIONS.find((x) => x.scope === scope && x.segment === segment);
+}
 
 export type Route =
   | { view: 'home' }
@@ -26,6 +84,7 @@ export type Route =
   | { view: 'listing'; file: string; line?: number }
   | { view: 'search'; file: string; q: string }
   | { view: 'edits'; file: string }
+  | ExtensionRoute
   | { view: 'missing'; path: string };
 
 const enc = encodeURIComponent;
@@ -47,9 +106,13 @@ export function parseRoute(pathname: string, search: string): Route {
     if (hash !== null) r.hash = hash;
     return r;
   }
+  const globalExt = findExtension('global', parts[0]!);
+  if (globalExt) return { view: 'ext', segment: globalExt.segment, rest: parts.slice(1), query: search === '?' ? '' : search };
   if (parts[0] === 'f' && parts.length >= 2) {
     const file = parts[1]!;
     if (parts.length === 2) return { view: 'file', file };
+    const fileExt = findExtension('file', parts[2]!);
+    if (fileExt) return { view: 'ext', segment: fileExt.segment, file, rest: parts.slice(3), query: search === '?' ? '' : search };
     if (parts[2] === 'search' && parts.length === 3) return { view: 'search', file, q: q.get('q') ?? '' };
     if (parts[2] === 'edits' && parts.length === 3) return { view: 'edits', file };
     if (parts[2] === 'e' && parts.length >= 4) return { view: 'entry', file, entry: parts.slice(3).join('/') };
@@ -105,6 +168,10 @@ export function formatRoute(r: Route): string {
       if (r.record !== undefined) s += `/r/${enc(r.record)}`;
       if (r.field !== undefined) s += `?field=${enc(r.field)}`;
       return s;
+    }
+    case 'ext': {
+      const tail = [r.segment, ...r.rest].map(enc).join('/');
+      return `${r.file !== undefined ? `/f/${enc(r.file)}/` : '/'}${tail}${r.query}`;
     }
     case 'missing':
       return r.path;
