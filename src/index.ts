@@ -20,3 +20,4 @@ export * from './gamedb/edit/index.ts';
 export * from './staticdb/index.ts';
 export * from './script/index.ts';
 export * from './resources/index.ts';
+export * from './engine/index.ts';
