@@ -6,6 +6,7 @@
  * called before any allocation whose size comes from the file.
  */
 import { EofError, FormatError, describeValue } from './errors.ts';
+import { latin1Constant, latin1Decode } from './text.ts';
 
 export interface ReaderOptions {
   /** Little-endian (default true). */
@@ -189,10 +190,7 @@ export class ByteReader {
 
   /** Latin-1 text of exactly `n` bytes (one char per byte, reversible). */
   latin1(n: number, path = ''): string {
-    const b = this.bytes(n, path);
-    let s = '';
-    for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-    return s;
+    return latin1Decode(this.bytes(n, path));
   }
 
   /** NUL-terminated bytes starting at the current position (the terminator is consumed, not returned). */
@@ -221,7 +219,7 @@ export class ByteReader {
 
   /** Reads `magic.length` bytes and checks them. */
   expectBytes(magic: Uint8Array | string, path = ''): Uint8Array {
-    const want = typeof magic === 'string' ? latin1Bytes(magic) : magic;
+    const want = typeof magic === 'string' ? latin1Constant(magic) : magic;
     const at = this.pos;
     const got = this.bytes(want.length, path);
     for (let i = 0; i < want.length; i++) {
@@ -269,11 +267,4 @@ export function guardCount(format: string, offset: number, count: number, minEle
     throw new FormatError(format, offset, path, `count ${count} of ${minElemSize}-byte items needs ${count * minElemSize} bytes, only ${available} available`, { actual: count });
   }
   return count;
-}
-
-/** One byte per char code (the char codes must be below 256). */
-export function latin1Bytes(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
-  return out;
 }

@@ -62,18 +62,3 @@ export interface Command {
   aliasOf?: string;
   run(ctx: CommandContext): Promise<number> | number;
 }
-
-/** JSON.stringify replacer used everywhere the CLI and server emit JSON. */
-export function jsonReplacer(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array) return Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('');
-  if (value instanceof Map) return Object.fromEntries(value);
-  if (value instanceof Set) return [...value];
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  return value;
-}
-
-/** Formats a 32-bit hash the way every listing does: `0x%08X`. */
-export function hex32(value: number): string {
-  return '0x' + (value >>> 0).toString(16).toUpperCase().padStart(8, '0');
-}

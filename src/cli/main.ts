@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { ToolkitError, UsageError, FormatError, ConsistencyError } from '../binary/errors.ts';
-import { ExitCode, jsonReplacer, type CliIo, type Command, type CommandContext, type OptionSpec } from './command.ts';
+import { jsonReplacer } from '../binary/text.ts';
+import { ExitCode, type CliIo, type Command, type CommandContext, type OptionSpec } from './command.ts';
 import { allCommands } from './commands/index.ts';
 
 /** Options every command accepts. */

@@ -16,6 +16,7 @@
  * - `calibrated`: derived by `calibrateP919` from pairs the user supplied (e.g. a real database's category keys).
  */
 import { HashError } from '../binary/errors.ts';
+import { findNonLatin1, latin1Encode } from '../binary/text.ts';
 
 export type LutStatus = 'verified' | 'inferred' | 'unknown' | 'calibrated';
 
@@ -70,11 +71,14 @@ export interface P919Options {
   allowInferred?: boolean;
 }
 
-const utf8 = new TextEncoder();
-
-/** The bytes the engine hashes for a JS string: UTF-8 (identical to ASCII for every known name). */
+/**
+ * The bytes the engine hashes for a name: the bytes stored in the file, which every format reads as Latin-1
+ * (identical to ASCII for every known name). A char above U+00FF cannot be stored, so it cannot be hashed either.
+ */
 export function nameBytes(text: string): Uint8Array {
-  return utf8.encode(text);
+  const at = findNonLatin1(text);
+  if (at >= 0) throw new HashError(`cannot hash ${JSON.stringify(text)}: character U+${text.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')} at position ${at} is above U+00FF, which no name can hold (names are Latin-1 bytes)`, text[at]!, at);
+  return latin1Encode(text, { format: 'p919', path: '/' });
 }
 
 function describeChar(byte: number): string {

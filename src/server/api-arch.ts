@@ -16,6 +16,7 @@ import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchTreePage, ArchT
 import { findingsOf } from './gadb-view.ts';
 import { Download, intParam, type Router } from './router.ts';
 import { detectKind } from './workspace.ts';
+import { bytesToHex, hex32, utf8Decode } from '../binary/text.ts';
 
 /** Bytes of text shown in an entry's preview; a hex dump shows fewer (it is four times wider). */
 const TEXT_PREVIEW = 1 << 16;
@@ -74,8 +75,6 @@ function isMostlyText(bytes: Uint8Array): boolean {
   return true;
 }
 
-const hex = (n: number, digits = 8) => '0x' + (n >>> 0).toString(16).toUpperCase().padStart(digits, '0');
-
 /** Registers the archive routes. Opening needs no `ooz-wasm` unless a Kraken entry is read. */
 export function registerArchApi(router: Router<ApiContext>, context: ApiContext): void {
   const decoder = new ChunkDecoder({ strictLzb16: true });
@@ -108,8 +107,8 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
           { name: 'isRetail', value: String(h.isRetail), note: '1 in retail patches, 0 in a community mod (semantics unverified)' },
           { name: 'isDownloadable', value: String(h.isDownloadable), note: '0 in every sample' },
           { name: 'hasCRC', value: String(h.hasCRC), note: '0 in every sample; no CRC trailer was ever seen' },
-          { name: 'guid', value: [...h.guid].map((b) => b.toString(16).padStart(2, '0')).join(''), note: 'zero in every sample' },
-          { name: 'tables end', value: hex(a.index.tablesEnd) },
+          { name: 'guid', value: bytesToHex(h.guid), note: 'zero in every sample' },
+          { name: 'tables end', value: hex32(a.index.tablesEnd) },
           { name: 'gap', value: `${a.index.gapLength} bytes`, note: 'retail: 6 × fileCount zeros' },
         ],
         counts: [
@@ -161,7 +160,7 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
         codecs: [...new Set(chunks.map((k) => k.kind))],
         chunks: chunks.length,
         content: text ? 'text' : 'binary',
-        preview: text ? new TextDecoder('utf-8').decode(head) : hexdump(head),
+        preview: text ? utf8Decode(head) : hexdump(head),
         previewTruncated: bytes.length > limit,
       };
       const magic = String.fromCharCode(...bytes.subarray(0, 4));

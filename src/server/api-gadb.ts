@@ -24,6 +24,7 @@ import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, searchH
 import { intParam, type Router } from './router.ts';
 import { Staging } from './staging.ts';
 import { analyseInline, analyseInWorker, WORKER_THRESHOLD, type Analysis } from './analysis.ts';
+import { utf8Encode } from '../binary/text.ts';
 
 /** An opened GameDB file: the database, and the edits staged on it. */
 export interface GadbDoc {
@@ -372,7 +373,7 @@ function saveChanges(d: GadbDoc, info: FileInfo, name: string, target: string): 
   const applied = applyChangeFiles(d.db.model, [{ name, ops: parseChangeFile(text, name) }], { namer: d.db.names }).gadb;
   const left = differenceCount(edited, applied);
   if (left > 0) throw new Error(`the change file, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
-  const bytes = new TextEncoder().encode(text);
+  const bytes = utf8Encode(text, { format: 'changes', path: `/${name}` });
   writeFileAtomic(target, bytes);
   return {
     format: 'changes',

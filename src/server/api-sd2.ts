@@ -13,8 +13,8 @@ import { sd2JsonValue } from '../staticdb/export.ts';
 import type { ApiContext } from './api.ts';
 import type { Sd2Overview, Sd2RowPage, Sd2SearchAnswer, Sd2TableDetail, Sd2TableSummary, Sd2Cell } from './api-types.ts';
 import { intParam, type Router } from './router.ts';
+import { hex32 as hex } from '../binary/text.ts';
 
-const hex = (id: number) => '0x' + (id >>> 0).toString(16).toUpperCase().padStart(8, '0');
 
 /** node:zlib inflates several times faster than the library's browser default (fflate). */
 const inflate = (deflated: Uint8Array, size: number | undefined): Uint8Array => {

@@ -4,7 +4,7 @@
  */
 import { HashError, UsageError } from '../binary/errors.ts';
 import { p919 } from '../hash/p919.ts';
-import { hex32 } from '../cli/command.ts';
+import { hex32 } from '../binary/text.ts';
 import type { Router } from './router.ts';
 import type { Workspace } from './workspace.ts';
 import type { HashAnswer, SessionInfo } from './api-types.ts';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { ToolkitError, NotFoundError, UsageError, FormatError, ConsistencyError, VfsError } from '../binary/errors.ts';
-import { jsonReplacer } from '../cli/command.ts';
+import { jsonReplacer } from '../binary/text.ts';
 import { buildWebAssets, type Asset, type WebAssets } from './assets.ts';
 import { checkRequest, SECURITY_HEADERS, TOKEN_HEADER } from './security.ts';
 import { Download, Router } from './router.ts';

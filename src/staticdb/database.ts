@@ -11,6 +11,7 @@ import { SD2_TYPES, SD2_TYPE_IDS, sd2CellWidth, type Sd2TypeInfo } from '../form
 import { sd2DecodeInline, sd2DecodePoolPayload, sd2EncodeInline, sd2EncodePoolPayload, type Sd2Value } from '../formats/sd2/values.ts';
 import { ffnv32 } from '../formats/sd2/obfuscation.ts';
 import { Sd2Names, sd2Label, sd2ParseRef } from './names.ts';
+import { hex32 } from '../binary/text.ts';
 
 export interface StaticDbColumn {
   /** Position in the table's field list. */
@@ -82,7 +83,7 @@ export class StaticDbTable {
     if (/^#\d+$/.test(ref)) return this.column(Number(ref.slice(1)));
     const id = sd2ParseRef(ref);
     const c = cols.find((x) => x.id === id);
-    if (!c) throw new NotFoundError(`${this.label}: no column ${JSON.stringify(ref)} (id 0x${id.toString(16).toUpperCase().padStart(8, '0')})`);
+    if (!c) throw new NotFoundError(`${this.label}: no column ${JSON.stringify(ref)} (id ${hex32(id)})`);
     return c;
   }
 
@@ -281,7 +282,7 @@ export class StaticDb {
   /** Like `findTable`, but throws NotFoundError. */
   table(ref: string | number): StaticDbTable {
     const t = this.findTable(ref);
-    if (!t) throw new NotFoundError(`no table ${JSON.stringify(String(ref))} (id 0x${sd2ParseRef(ref).toString(16).toUpperCase().padStart(8, '0')})`);
+    if (!t) throw new NotFoundError(`no table ${JSON.stringify(String(ref))} (id ${hex32(sd2ParseRef(ref))})`);
     return t;
   }
 

@@ -11,14 +11,10 @@ import { Sd2Flags } from '../formats/sd2/sd2.ts';
 import { SD2_TYPES } from '../formats/sd2/types.ts';
 import type { Sd2Value } from '../formats/sd2/values.ts';
 import { StaticDb, type StaticDbTable } from './database.ts';
+import { bytesToHex as hexOf, hex32 } from '../binary/text.ts';
 
 export type Sd2JsonCell = null | number | string | Sd2JsonCell[] | { [k: string]: Sd2JsonCell };
 
-function hexOf(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += (b[i]! < 16 ? '0' : '') + b[i]!.toString(16);
-  return s;
-}
 
 function jsonNumber(n: number): number | string {
   if (Number.isNaN(n)) return 'NaN';
@@ -71,9 +67,6 @@ export interface Sd2JsonExportOptions {
   limit?: number;
 }
 
-function hex32(id: number): string {
-  return '0x' + (id >>> 0).toString(16).toUpperCase().padStart(8, '0');
-}
 
 function tableSchema(t: StaticDbTable): Record<string, unknown> {
   return {

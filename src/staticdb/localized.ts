@@ -5,6 +5,7 @@
  * `{index}`. Offsets count UTF-8 bytes (some Korean strings of build 1962 are said to count characters; not
  * handled). A string whose first byte is 0 or ≥ 32 has no header. Hypothesis `sd2.localized-text-header`.
  */
+import { utf8Decode } from '../binary/text.ts';
 
 export interface Sd2LocalizedParameter {
   index: number;
@@ -20,7 +21,6 @@ export interface Sd2LocalizedText {
   parameters: Sd2LocalizedParameter[];
 }
 
-const utf8 = new TextDecoder('utf-8');
 
 /**
  * Renders a localized string from its plain pool entry bytes (with or without the terminating NUL). Returns
@@ -42,9 +42,9 @@ export function renderSd2LocalizedText(entry: Uint8Array): Sd2LocalizedText | un
   let rendered = '';
   let at = 0;
   for (const prm of sorted) {
-    rendered += utf8.decode(body.subarray(at, prm.offset)) + `{${prm.index}}`;
+    rendered += utf8Decode(body.subarray(at, prm.offset)) + `{${prm.index}}`;
     at = prm.offset;
   }
-  rendered += utf8.decode(body.subarray(at));
-  return { rendered, text: utf8.decode(body), parameters };
+  rendered += utf8Decode(body.subarray(at));
+  return { rendered, text: utf8Decode(body), parameters };
 }

@@ -9,6 +9,7 @@
  * Every name is re-hashed: a list entry whose name does not hash to its key is kept out and reported.
  */
 import { ffnv32 } from '../formats/sd2/obfuscation.ts';
+import { hex32 } from '../binary/text.ts';
 
 export interface Sd2NameEntry {
   hash: number;
@@ -119,7 +120,7 @@ export class Sd2Names {
 
 /** A display label for an id: its name, else `0x%08X`. */
 export function sd2Label(id: number, names?: Sd2Names): string {
-  return names?.get(id) ?? '0x' + (id >>> 0).toString(16).toUpperCase().padStart(8, '0');
+  return names?.get(id) ?? hex32(id);
 }
 
 /**

@@ -57,10 +57,8 @@ export function bytes(n: number): string {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
 
-/** `0x%08X`. */
-export function hex32(n: number): string {
-  return '0x' + (n >>> 0).toString(16).toUpperCase().padStart(8, '0');
-}
+/** `0x%08X`: the toolkit's one formatter. */
+export { hex32 } from '../../src/binary/text.ts';
 
 /** Debounces `fn` by `ms`. */
 export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {

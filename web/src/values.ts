@@ -1,6 +1,7 @@
 /** How typed values look: compact in table cells, in full in the record view (vectors, arrays, curve plots). */
 import type { RecordRef, TypedValue } from '../../src/server/api-types.ts';
 import { h, svg } from './dom.ts';
+import { hex32 } from '../../src/binary/text.ts';
 
 /** Shortest text that reads back as the same f32 (the file stores f32, JSON carries f64). */
 export function f32Text(v: number): string {
@@ -23,7 +24,7 @@ function colorCss(c: number): string {
 
 function keyValueText(v: number | number[], curve: string): string {
   if (Array.isArray(v)) return curve === 'Curve14' ? v.map((x) => '0x' + (x >>> 0).toString(16).toUpperCase()).join(' ') : `(${v.map(f32Text).join(', ')})`;
-  if (curve === 'ColorCurve') return '0x' + (v >>> 0).toString(16).toUpperCase().padStart(8, '0');
+  if (curve === 'ColorCurve') return hex32(v);
   return curve === 'IntCurve' ? String(v) : f32Text(v);
 }
 

@@ -21,7 +21,8 @@ import { describeScripts } from '../../formats/scripts/scripts.ts';
 import { p919 } from '../../hash/p919.ts';
 import { MountVector, type Resolution } from '../../resources/vfs/mount-vector.ts';
 import { openArch06File, openFileRandomAccess } from '../../node/vfs-file.ts';
-import { ExitCode, hex32, type Command, type CommandContext } from '../command.ts';
+import { hex32, utf8Decode } from '../../binary/text.ts';
+import { ExitCode, type Command, type CommandContext } from '../command.ts';
 import { resolveLut } from './hash.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -176,7 +177,7 @@ const catCommand: Command = {
       return ExitCode.Ok;
     }
     const text = isMostlyText(bytes);
-    ctx.io.stdout(text ? new TextDecoder('utf-8').decode(bytes) : hexdump(bytes) + '\n');
+    ctx.io.stdout(text ? utf8Decode(bytes) : hexdump(bytes) + '\n');
     return ExitCode.Ok;
   },
 };
@@ -451,7 +452,7 @@ const scriptsCommand: Command = {
     const s = describeScripts(bytes);
     if (ctx.options['source'] === true) {
       if (s.kind !== 'source') throw new UsageError(`the body is ${s.kind}, not source text (see scry script … for bytecode)`);
-      ctx.io.stdout(new TextDecoder().decode(bytes.subarray(13, 13 + s.availableLength)));
+      ctx.io.stdout(utf8Decode(bytes.subarray(13, 13 + s.availableLength)));
       return ExitCode.Ok;
     }
     if (ctx.json) ctx.printJson(s);

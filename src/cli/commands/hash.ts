@@ -8,7 +8,8 @@ import { DEFAULT_P919_TABLE, p919, type P919Table } from '../../hash/p919.ts';
 import { calibrateP919, parseP919Table, serializeP919Table } from '../../hash/calibrate.ts';
 import { parseGadb } from '../../formats/gadb/index.ts';
 import { readBytes, writeFileAtomic } from '../../node/fs.ts';
-import { ExitCode, hex32, type Command, type CommandContext } from '../command.ts';
+import { hex32, latin1Decode } from '../../binary/text.ts';
+import { ExitCode, type Command, type CommandContext } from '../command.ts';
 
 /** Where a calibrated table is kept for reuse when `--lut` is not given. */
 export function userLutPath(env: Record<string, string | undefined>): string {
@@ -84,10 +85,9 @@ const calibrateCommand: Command = {
     const path = ctx.resolvePath(ctx.args[0]!);
     const gadb = parseGadb(readBytes(path));
     const data = gadb.strings.data;
-    const decoder = new TextDecoder('utf-8');
     const pairs = gadb.categories.map((c) => {
       const end = data.indexOf(0, c.nameKey);
-      return { text: decoder.decode(data.subarray(c.nameKey, end < 0 ? data.length : end)), hash: c.sortKey >>> 0 };
+      return { text: latin1Decode(data.subarray(c.nameKey, end < 0 ? data.length : end)), hash: c.sortKey >>> 0 };
     });
     const base = resolveLut(ctx);
     const result = calibrateP919(pairs, base, `category sort keys of ${basename(path)}`);

@@ -28,7 +28,8 @@ import {
   type StaticDbTable,
   type Sd2SearchKind,
 } from '../../staticdb/index.ts';
-import { hex32, type Command, type CommandContext, type OptionSpec } from '../command.ts';
+import { hex32 } from '../../binary/text.ts';
+import { type Command, type CommandContext, type OptionSpec } from '../command.ts';
 
 const namesOption: Record<string, OptionSpec> = {
   names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (Brutus JSON, hash→name JSON or one name per line); repeatable; also $SCRY_SD2_NAMES (colon-separated)' },

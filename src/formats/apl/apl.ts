@@ -13,6 +13,7 @@
 import { FormatError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { ByteWriter } from '../../binary/writer.ts';
+import { cstringEncode, latin1Decode, latin1Issue } from '../../binary/text.ts';
 import { p919, type P919Table } from '../../hash/p919.ts';
 
 export const APL_FORMAT = 'archivepatchloosefiles';
@@ -49,16 +50,6 @@ export function isArchivePathIndex(bytes: Uint8Array): boolean {
   return 12 + s + 8 * dv.getUint32(8 + s, true) === bytes.length;
 }
 
-const asciiDecoder = new TextDecoder('latin1');
-
-/** Latin-1 text, one char per byte (TextDecoder's 'latin1' is windows-1252, equal below 0x80 only). */
-function latin1(bytes: Uint8Array): string {
-  if (bytes.every((b) => b < 0x80)) return asciiDecoder.decode(bytes);
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 8192)));
-  return s;
-}
-
 export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
   const r = new ByteReader(bytes, { format: APL_FORMAT });
   const version = r.expectU32(1, '/version');
@@ -67,7 +58,7 @@ export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
   const table = r.bytes(size, '/strings');
   const strings: AplString[] = [];
   const byOffset = new Map<number, string>();
-  const all = latin1(table);
+  const all = latin1Decode(table);
   let start = 0;
   for (let nul = all.indexOf('\0'); nul >= 0; nul = all.indexOf('\0', start)) {
     const text = all.slice(start, nul);
@@ -95,10 +86,7 @@ export function writeArchivePathIndex(index: ArchivePathIndex): Uint8Array {
   w.u32(index.version);
   const size = w.reserveU32('stringTableSize');
   const start = w.pos;
-  for (const s of index.strings) {
-    for (let i = 0; i < s.text.length; i++) w.u8(s.text.charCodeAt(i));
-    w.u8(0);
-  }
+  index.strings.forEach((s, k) => w.bytes(cstringEncode(s.text, { format: APL_FORMAT, path: `/strings/${k}/text` })));
   w.bytes(index.stringTableTail);
   size.fill(w.pos - start);
   w.u32(index.entries.length);
@@ -135,6 +123,10 @@ export function buildArchivePathIndex(paths: Iterable<string>, table?: P919Table
 /** Checks sort order and every hash against P919 of its path (paths with unhashable characters are reported). */
 export function validateArchivePathIndex(index: ArchivePathIndex, table?: P919Table): Issue[] {
   const issues: Issue[] = [];
+  index.strings.forEach((s, k) => {
+    const bad = latin1Issue(s.text, `/strings/${k}/text`, { nul: true });
+    if (bad) issues.push(bad);
+  });
   index.entries.forEach((e, i) => {
     if (i > 0 && index.entries[i - 1]!.hash > e.hash) issues.push({ rule: 'apl.sorted', message: `entry ${i} hash ${e.hash} is below the previous one`, path: `/entries/${i}`, severity: 'error' });
     if (i > 0 && index.entries[i - 1]!.offset > e.offset) issues.push({ rule: 'apl.stringOrder', message: `entry ${i} string comes before the previous entry's`, path: `/entries/${i}`, severity: 'warning' });

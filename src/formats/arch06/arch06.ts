@@ -14,6 +14,7 @@
  */
 import { FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
+import { latin1Decode, latin1EncodeInto, latin1Issue } from '../../binary/text.ts';
 import { ByteWriter } from '../../binary/writer.ts';
 import { ARCH06_HYPOTHESES as H } from './hypotheses.ts';
 
@@ -166,29 +167,6 @@ function writeHeader(w: ByteWriter, h: Arch06Header, counts: { stringTableSize: 
   w.bytes(h.guid);
 }
 
-/** Latin-1 text of `bytes` (one char per byte, reversible). ASCII runs go through TextDecoder in one call. */
-function latin1Text(bytes: Uint8Array): string {
-  let ascii = true;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i]! >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  // windows-1252 (what 'latin1' means to TextDecoder) equals Latin-1 below 0x80
-  if (ascii) return asciiDecoder.decode(bytes);
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 8192)));
-  return s;
-}
-const asciiDecoder = new TextDecoder('latin1');
-
-/** Latin-1 bytes of `text` (char codes must be below 256) written into `out` at `at`; returns the end. */
-function putLatin1(out: Uint8Array, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
-  return at;
-}
-
 /** The string table: strings in order, plus their offsets for binary search (no per-string map). */
 interface StringTable {
   strings: Arch06String[];
@@ -199,7 +177,7 @@ interface StringTable {
 
 function readStrings(r: ByteReader, size: number): StringTable {
   const table = r.bytes(size, '/strings');
-  const text = latin1Text(table);
+  const text = latin1Decode(table);
   let count = 0;
   for (let i = 0; i < table.length; i++) if (table[i] === 0) count++;
   const strings: Arch06String[] = new Array(count);
@@ -235,8 +213,8 @@ function writeStrings(w: ByteWriter, strings: readonly Arch06String[], tail: Uin
   for (const s of strings) size += s.text.length + 1;
   const out = new Uint8Array(size);
   let at = 0;
-  for (const s of strings) {
-    at = putLatin1(out, at, s.text);
+  for (let k = 0; k < strings.length; k++) {
+    at = latin1EncodeInto(strings[k]!.text, out, at, { format: ARCH06_FORMAT, path: `/strings/${k}/text` }, { nul: true });
     out[at++] = 0;
   }
   out.set(tail, at);
@@ -372,6 +350,10 @@ export function validateArch06Index(index: Arch06Index, archiveSize?: number): I
   };
   const { header, files, folders } = index;
   const starts = new Set(index.strings.map((s) => s.offset));
+  index.strings.forEach((s, k) => {
+    const bad = latin1Issue(s.text, `/strings/${k}/text`, { nul: true });
+    if (bad) issues.push(bad);
+  });
   if (index.stringTableTail.length > 0) add('strings.terminated', `${index.stringTableTail.length} byte(s) after the last NUL of the string table`, '/strings');
   if (header.isRetail > 1 || header.isDownloadable > 1 || header.hasCRC > 1) add('header.flags', `header flags ${header.isRetail}/${header.isDownloadable}/${header.hasCRC} are not 0/1`, '/header', 'warning', H.headerFlags.id);
   if (header.hasCRC !== 0) add('header.hasCRC', 'hasCRC is set: CRC trailers were never seen and are not checked', '/header/hasCRC', 'warning', H.headerFlags.id);

@@ -17,6 +17,7 @@
 import { FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { ByteWriter } from '../../binary/writer.ts';
+import { cstringEncode, latin1Decode, latin1Issue } from '../../binary/text.ts';
 import { p919, type P919Table } from '../../hash/p919.ts';
 
 export const BNDL_FORMAT = 'bndl';
@@ -79,8 +80,7 @@ export function parseBndl(bytes: Uint8Array): Bndl {
     let end = pos;
     while (end < block.length && block[end] !== 0) end++;
     if (end >= block.length) throw new FormatError(BNDL_FORMAT, blockAt + pos, `/names/${names.length}`, 'unterminated name');
-    let text = '';
-    for (let k = pos; k < end; k++) text += String.fromCharCode(block[k]!);
+    const text = latin1Decode(block.subarray(pos, end));
     let next = end + 1;
     while (next < block.length && next % 4 !== 0 && block[next] === 0) next++;
     names.push({ offset: pos, text, padding: next - end - 1 });
@@ -109,11 +109,10 @@ export function writeBndl(bndl: Bndl): Uint8Array {
   w.u32(bndl.entries.length);
   for (const e of bndl.entries) w.u32(e.size);
   const blockAt = w.pos;
-  for (const n of bndl.names) {
-    for (let i = 0; i < n.text.length; i++) w.u8(n.text.charCodeAt(i));
-    w.u8(0);
+  bndl.names.forEach((n, k) => {
+    w.bytes(cstringEncode(n.text, { format: BNDL_FORMAT, path: `/names/${k}/text` }));
     w.fill(0, n.padding);
-  }
+  });
   namesSize.fill(w.pos - blockAt);
   w.bytes(bndl.afterNames);
   tableOffset.fill(w.pos - blockAt);
@@ -150,6 +149,8 @@ export function validateBndl(bndl: Bndl, table?: P919Table): Issue[] {
     }
   });
   bndl.names.forEach((n, i) => {
+    const bad = latin1Issue(n.text, `/names/${i}/text`, { nul: true });
+    if (bad) issues.push(bad);
     if ((n.offset + n.text.length + 1 + n.padding) % 4 !== 0) issues.push({ rule: 'bndl.namePadding', message: `name ${i} does not end on a 4-byte boundary`, path: `/names/${i}`, severity: 'warning' });
   });
   if (bndl.afterNames.some((b) => b !== 0) || bndl.afterNames.length !== 4) issues.push({ rule: 'bndl.afterNames', message: `${bndl.afterNames.length} byte(s) after the names, not 4 zeros`, path: '/afterNames', severity: 'info' });

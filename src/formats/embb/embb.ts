@@ -21,6 +21,7 @@
 import { FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { bndlNamesSize, bndlTotalSize, type Bndl } from '../bndl/bndl.ts';
+import { cstringEnd, latin1Decode } from '../../binary/text.ts';
 
 export const EMBB_FORMAT = 'embb';
 
@@ -91,8 +92,8 @@ export function parseEmbbHypothesis(bytes: Uint8Array): EmbbReading {
     for (let i = 0; i < count; i++) {
       const no = offsets[i]!;
       if (no >= namesSize) throw contradiction(namesAt + namesSize + 4 * i, `${s}/nameOffsets/${i}`, `name offset ${no} is outside the ${namesSize}-byte names block`);
-      let name = '';
-      for (let k = no; k < block.length && block[k] !== 0; k++) name += String.fromCharCode(block[k]!);
+      const nul = cstringEnd(block, no);
+      const name = latin1Decode(block.subarray(no, nul < 0 ? block.length : nul));
       const sizeAt = r.pos;
       if (r.remaining < 4) throw contradiction(sizeAt, `${s}/resources/${i}/size`, 'the file ends before the resource size');
       const size = r.u32(`${s}/resources/${i}/size`);

@@ -13,6 +13,7 @@ import { GADB_FORMAT, parseGadb } from './parse.ts';
 import { writeGadb } from './write.ts';
 import { gadbTypeInfo } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbCategory, type GadbContainer } from './types.ts';
+import { cstringEncode, latin1Decode } from '../../binary/text.ts';
 
 /** One element value: Bool boolean; Float/Int number; text string; Int64 bigint; FloatPair/Vector3 number[]; curves rows `[t, …v]`; type 9 bytes; RecordLink (and unknown codes) the raw cell. */
 export type GadbBuildValue = boolean | number | string | bigint | number[] | number[][] | Uint8Array;
@@ -78,8 +79,7 @@ class Pool {
   size = 0;
   private readonly seen = new Map<string, number>();
   intern(kind: number, payload: Uint8Array, padTo4: boolean): number {
-    let id = String.fromCharCode(kind) + ':';
-    for (let i = 0; i < payload.length; i += 4096) id += String.fromCharCode(...payload.subarray(i, i + 4096));
+    const id = String.fromCharCode(kind) + ':' + latin1Decode(payload);
     const hit = this.seen.get(id);
     if (hit !== undefined) return hit;
     const key = this.size;
@@ -94,13 +94,7 @@ class Pool {
     return key;
   }
   text(s: string): number {
-    const b = new Uint8Array(s.length + 1);
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0xff) throw bad(`text ${JSON.stringify(s)} has a character above U+00FF`);
-      b[i] = c;
-    }
-    return this.intern(GadbItemKind.Text, b, true);
+    return this.intern(GadbItemKind.Text, cstringEncode(s, { format: GADB_FORMAT, path: '/strings' }), true);
   }
   bytes(): Uint8Array {
     const out = new Uint8Array(this.size);

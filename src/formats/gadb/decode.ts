@@ -10,6 +10,7 @@ import { ConsistencyError, FormatError } from '../../binary/errors.ts';
 import { GADB_FORMAT } from './parse.ts';
 import { gadbTypeInfo } from './type-codes.ts';
 import type { Gadb, GadbIndex, GadbStringBlock } from './types.ts';
+import { latin1Decode } from '../../binary/text.ts';
 
 const scratch = new DataView(new ArrayBuffer(4));
 
@@ -116,10 +117,7 @@ export function decodeGadbTextBytes(strings: GadbStringBlock, key: number): Uint
 
 /** A text item as a string (one char per byte, Latin-1: reversible; every known name is ASCII). */
 export function decodeGadbText(strings: GadbStringBlock, key: number): string {
-  const b = decodeGadbTextBytes(strings, key);
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-  return s;
+  return latin1Decode(decodeGadbTextBytes(strings, key));
 }
 
 function view(b: Uint8Array): DataView {

@@ -10,7 +10,8 @@
  * a block type, see `type-codes.ts`): each distinct referenced offset starts an item that extends to the next one
  * (the spec's exact tiling [V]); so an item's extent never depends on knowing its type's size (type 9).
  */
-import { ByteReader, latin1Bytes } from '../../binary/reader.ts';
+import { ByteReader } from '../../binary/reader.ts';
+import { latin1Constant } from '../../binary/text.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
 import { gadbBlockSpans } from './layout.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
@@ -41,7 +42,7 @@ export const GADB_PRIMARY_HEADER_SIZE = GADB_RECORD_HEADER.primary.size;
 /** Size of the wrapper header of `.fxp` (`LTFX`, u32 version). */
 export const GADB_WRAPPER_SIZE = 8;
 
-const MAGIC_GADB = latin1Bytes('GADB');
+const MAGIC_GADB = latin1Constant('GADB');
 /** True on little-endian hosts (all current ones): a `Uint32Array` over file bytes then reads the file's u32s. */
 export const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** Largest cell count of a record (its u16). */

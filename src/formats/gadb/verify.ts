@@ -23,6 +23,7 @@ import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbLayout } from './types.ts';
+import { hex32, latin1Decode } from '../../binary/text.ts';
 
 /** Options of `verifyGadb`. */
 export interface VerifyGadbOptions {
@@ -125,7 +126,7 @@ class Context {
   }
   private nameText(key: number): string {
     const b = this.nameBytes(key);
-    return b ? String.fromCharCode(...b.subarray(0, 200)) : `@0x${key.toString(16)}`;
+    return b ? latin1Decode(b.subarray(0, 200)) : `@0x${key.toString(16)}`;
   }
 
   header(): void {
@@ -164,13 +165,13 @@ class Context {
       const cat = categories[c]!;
       const path = `/categories[${c}]`;
       if (c > 0 && cat.sortKey <= categories[c - 1]!.sortKey) {
-        this.add('error', 'categories.sorted', `${path}/sortKey`, `category ${JSON.stringify(this.nameText(cat.nameKey))} key 0x${hex8(cat.sortKey)} is not above the previous 0x${hex8(categories[c - 1]!.sortKey)}`, this.categoryOffset(c, 0x14));
+        this.add('error', 'categories.sorted', `${path}/sortKey`, `category ${JSON.stringify(this.nameText(cat.nameKey))} key ${hex32(cat.sortKey)} is not above the previous ${hex32(categories[c - 1]!.sortKey)}`, this.categoryOffset(c, 0x14));
       }
       const name = this.nameBytes(cat.nameKey);
       if (name) {
         if (canHashP919(name)) {
           const h = p919Unchecked(name);
-          if (h !== cat.sortKey) this.add('error', 'categories.sortKey', `${path}/sortKey`, `sort key 0x${hex8(cat.sortKey)} is not P919(${JSON.stringify(this.nameText(cat.nameKey))}) = 0x${hex8(h)}`, this.categoryOffset(c, 0x14));
+          if (h !== cat.sortKey) this.add('error', 'categories.sortKey', `${path}/sortKey`, `sort key ${hex32(cat.sortKey)} is not P919(${JSON.stringify(this.nameText(cat.nameKey))}) = ${hex32(h)}`, this.categoryOffset(c, 0x14));
         } else {
           this.add('info', 'categories.sortKeyUnchecked', `${path}/sortKey`, `cannot check the sort key of ${JSON.stringify(this.nameText(cat.nameKey))}: its name has characters of unknown P919 value (calibrate the table)`, this.categoryOffset(c, 0x14));
         }
@@ -188,7 +189,7 @@ class Context {
         }
         const h = p919Unchecked(nb);
         if (prev >= 0 && h <= prev) {
-          this.add('error', 'records.sorted', `/records[${r}]/name`, `record ${JSON.stringify(this.nameText(records.nameKey[r]!))} (P919 0x${hex8(h)}) is not above the previous record's 0x${hex8(prev)} in ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r));
+          this.add('error', 'records.sorted', `/records[${r}]/name`, `record ${JSON.stringify(this.nameText(records.nameKey[r]!))} (P919 ${hex32(h)}) is not above the previous record's ${hex32(prev)} in ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r));
         }
         prev = h;
       }
@@ -241,7 +242,7 @@ class Context {
           const storage = storageByType[d.typeCode[k]!]!;
           const end = storage === BIT ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
           if (d.elementCount[k]! > 0 && end > records.cellCount[r]!) {
-            this.add('error', 'slots.range', `/records[${r}]/fields[${k - first}]`, `field 0x${hex8(d.declaredHash[k]!)} needs cells up to ${end}, the record owns ${records.cellCount[r]}`, this.descriptorOffset(k, 0x0d));
+            this.add('error', 'slots.range', `/records[${r}]/fields[${k - first}]`, `field ${hex32(d.declaredHash[k]!)} needs cells up to ${end}, the record owns ${records.cellCount[r]}`, this.descriptorOffset(k, 0x0d));
           }
         }
       }
@@ -293,7 +294,7 @@ class Context {
     for (let j = 0; j < n; j++) {
       const i = first + j;
       if (j > 0 && d.sortedHash[i]! <= d.sortedHash[i - 1]!) {
-        this.add('error', 'runs.sorted', `/descriptors[${i}]/sortedHash`, `sorted column not strictly ascending: 0x${hex8(d.sortedHash[i - 1]!)} then 0x${hex8(d.sortedHash[i]!)}`, this.descriptorOffset(i, 4));
+        this.add('error', 'runs.sorted', `/descriptors[${i}]/sortedHash`, `sorted column not strictly ascending: ${hex32(d.sortedHash[i - 1]!)} then ${hex32(d.sortedHash[i]!)}`, this.descriptorOffset(i, 4));
         ok = false;
       }
       if (j > 0 && d.schemaOrdinal[i]! <= d.schemaOrdinal[i - 1]!) {
@@ -306,7 +307,7 @@ class Context {
       }
       seen[p] = 1;
       if (d.declaredHash[first + p] !== d.sortedHash[i]) {
-        this.add('error', 'runs.permutation', `/descriptors[${i}]/sortedToDeclared`, `sorted entry 0x${hex8(d.sortedHash[i]!)} points at declared row ${p} whose hash is 0x${hex8(d.declaredHash[first + p]!)}`, this.descriptorOffset(i, 9));
+        this.add('error', 'runs.permutation', `/descriptors[${i}]/sortedToDeclared`, `sorted entry ${hex32(d.sortedHash[i]!)} points at declared row ${p} whose hash is ${hex32(d.declaredHash[first + p]!)}`, this.descriptorOffset(i, 9));
         ok = false;
       }
       const t = d.typeCode[i]!;
@@ -343,7 +344,7 @@ class Context {
     const a = assignGadbSlots(fields, 'full');
     for (let j = 0; j < n; j++) {
       if (a.links[j] !== d.link[first + j]) {
-        this.add(native ? 'info' : 'error', 'slots.rule', `/descriptors[${first + j}]/link`, `field 0x${hex8(d.declaredHash[first + j]!)} (${gadbTypeInfo(d.typeCode[first + j]!)?.name ?? 'unknown type'}) has link ${d.link[first + j]}; the slot rule gives ${a.links[j]}${native ? ' (native-structure record)' : ''}`, this.descriptorOffset(first + j, 0x0d), native ? 'H-REC-FLAGS' : undefined);
+        this.add(native ? 'info' : 'error', 'slots.rule', `/descriptors[${first + j}]/link`, `field ${hex32(d.declaredHash[first + j]!)} (${gadbTypeInfo(d.typeCode[first + j]!)?.name ?? 'unknown type'}) has link ${d.link[first + j]}; the slot rule gives ${a.links[j]}${native ? ' (native-structure record)' : ''}`, this.descriptorOffset(first + j, 0x0d), native ? 'H-REC-FLAGS' : undefined);
         break;
       }
     }
@@ -356,7 +357,7 @@ class Context {
     const { records, descriptors: d, categories, cells } = g;
     const structures = categories.map((c) => {
       const b = this.nameBytes(c.nameKey);
-      return b !== undefined && b.length >= 11 && String.fromCharCode(...b.subarray(0, 11)) === '_Structures';
+      return b !== undefined && b.length >= 11 && latin1Decode(b.subarray(0, 11)) === '_Structures';
     });
     const { recordRun, runStart, spans } = gadbStorageSpans(g, 'declared', GadbStorageCode.Link);
     for (let r = 0; r < records.count; r++) {
@@ -373,12 +374,12 @@ class Context {
           const idx = raw & 0xfffff;
           const target = categories[cat];
           if (!target || idx >= target.primaryCount + target.secondaryCount) {
-            this.add('error', 'links.range', `/records[${r}]/cells[${e}]`, `link 0x${hex8(raw)} (category ${cat}, index ${idx}) resolves to nothing: ${target ? `the category has ${target.primaryCount + target.secondaryCount} records` : `there are ${categories.length} categories`}`, this.cellOffset(r, e), 'H-PRIM-FIRST');
+            this.add('error', 'links.range', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} (category ${cat}, index ${idx}) resolves to nothing: ${target ? `the category has ${target.primaryCount + target.secondaryCount} records` : `there are ${categories.length} categories`}`, this.cellOffset(r, e), 'H-PRIM-FIRST');
             continue;
           }
           const primary = idx < target.primaryCount;
           if (primary !== structures[cat]) {
-            this.add('warning', 'links.side', `/records[${r}]/cells[${e}]`, `link 0x${hex8(raw)} addresses a ${primary ? 'primary' : 'secondary'} of ${JSON.stringify(this.nameText(target.nameKey))}, ${primary ? 'outside' : 'inside'} a _Structures* category`, this.cellOffset(r, e), 'H-LINK-SIDE');
+            this.add('warning', 'links.side', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} addresses a ${primary ? 'primary' : 'secondary'} of ${JSON.stringify(this.nameText(target.nameKey))}, ${primary ? 'outside' : 'inside'} a _Structures* category`, this.cellOffset(r, e), 'H-LINK-SIDE');
           }
         }
       }
@@ -495,7 +496,7 @@ class Context {
         for (let e = link; e < last; e++) {
           const v = g.cells[cellStart + e]!;
           if (itemOf(map, v) < 0) {
-            this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(spans[q + 2]!)?.name} cell 0x${hex8(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
+            this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(spans[q + 2]!)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
           }
         }
       }
@@ -504,6 +505,3 @@ class Context {
   }
 }
 
-function hex8(v: number): string {
-  return (v >>> 0).toString(16).toUpperCase().padStart(8, '0');
-}

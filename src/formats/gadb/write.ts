@@ -4,7 +4,7 @@
  * fields, padding and the pair table come from the model. The argument is never modified.
  */
 import { ConsistencyError } from '../../binary/errors.ts';
-import { latin1Bytes } from '../../binary/reader.ts';
+import { latin1Constant, latin1Encode } from '../../binary/text.ts';
 import { gadbBlockSpans, itemIndexByWord, itemOf, planGadbStringBlockWithItems, type GadbStringOrder } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
@@ -46,11 +46,11 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   const w = new FileCursor(total);
 
   if (g.container.kind === 'wrapped') {
-    w.bytes(latin1Bytes(g.container.magic.padEnd(4, '\0').slice(0, 4)));
+    w.bytes(latin1Encode(g.container.magic.padEnd(4, '\0').slice(0, 4), { format: GADB_FORMAT, path: '/container/magic' }));
     w.u32(g.container.version);
   }
   // Header (11 x u32).
-  w.bytes(latin1Bytes('GADB'));
+  w.bytes(latin1Constant('GADB'));
   w.u32(header.version);
   w.u32(plan.size);
   w.u32(categories.length);

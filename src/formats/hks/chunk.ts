@@ -12,6 +12,7 @@
 import { ConsistencyError, FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { ByteWriter } from '../../binary/writer.ts';
+import { latin1Decode, latin1EncodeInto, latin1Issue } from '../../binary/text.ts';
 
 /** The 4-byte signature `"\x1bLua"`. */
 export const HKS_SIGNATURE = Uint8Array.of(0x1b, 0x4c, 0x75, 0x61);
@@ -222,19 +223,6 @@ function writeSizeTBig(w: ByteWriter, h: HksHeader, v: bigint): void {
   else w.u64(v);
 }
 
-/** Latin-1 text of a byte view (one char per byte, reversible). */
-export function hksBytesToLatin1(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, b.subarray(i, Math.min(b.length, i + 4096)) as unknown as number[]);
-  return s;
-}
-/** Bytes of a latin-1 string (char codes must be below 256). */
-export function hksLatin1ToBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-
 /** `size_t n` then n bytes whose last is NUL; n = 0 is the null string. */
 function readString(c: Ctx, path: string): string | null {
   const at = c.r.pos;
@@ -243,16 +231,17 @@ function readString(c: Ctx, path: string): string | null {
   if (n > c.r.remaining) throw c.r.error(`string length ${n} exceeds the ${c.r.remaining} remaining byte(s)`, path, at, { actual: n });
   const b = c.r.bytes(n, path);
   if (b[n - 1] !== 0) throw c.r.error('string is not NUL-terminated', path, c.r.pos - 1, { actual: b[n - 1] });
-  return hksBytesToLatin1(b.subarray(0, n - 1));
+  return latin1Decode(b.subarray(0, n - 1));
 }
-function writeString(w: ByteWriter, h: HksHeader, s: string | null): void {
+/** Lua strings are Latin-1 bytes (a NUL inside is legal: the length is stored); `path` names the field. */
+function writeString(w: ByteWriter, h: HksHeader, s: string | null, path: string): void {
   if (s === null) {
     writeSizeT(w, h, 0);
     return;
   }
   writeSizeT(w, h, s.length + 1);
   const b = new Uint8Array(s.length + 1);
-  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  latin1EncodeInto(s, b, 0, { format: FMT, path });
   w.bytes(b);
 }
 
@@ -314,7 +303,7 @@ function readTypes(c: Ctx): HksTypeEntry[] {
     }
     const b = c.r.bytes(len, `${path}/name`);
     if (b[len - 1] !== 0) throw c.r.error('type name is not NUL-terminated', `${path}/name`, c.r.pos - 1);
-    types.push({ id, name: hksBytesToLatin1(b.subarray(0, len - 1)) });
+    types.push({ id, name: latin1Decode(b.subarray(0, len - 1)) });
   }
   return types;
 }
@@ -327,8 +316,9 @@ function writeTypes(w: ByteWriter, types: readonly HksTypeEntry[]): void {
       continue;
     }
     writeInt(w, t.name.length + 1);
-    for (let i = 0; i < t.name.length; i++) w.u8(t.name.charCodeAt(i));
-    w.u8(0);
+    const b = new Uint8Array(t.name.length + 1);
+    latin1EncodeInto(t.name, b, 0, { format: FMT, path: '/types/name' });
+    w.bytes(b);
   }
 }
 
@@ -400,7 +390,7 @@ function writeConstant(w: ByteWriter, h: HksHeader, k: HksConstant): void {
       return;
     case 'string':
       w.u8(HksConstantTag.string);
-      writeString(w, h, k.value);
+      writeString(w, h, k.value, '/constants/value');
       return;
     case 'ui64':
       w.u8(HksConstantTag.ui64).u64(k.value);
@@ -437,15 +427,15 @@ function writeDebug(w: ByteWriter, h: HksHeader, d: HksDebug): void {
   writeInt(w, d.upvalueNames.length);
   writeInt(w, d.lineDefined);
   writeInt(w, d.lastLineDefined);
-  writeString(w, h, d.source);
-  writeString(w, h, d.name);
+  writeString(w, h, d.source, '/debug/source');
+  writeString(w, h, d.name, '/debug/name');
   for (const l of d.lines) w.i32(l);
   for (const l of d.locals) {
-    writeString(w, h, l.name);
+    writeString(w, h, l.name, '/debug/locals/name');
     writeInt(w, l.startPc);
     writeInt(w, l.endPc);
   }
-  for (const u of d.upvalueNames) writeString(w, h, u);
+  for (const u of d.upvalueNames) writeString(w, h, u, '/debug/upvalueNames');
 }
 
 function readFunction(c: Ctx, path: string, depth: number): HksFunction {
@@ -544,7 +534,7 @@ function readStructures(c: Ctx, layout: HksStructureLayout): HksStructureSection
 function writeStructures(w: ByteWriter, h: HksHeader, sec: HksStructureSection): void {
   writeInt(w, sec.marker);
   for (const s of sec.structures) {
-    writeString(w, h, s.name);
+    writeString(w, h, s.name, '/structures/name');
     writeSizeT(w, h, s.id);
     writeInt(w, s.hasMeta);
     writeInt(w, s.hasProxy);
@@ -552,17 +542,17 @@ function writeStructures(w: ByteWriter, h: HksHeader, sec: HksStructureSection):
     if (sec.layout === 'extends') {
       const ext = s.extends ?? [];
       writeInt(w, ext.length);
-      for (const e of ext) writeString(w, h, e);
+      for (const e of ext) writeString(w, h, e, '/structures/extends');
     }
     for (const slot of s.slots) {
-      writeString(w, h, slot.name);
+      writeString(w, h, slot.name, '/structures/slots/name');
       writeSizeT(w, h, slot.structId);
       writeInt(w, slot.typeId);
       writeInt(w, slot.reserved);
       writeSizeT(w, h, slot.position);
     }
   }
-  writeString(w, h, null);
+  writeString(w, h, null, '/structures');
 }
 
 /**
@@ -614,7 +604,8 @@ export function validateHksChunk(chunk: HksChunk): Issue[] {
   if (h.intSize !== 4 || h.instructionSize !== 4 || (h.sizeTSize !== 4 && h.sizeTSize !== 8) || (h.numberSize !== 4 && h.numberSize !== 8)) err('/header', 'unsupported primitive sizes');
   if (!!(h.buildFlags & HKS_FLAG_STRUCTURES) !== (chunk.structures !== null)) err('/structures', `build flag bit 1 is ${h.buildFlags & 2 ? 'set' : 'clear'} but the structure section is ${chunk.structures ? 'present' : 'absent'}`);
   const checkString = (path: string, s: string | null): void => {
-    if (s !== null && /[^\x00-\xff]/.test(s)) err(path, 'string holds a character above 0xFF (strings are byte strings, one char per byte)');
+    const bad = s === null ? undefined : latin1Issue(s, path);
+    if (bad) issues.push(bad);
   };
   const visit = (f: HksFunction, path: string, depth: number): void => {
     if (depth > HKS_MAX_FUNCTION_DEPTH) err(path, `nested deeper than ${HKS_MAX_FUNCTION_DEPTH}`);

@@ -11,6 +11,7 @@
 import { FormatError } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { ByteWriter } from '../../binary/writer.ts';
+import { utf8Decode } from '../../binary/text.ts';
 
 const FMT = 'scri';
 /** `"SCRI"`. */
@@ -79,5 +80,5 @@ export function writeScri(scri: Scri): Uint8Array {
 
 /** A body's text when the flag says source (bytes decoded as UTF-8, invalid sequences replaced). */
 export function scriSourceText(scri: Scri): string {
-  return new TextDecoder('utf-8').decode(scri.body);
+  return utf8Decode(scri.body);
 }

@@ -13,6 +13,7 @@
 import { FormatError, ConsistencyError } from '../../binary/errors.ts';
 import { sd2XorKeystream } from './obfuscation.ts';
 import { Sd2Flags } from './sd2.ts';
+import { latin1Decode } from '../../binary/text.ts';
 
 /** Where a key's data lies in the pool. */
 export interface Sd2PoolLocation {
@@ -66,11 +67,6 @@ export function sd2ReadPoolEntry(pool: Uint8Array, loc: Sd2PoolLocation): Uint8A
   return plain;
 }
 
-function bytesKey(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096) as unknown as number[]);
-  return s;
-}
 
 export interface Sd2PoolBuilderOptions {
   memoryVersion: number;
@@ -123,7 +119,7 @@ export class Sd2PoolBuilder {
    */
   add(plain: Uint8Array, rowIndex: number): bigint {
     if (plain.length === 0) return 0n;
-    const dedupKey = (this.memoryVersion === 1000 ? rowIndex + ':' : '') + bytesKey(plain);
+    const dedupKey = (this.memoryVersion === 1000 ? rowIndex + ':' : '') + latin1Decode(plain);
     const known = this.dedup.get(dedupKey);
     if (known !== undefined) return known;
     const at = this.len;

@@ -17,6 +17,7 @@
  */
 import { inflateSync, deflateSync } from 'fflate';
 import { ByteReader } from '../../binary/reader.ts';
+import { latin1Decode, latin1EncodeInto, latin1Issue } from '../../binary/text.ts';
 import { ConsistencyError, FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ffnv32, sd2XorKeystream } from './obfuscation.ts';
 import { SD2_TYPES, sd2CellWidth } from './types.ts';
@@ -182,8 +183,7 @@ function readHeader(r: ByteReader): { header: Sd2Header; payloadSize: number } {
   const patchBytes = r.bytes(SD2_PATCH_SIZE, '/header/patch');
   let end = patchBytes.indexOf(0);
   if (end < 0) end = SD2_PATCH_SIZE;
-  let patch = '';
-  for (let i = 0; i < end; i++) patch += String.fromCharCode(patchBytes[i]!);
+  const patch = latin1Decode(patchBytes.subarray(0, end));
   const header: Sd2Header = { fileVersion, flags, timestamp, patch };
   const tail = patchBytes.subarray(Math.min(end + 1, SD2_PATCH_SIZE));
   if (tail.some((b) => b !== 0)) header.patchTail = tail.slice();
@@ -197,7 +197,7 @@ function writeHeader(out: Uint8Array, header: Sd2Header, payloadSize: number): v
   dv.setUint32(8, payloadSize, true);
   dv.setUint32(12, header.flags >>> 0, true);
   dv.setBigUint64(16, BigInt.asUintN(64, header.timestamp), true);
-  for (let i = 0; i < header.patch.length; i++) out[24 + i] = header.patch.charCodeAt(i);
+  latin1EncodeInto(header.patch, out, 24, { format: 'sd2', path: '/header/patch' }, { nul: true });
   if (header.patchTail) out.set(header.patchTail, 24 + SD2_PATCH_SIZE - header.patchTail.length);
 }
 
@@ -393,7 +393,9 @@ export function validateSd2(file: Sd2File): Issue[] {
   if (!(SD2_FILE_VERSIONS as readonly number[]).includes(header.fileVersion)) add('/header/fileVersion', `unsupported file version ${header.fileVersion}`);
   if (header.flags & Sd2Flags.BigEndian) add('/header/flags', 'the BigEndian flag cannot be written');
   const patchBytes = header.patch.length + (header.patchTail ? header.patchTail.length + 1 : 0);
-  if (patchBytes > SD2_PATCH_SIZE || [...header.patch].some((c) => c.charCodeAt(0) > 255 || c === '\0')) add('/header/patch', `patch name must be at most ${SD2_PATCH_SIZE} Latin-1 bytes without NUL`);
+  if (patchBytes > SD2_PATCH_SIZE) add('/header/patch', `patch name must be at most ${SD2_PATCH_SIZE} Latin-1 bytes without NUL`);
+  const patchText = latin1Issue(header.patch, '/header/patch', { nul: true });
+  if (patchText) issues.push(patchText);
   if (!file.compression.compressed && header.flags & Sd2Flags.Compressed) add('/compression/compressed', 'an uncompressed payload needs the Compressed flag clear');
   if (image.memoryVersion !== 1000 && image.memoryVersion !== 1002) add('/image/memoryVersion', `unsupported memory version ${image.memoryVersion}`);
   if (image.tables.length > 0xffff) add('/image/tables', `${image.tables.length} tables (at most 65535)`);

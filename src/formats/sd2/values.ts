@@ -8,6 +8,7 @@
  * ByteArray bytes; the numeric arrays number arrays (vector arrays: arrays of components).
  */
 import { SD2_TYPES, type Sd2TypeInfo } from './types.ts';
+import { utf8Decode, utf8Encode, utf8Issue } from '../../binary/text.ts';
 
 /** A decoded cell. */
 export type Sd2Value = null | number | bigint | string | Uint8Array | number[] | number[][] | { min: number[]; max: number[] };
@@ -202,8 +203,6 @@ export function sd2EncodeInline(info: Sd2TypeInfo, value: unknown, dv: DataView,
 
 // ---------- pool payloads ----------
 
-const utf8 = new TextDecoder('utf-8');
-const utf8Encoder = new TextEncoder();
 
 /**
  * Decodes a plain (de-obfuscated) pool entry. Strings drop exactly one trailing NUL and nothing else (localized
@@ -213,7 +212,7 @@ export function sd2DecodePoolPayload(info: Sd2TypeInfo, bytes: Uint8Array): Sd2V
   switch (info.kind) {
     case 'string': {
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0 ? bytes.length - 1 : bytes.length;
-      return utf8.decode(bytes.subarray(0, end));
+      return utf8Decode(bytes.subarray(0, end));
     }
     case 'bytes':
       return bytes;
@@ -245,7 +244,9 @@ export function sd2EncodePoolPayload(info: Sd2TypeInfo, value: unknown): Uint8Ar
     case 'string': {
       if (value instanceof Uint8Array) return value;
       if (typeof value !== 'string') return `String needs a string, got ${String(value)}`;
-      const body = utf8Encoder.encode(value);
+      const bad = utf8Issue(value, '/');
+      if (bad) return bad.message;
+      const body = utf8Encode(value, { format: 'sd2', path: '/' });
       const out = new Uint8Array(body.length + 1);
       out.set(body);
       return out;

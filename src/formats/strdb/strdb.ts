@@ -15,7 +15,7 @@
  *
  * Identical texts share one offset; offset 0 is the empty string in the real file.
  */
-import { FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
+import { ConsistencyError, FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { ByteWriter } from '../../binary/writer.ts';
 
@@ -103,7 +103,10 @@ export function strdbGet(db: Strdb, id: number): string | undefined {
   return undefined;
 }
 
-/** Builds a database from (id, text) pairs: ids sorted, identical texts shared, the empty string at offset 0. */
+/**
+ * Builds a database from (id, text) pairs: ids sorted, identical texts shared, the empty string at offset 0.
+ * Refuses a text holding a NUL (the terminator: the text would be cut there).
+ */
 export function buildStrdb(strings: ReadonlyArray<{ id: number; text: string }>): Strdb {
   const units: number[] = [0];
   const offsetOf = new Map<string, number>([['', 0]]);
@@ -112,6 +115,8 @@ export function buildStrdb(strings: ReadonlyArray<{ id: number; text: string }>)
     .map(({ id, text }) => {
       let off = offsetOf.get(text);
       if (off === undefined) {
+        const nul = text.indexOf('\0');
+        if (nul >= 0) throw new ConsistencyError(STRDB_FORMAT, [{ rule: 'strdb.text', message: `string ${id} has a NUL at index ${nul}, which would end it there`, path: `/strings/${id}`, severity: 'error' }]);
         off = units.length;
         offsetOf.set(text, off);
         for (let i = 0; i < text.length; i++) units.push(text.charCodeAt(i));

@@ -9,11 +9,10 @@
 import { GADB_ITEM_KIND_BY_TYPE_BYTE } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind, type Gadb } from '../../formats/gadb/types.ts';
 import { itemIndexOfKey } from './model.ts';
+import { latin1Decode } from '../../binary/text.ts';
 
 function keyOf(kind: number, bytes: Uint8Array): string {
-  let s = String.fromCharCode(kind);
-  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 4096)));
-  return s;
+  return String.fromCharCode(kind) + latin1Decode(bytes);
 }
 
 /** Per item (parallel to `strings.itemKeys`): the kind of the references to it (0 when unreferenced, 255 mixed). */

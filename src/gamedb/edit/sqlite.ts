@@ -12,6 +12,7 @@ import { gadbTypeInfo, gadbTypeName } from '../../formats/gadb/type-codes.ts';
 import { blockTextBytes, fieldLabel, recordFields, type FieldNamer, type RecordField } from './model.ts';
 import { RecordView } from './tables.ts';
 import { readElement } from './values.ts';
+import { latin1Decode } from '../../binary/text.ts';
 
 /** The part of better-sqlite3's `Database` the export uses. */
 export interface SqlDatabase {
@@ -66,7 +67,7 @@ CREATE TABLE links (record_id INTEGER NOT NULL, field TEXT NOT NULL, element INT
   };
   for (let c = 0; c < g.categories.length; c++) {
     const cat = g.categories[c]!;
-    insCat.run(c, v.categoryNames[c], new TextDecoder().decode(blockTextBytes(g, cat.typeNameKey)), cat.sortKey, cat.primaryCount, cat.secondaryCount);
+    insCat.run(c, v.categoryNames[c], latin1Decode(blockTextBytes(g, cat.typeNameKey)), cat.sortKey, cat.primaryCount, cat.secondaryCount);
     const first = v.ix.categoryFirstRecord[c]!;
     const total = cat.primaryCount + cat.secondaryCount;
     // Per-category table: union of the fields of its records, in declaration order.

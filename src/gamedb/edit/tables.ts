@@ -6,8 +6,8 @@
 import type { Gadb } from '../../formats/gadb/types.ts';
 import { blockTextBytes, fieldLabel, indexModel, recordFields, type FieldNamer, type ModelIndex } from './model.ts';
 import { readField, type ElementValue } from './values.ts';
+import { latin1Decode } from '../../binary/text.ts';
 
-const utf8 = new TextDecoder();
 
 /** Decoded values of every record, with labels; shared by the JSONL, CSV and SQLite exports. */
 export class RecordView {
@@ -19,11 +19,11 @@ export class RecordView {
     this.g = g;
     this.ix = indexModel(g);
     this.namer = namer;
-    this.categoryNames = g.categories.map((c) => utf8.decode(blockTextBytes(g, c.nameKey)));
+    this.categoryNames = g.categories.map((c) => latin1Decode(blockTextBytes(g, c.nameKey)));
   }
   recordName(c: number, i: number): string {
     const cat = this.g.categories[c]!;
-    return i < cat.primaryCount ? `#${i}` : utf8.decode(blockTextBytes(this.g, this.g.records.nameKey[this.ix.categoryFirstRecord[c]! + i]!));
+    return i < cat.primaryCount ? `#${i}` : latin1Decode(blockTextBytes(this.g, this.g.records.nameKey[this.ix.categoryFirstRecord[c]! + i]!));
   }
   label(c: number, i: number): string {
     return `${this.categoryNames[c]}/${this.recordName(c, i)}`;
