@@ -1,2 +1,2 @@
-/** Public surface of the script runtime layer. */
-export {};
+/** Public surface of the script runtime layer: the HavokScript AST (and, as they land, compiler and VM). */
+export * from './ast.ts';
