@@ -40,6 +40,24 @@ export const ENGINE_HYPOTHESES = {
       'Slow motion writes the scale (+0x30) of the channel clocks it names (by default all five: world, player, combat companion, world UI, presentations); the rate numerator / denominator are left alone.',
     status: 'inferred',
   },
+  dbKindRule: {
+    id: 'H-DBKIND-RULE',
+    statement:
+      'A DB<Kind> global the seed does not place reads the category whose record type name (+0x04) without dots is Kind, else whose name without "/" is Kind, else whose last path segment is Kind, else the same with a plural "s" (case-insensitive); for a kind the seed gives a record count for (DBSlowMo 332, DBAlignments 52), the one category whose name contains Kind and holds that many records.',
+    status: 'open',
+  },
+  stackLimit: {
+    id: 'H-STACK-LIMIT',
+    statement:
+      'The running-script stack holds 16 pushed entries above the static depth-0 entry; a 17th push is reported as a fault (the engine would write past its array) and not made. The seed gives "at most 16" without saying whether the static entry is one of them.',
+    status: 'open',
+  },
+  nativeClasses: {
+    id: 'H-NATIVE-CLASSES',
+    statement:
+      'Every world object class the scripts use derives directly from GameBase and has its methods (SetHidden, GetName, __typeof …); argument shapes not named by the seed are those the shipped source passes.',
+    status: 'inferred',
+  },
 } as const satisfies Record<string, EngineHypothesis>;
 
 /** Every engine hypothesis, for listings (`scry script run --json` summary, docs). */

@@ -1,4 +1,10 @@
 /** Public surface of the headless engine: clocks, world state, and (as they land) the script host. */
 export * from './clocks.ts';
 export * from './world.ts';
+export * from './dbkinds.ts';
+export * from './natives.ts';
+export * from './stack.ts';
+export * from './schedule.ts';
+export * from './trace.ts';
+export { closestNames, editDistance } from './closest.ts';
 export { ENGINE_HYPOTHESES, engineHypotheses, type EngineHypothesis } from './hypotheses.ts';

@@ -1,0 +1,38 @@
+/**
+ * Test GameDBs for the engine, built with the library's editor (`GadbEditor`) from an empty model: categories
+ * with the given names and record types, each holding zero-field records with the given names. Names with `/`
+ * (whose P919 value is unknown until calibration) get a sort key from a stand-in value for `/`, never the real
+ * one; `Database` then finds them by text, as it does for any uncalibrated name.
+ */
+import { buildGadb } from '../../../src/formats/gadb/build.ts';
+import { GadbEditor } from '../../../src/gamedb/edit/editor.ts';
+import { Database } from '../../../src/gamedb/database.ts';
+import { DEFAULT_P919_TABLE, P919_UNUSED_VALUES, p919, type P919Table } from '../../../src/hash/p919.ts';
+
+export interface TestCategory {
+  name: string;
+  typeName?: string;
+  records: string[];
+}
+
+/** The built-in table with a stand-in value for `/` (one of the unused values; not known to be the game's). */
+const standInTable: P919Table = (() => {
+  const values = DEFAULT_P919_TABLE.values.slice();
+  const status = DEFAULT_P919_TABLE.status.slice();
+  values['/'.charCodeAt(0)] = P919_UNUSED_VALUES[0]!;
+  status['/'.charCodeAt(0)] = 'calibrated';
+  return { values, status };
+})();
+
+export function sortKeyOf(name: string): number {
+  return p919(name, { table: standInTable });
+}
+
+export function buildScriptDb(categories: readonly TestCategory[]): Database {
+  const editor = new GadbEditor(buildGadb({ rootName: 'GameDatabase', categories: [] }), { inPlace: true });
+  for (const c of categories) {
+    editor.addCategoryNamed(c.name, c.typeName ?? c.name.replaceAll('/', '.'), '', sortKeyOf(c.name));
+    for (const r of c.records) editor.addRecord(c.name, r, { content: { rows: [], cells: new Uint32Array(0), flags: 0x08, unk0A: 0 } });
+  }
+  return new Database(editor.finish());
+}
