@@ -161,84 +161,69 @@ function scanFunction(fn: HksFunction, path: string, byOp: ReturnType<typeof hks
     const B = hksB(w);
     const C = hksC(w);
     let named: string | undefined;
-    switch (info.name) {
-      case 'GETGLOBAL':
-      case 'GETGLOBAL_MEM': {
-        const g = stringConstant(fn, hksBx(w));
-        if (g !== undefined) {
-          bump(a.globalsRead, g);
-          ref(pc, info.name, 'global-read', g);
-          named = g;
+    const access = info.access;
+    if (access) {
+      const index = access.operand === 'Bx' ? hksBx(w) : access.operand === 'B' ? B : C;
+      switch (access.role) {
+        case 'global-read': {
+          const g = stringConstant(fn, index);
+          if (g !== undefined) {
+            bump(a.globalsRead, g);
+            ref(pc, info.name, 'global-read', g);
+            named = g;
+          }
+          break;
         }
-        break;
-      }
-      case 'SETGLOBAL': {
-        const g = stringConstant(fn, hksBx(w));
-        if (g !== undefined) {
-          bump(a.globalsWritten, g);
-          ref(pc, info.name, 'global-write', g);
+        case 'global-write': {
+          const g = stringConstant(fn, index);
+          if (g !== undefined) {
+            bump(a.globalsWritten, g);
+            ref(pc, info.name, 'global-write', g);
+          }
+          continue;
         }
-        continue;
-      }
-      case 'GETFIELD':
-      case 'GETFIELD_R1':
-      case 'GETFIELD_MM': {
-        const f = stringConstant(fn, C);
-        if (f !== undefined) {
-          bump(a.fieldsRead, f);
+        case 'field-read': {
+          const f = stringConstant(fn, index);
+          if (f !== undefined) {
+            bump(a.fieldsRead, f);
+            const base = names[B] ?? localName(fn, B, pc);
+            named = base !== undefined ? `${base}.${f}` : undefined;
+            ref(pc, info.name, 'field-read', named ?? f);
+          }
+          break;
+        }
+        case 'field-write': {
+          const f = stringConstant(fn, index);
+          if (f !== undefined) {
+            bump(a.fieldsWritten, f);
+            const base = names[A];
+            ref(pc, info.name, 'field-write', base !== undefined ? `${base}.${f}` : f);
+          }
+          continue;
+        }
+        case 'method': {
+          const m = index >= 256 ? stringConstant(fn, index - 256) : undefined;
           const base = names[B] ?? localName(fn, B, pc);
-          named = base !== undefined ? `${base}.${f}` : undefined;
-          ref(pc, info.name, 'field-read', named ?? f);
+          if (m !== undefined) {
+            bump(a.fieldsRead, m);
+            ref(pc, info.name, 'method', base !== undefined ? `${base}:${m}` : m);
+          }
+          names[A + 1] = base;
+          names[A] = m !== undefined && base !== undefined ? `${base}:${m}` : m !== undefined ? `?:${m}` : undefined;
+          continue;
         }
-        break;
       }
-      case 'SETFIELD':
-      case 'SETFIELD_R1': {
-        const f = stringConstant(fn, B);
-        if (f !== undefined) {
-          bump(a.fieldsWritten, f);
-          const base = names[A];
-          ref(pc, info.name, 'field-write', base !== undefined ? `${base}.${f}` : f);
-        }
-        continue;
+    } else if (info.call) {
+      const callee = names[A];
+      if (callee !== undefined) {
+        bump(a.calls, callee);
+        ref(pc, info.name, 'call', callee);
       }
-      case 'SELF': {
-        const m = C >= 256 ? stringConstant(fn, C - 256) : undefined;
-        const base = names[B] ?? localName(fn, B, pc);
-        if (m !== undefined) {
-          bump(a.fieldsRead, m);
-          ref(pc, info.name, 'method', base !== undefined ? `${base}:${m}` : m);
-        }
-        names[A + 1] = base;
-        names[A] = m !== undefined && base !== undefined ? `${base}:${m}` : m !== undefined ? `?:${m}` : undefined;
-        continue;
-      }
-      case 'MOVE':
-        named = names[B];
-        break;
-      case 'CALL_I':
-      case 'CALL_I_R1':
-      case 'CALL':
-      case 'CALL_C':
-      case 'CALL_M':
-      case 'TAILCALL_I':
-      case 'TAILCALL_I_R1':
-      case 'TAILCALL':
-      case 'TAILCALL_C':
-      case 'TAILCALL_M': {
-        const callee = names[A];
-        if (callee !== undefined) {
-          bump(a.calls, callee);
-          ref(pc, info.name, 'call', callee);
-        }
-        names.length = Math.min(names.length, A);
-        continue;
-      }
-      default:
-        break;
-    }
-    // Every other instruction whose A is a written register clears (or sets) that register's name.
-    if (info.a === 'R') names[A] = named;
+      names.length = Math.min(names.length, A);
+      continue;
+    } else if (info.name === 'MOVE') named = names[B];
+    // Every other instruction that writes R(A) clears (or sets) that register's name.
+    if (info.setsA) names[A] = named;
   }
   for (let i = 0; i < fn.constants.length; i++) {
     const s = stringConstant(fn, i);

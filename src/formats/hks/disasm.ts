@@ -243,111 +243,67 @@ function constNote(constTexts: readonly string[], index: number): string {
 }
 
 function extraNotes(info: HksOpcodeInfo, w: number, fn: HksFunction, notes: string[], structNames: Map<number, string>): void {
-  switch (info.name) {
-    case 'GETUPVAL':
-    case 'SETUPVAL':
-    case 'SETUPVAL_R1': {
-      const n = fn.debug?.upvalueNames[hksB(w)];
-      if (n) notes.push(`upvalue ${n}`);
-      return;
-    }
-    case 'CHECKTYPE':
-      notes.push(TYPE_NAMES[hksBx(w)] ?? `type ${hksBx(w)}`);
-      return;
-    case 'CHECKTYPES':
-    case 'CHECKTYPE_D':
-      notes.push(`struct ${structNames.get(hksBx(w)) ?? hksBx(w)}`);
-      return;
-    case 'SETSLOTMT': {
-      const b = hksB(w);
-      notes.push(`chain ${(b & 15) + 1}, type ${TYPE_NAMES[b >> 4] ?? b >> 4}`);
-      return;
-    }
+  if (info.upvalueB) {
+    const n = fn.debug?.upvalueNames[hksB(w)];
+    if (n) notes.push(`upvalue ${n}`);
+  } else if (info.check === 'type') notes.push(TYPE_NAMES[hksBx(w)] ?? `type ${hksBx(w)}`);
+  else if (info.check === 'struct') notes.push(`struct ${structNames.get(hksBx(w)) ?? hksBx(w)}`);
+  else if (info.dataPayload === 'slotChain') {
+    const b = hksB(w);
+    notes.push(`chain ${(b & 15) + 1}, type ${TYPE_NAMES[b >> 4] ?? b >> 4}`);
   }
 }
 
-/** Slot position operand of the slot opcodes: [instance register field, position field]. */
-const SLOT_OPERANDS: Record<string, readonly ['a' | 'b', 'b' | 'c']> = {
-  SETSLOTI: ['a', 'b'],
-  SETSLOT: ['a', 'b'],
-  SETSLOTS: ['a', 'b'],
-  SETSLOTN: ['a', 'c'],
-  GETSLOT: ['b', 'c'],
-  GETSLOT_D: ['b', 'c'],
-  SELFSLOT: ['b', 'c'],
-};
-
-/** Instructions with a register A that they read but do not write (besides the SET* stores). */
-const KEEPS_A = new Set(['TEST', 'TEST_R1', 'RETURN', 'CLOSE', 'CHECKTYPE', 'CHECKTYPES', 'CHECKTYPE_D', 'TFORLOOP']);
-
 function trackStructs(info: HksOpcodeInfo, w: number, next: number | undefined, structIn: (number | undefined)[], names: Map<number, string>, slots: Map<number, Map<number, HksSlot>>, notes: string[]): void {
   const a = hksA(w);
-  const field = (f: 'a' | 'b' | 'c'): number => (f === 'a' ? a : f === 'b' ? hksB(w) : hksC(w));
-  const so = SLOT_OPERANDS[info.name];
+  const field = (f: 'A' | 'B' | 'C'): number => (f === 'A' ? a : f === 'B' ? hksB(w) : hksC(w));
   let result: number | undefined;
-  if (so) {
-    const id = structIn[field(so[0])];
-    const slot = id !== undefined ? slots.get(id)?.get(field(so[1])) : undefined;
+  if (info.slot) {
+    const id = structIn[field(info.slot.instance)];
+    const slot = id !== undefined ? slots.get(id)?.get(field(info.slot.position)) : undefined;
     if (slot && slot.name !== null) notes.unshift(`${names.get(id!)}.${slot.name}`);
-    if ((info.name === 'GETSLOT' || info.name === 'SELFSLOT') && slot && slot.typeId === 12) result = slot.structId;
+    if (info.setsA && slot && slot.typeId === 12) result = slot.structId;
   }
-  switch (info.name) {
-    case 'NEWSTRUCT':
-      structIn[a] = next !== undefined ? hksBx(next) : undefined;
-      return;
-    case 'CHECKTYPES':
-      structIn[a] = hksBx(w);
-      return;
-    case 'MOVE':
-      structIn[a] = structIn[hksB(w)];
-      return;
-    case 'SELF':
-    case 'SELFSLOT':
-    case 'SELFSLOTMT':
-      structIn[a + 1] = structIn[hksB(w)];
-      structIn[a] = undefined;
-      return;
-    default:
-      if (/^(TAIL)?CALL/.test(info.name)) structIn.length = Math.min(structIn.length, a);
-      else if (info.a === 'R' && !info.name.startsWith('SET') && !KEEPS_A.has(info.name)) structIn[a] = result;
-  }
+  if (info.dataPayload === 'structId' && info.setsA) {
+    // NEWSTRUCT: R(A) holds a new instance of the structure in the DATA word.
+    structIn[a] = next !== undefined ? hksBx(next) : undefined;
+  } else if (info.check === 'struct') structIn[a] = hksBx(w);
+  else if (info.name === 'MOVE') structIn[a] = structIn[hksB(w)];
+  else if (info.writes === 'A..A+1') {
+    // SELF forms: R(A+1) is the receiver, R(A) the method.
+    structIn[a + 1] = structIn[hksB(w)];
+    structIn[a] = undefined;
+  } else if (info.call) structIn.length = Math.min(structIn.length, a);
+  else if (info.setsA) structIn[a] = result;
 }
 
 function describeData(owner: HksOpcodeInfo | undefined, ownerWord: number, index: number, w: number, fn: HksFunction, structNames: Map<number, string>): string {
   if (!owner) return 'orphan DATA word';
   const a = hksA(w);
   const bx = hksBx(w);
-  switch (owner.name) {
-    case 'GETGLOBAL_MEM':
-    case 'GETGLOBAL':
+  switch (owner.dataPayload) {
+    case 'memo':
       return `memo pair K(${bx}), K(${bx + 1})`;
-    case 'GETFIELD':
-    case 'GETFIELD_R1':
-    case 'GETTABLE_S':
-    case 'GETTABLE':
+    case 'cache':
       return 'inline cache';
-    case 'CLOSURE': {
+    case 'capture':
       if (a === 1) return `capture R(${bx})`;
       if (a === 2) return `share upvalue ${bx}${fn.debug?.upvalueNames[bx] ? ` (${fn.debug.upvalueNames[bx]})` : ''}`;
       return `capture kind ${a}?`;
-    }
-    case 'SETLIST':
+    case 'block':
       return `block ${bx}`;
-    case 'NEWSTRUCT':
-    case 'SETSLOTS':
+    case 'structId':
       return `struct ${structNames.get(bx) ?? bx}`;
-    case 'SETSLOT':
+    case 'typeId':
       return `type ${TYPE_NAMES[bx] ?? bx}`;
-    case 'SETSLOTMT': {
-      const b = hksB(ownerWord);
-      const structWord = b >> 4 === 12;
+    case 'slotChain': {
+      const structWord = hksB(ownerWord) >> 4 === 12;
       if (structWord && index === 0) return `struct ${structNames.get(bx) ?? bx}`;
       return `slot ${a} via ${bx}`;
     }
-    case 'GETSLOTMT':
-    case 'SELFSLOTMT':
+    case 'chain':
       return `slot ${a} via ${bx}`;
-    default: {
+    case null: {
       const expected = hksDataWordCount(owner, ownerWord);
       return expected === 0 ? `DATA after ${owner.name}` : '';
     }

@@ -7,7 +7,7 @@
  */
 import type { Issue } from '../../binary/errors.ts';
 import { HKS_DEFAULT_PAD_BYTE, listHksFunctions, type HksChunk, type HksFunction } from './chunk.ts';
-import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind } from './opcodes.ts';
+import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksRegisterSpan, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind } from './opcodes.ts';
 
 export interface HksVerifyOptions {
   dialect?: HksDialect;
@@ -17,41 +17,6 @@ export interface HksVerifyOptions {
 
 /** Number of type ids in the standard type table (CHECKTYPE / SETSLOT type operands must be below it). */
 const TYPE_COUNT = 13;
-
-/**
- * Registers an instruction touches beyond its plain R operands, as [first, last] from its fields, for the
- * multi-register forms (calls, returns, loops, SETLIST …). `null` = nothing beyond the operand table.
- */
-const REGISTER_SPANS: Record<string, (a: number, b: number, c: number) => [number, number] | null> = {
-  CALL_I: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
-  CALL_I_R1: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
-  CALL: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
-  CALL_C: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
-  CALL_M: (a, b, c) => [a, a + Math.max(b - 1, c - 2, 0)],
-  TAILCALL_I: (a, b) => [a, a + Math.max(b - 1, 0)],
-  TAILCALL_I_R1: (a, b) => [a, a + Math.max(b - 1, 0)],
-  TAILCALL: (a, b) => [a, a + Math.max(b - 1, 0)],
-  TAILCALL_C: (a, b) => [a, a + Math.max(b - 1, 0)],
-  TAILCALL_M: (a, b) => [a, a + Math.max(b - 1, 0)],
-  RETURN: (a, b) => (b >= 2 ? [a, a + b - 2] : null),
-  SELF: (a) => [a, a + 1],
-  SELFSLOT: (a) => [a, a + 1],
-  SELFSLOTMT: (a) => [a, a + 1],
-  TFORLOOP: (a, _b, c) => [a, a + 2 + Math.max(c, 1)],
-  SETLIST: (a, b) => [a, a + b],
-  VARARG: (a, b) => (b >= 2 ? [a, a + b - 2] : [a, a]),
-};
-
-/** The operand of each `_R1` form that the previous instruction must have written (§10). */
-const R1_OPERAND: Record<string, 'A' | 'B'> = {
-  CALL_I_R1: 'A',
-  TAILCALL_I_R1: 'A',
-  SETUPVAL_R1: 'A',
-  TEST_R1: 'A',
-  SETFIELD_R1: 'A',
-  NOT_R1: 'B',
-  GETFIELD_R1: 'B',
-};
 
 /** Checks a chunk; returns the findings (empty for clean compiler output). */
 export function verifyHksChunk(chunk: HksChunk, options: HksVerifyOptions = {}): Issue[] {
@@ -162,42 +127,25 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly HksOpcodeI
     } else if (info.mode === 'ABx') check(info.b, bx, 'Bx', false);
     else check(info.b, hksSbx(w), 'sBx', false);
 
-    const span = REGISTER_SPANS[info.name]?.(a, b, c);
-    if (span && span[1] >= maxStack) add(pc, 'hks.operand.span', `${info.name}: uses registers R(${span[0]})..R(${span[1]}), max stack is ${maxStack}`);
-
-    switch (info.name) {
-      case 'LOADNIL':
-        if (b < a) add(pc, 'hks.operand.order', `LOADNIL: B ${b} below A ${a}`);
-        break;
-      case 'CONCAT':
-        if (c <= b) add(pc, 'hks.operand.order', `CONCAT: C ${c} must be above B ${b}`);
-        break;
-      case 'GETUPVAL':
-      case 'SETUPVAL':
-      case 'SETUPVAL_R1':
-        if (b >= fn.upvalueCount) add(pc, 'hks.operand.upvalue', `${info.name}: upvalue ${b} but the function has ${fn.upvalueCount}`);
-        break;
-      case 'CHECKTYPE':
-        if (bx >= TYPE_COUNT) add(pc, 'hks.operand.type', `CHECKTYPE: type id ${bx} is not a Lua type`);
-        break;
-      case 'CHECKTYPES':
-      case 'CHECKTYPE_D':
-        if (hasStructs && !structIds.has(bx)) add(pc, 'hks.operand.struct', `${info.name}: structure id ${bx} is not declared`);
-        break;
-      case 'GETFIELD':
-      case 'GETFIELD_R1':
-      case 'SETFIELD':
-      case 'SETFIELD_R1': {
-        const key = fn.constants[info.name.startsWith('GET') ? c : b];
-        if (key && key.type !== 'string') add(pc, 'hks.operand.fieldkey', `${info.name}: field key K(${info.name.startsWith('GET') ? c : b}) is a ${key.type}, not a string`, 'warning');
-        break;
-      }
+    const span = hksRegisterSpan(info, w);
+    if (span) {
+      if (span[1] >= maxStack) add(pc, 'hks.operand.span', `${info.name}: uses registers R(${span[0]})..R(${span[1]}), max stack is ${maxStack}`);
+      if (info.span === 'loadnil' && span[1] < span[0]) add(pc, 'hks.operand.order', `${info.name}: B ${b} below A ${a}`);
+      if (info.span === 'concat' && span[1] <= span[0]) add(pc, 'hks.operand.order', `${info.name}: C ${c} must be above B ${b}`);
+    }
+    if (info.upvalueB && b >= fn.upvalueCount) add(pc, 'hks.operand.upvalue', `${info.name}: upvalue ${b} but the function has ${fn.upvalueCount}`);
+    if (info.check === 'type' && bx >= TYPE_COUNT) add(pc, 'hks.operand.type', `${info.name}: type id ${bx} is not a Lua type`);
+    if (info.check === 'struct' && hasStructs && !structIds.has(bx)) add(pc, 'hks.operand.struct', `${info.name}: structure id ${bx} is not declared`);
+    if (info.access && (info.access.role === 'field-read' || info.access.role === 'field-write') && info.access.operand !== 'Bx') {
+      const index = info.access.operand === 'C' ? c : b;
+      const key = fn.constants[index];
+      if (key && key.type !== 'string') add(pc, 'hks.operand.fieldkey', `${info.name}: field key K(${index}) is a ${key.type}, not a string`, 'warning');
     }
     if (info.test && (pc + 1 >= n || byOp[hksOp(code[pc + 1]!)]?.name !== 'JMP')) add(pc, 'hks.test.jmp', `${info.name}: the word after a test instruction must be a JMP`, pc + 1 >= n ? 'error' : 'warning');
 
     // R1 forms: the VM takes the operand from the register the previous instruction wrote (§10), so that
     // instruction must be one that "makes R1", write the same register, and control must not arrive by a jump.
-    const r1 = R1_OPERAND[info.name];
+    const r1 = info.r1Operand;
     if (r1) {
       let p = pc - 1;
       while (p >= 0 && isData(p)) p--;
@@ -224,17 +172,24 @@ function verifyFunction(fn: HksFunction, path: string, byOp: readonly HksOpcodeI
       const d = code[pc + 1 + i]!;
       const da = hksA(d);
       const dbx = hksBx(d);
-      if (info.name === 'CLOSURE') {
-        if (da === 1 && dbx >= maxStack) add(pc + 1 + i, 'hks.data.capture', `CLOSURE capture of R(${dbx}) is not below max stack ${maxStack}`);
-        else if (da === 2 && dbx >= fn.upvalueCount) add(pc + 1 + i, 'hks.data.capture', `CLOSURE shares upvalue ${dbx} but the function has ${fn.upvalueCount}`);
-        else if (da !== 1 && da !== 2) add(pc + 1 + i, 'hks.data.capture', `CLOSURE capture kind ${da} (expected 1 = register, 2 = upvalue)`);
-      } else if (info.name === 'GETGLOBAL_MEM' || info.name === 'GETGLOBAL') {
-        if (dbx + 1 >= kCount) add(pc + 1 + i, 'hks.data.memo', `memo pair K(${dbx}), K(${dbx + 1}) beyond the ${kCount} constant(s)`);
-        else if (fn.constants[dbx]!.type !== 'nil' || fn.constants[dbx + 1]!.type !== 'nil') add(pc + 1 + i, 'hks.data.memo', `memo pair K(${dbx}), K(${dbx + 1}) is not two nil constants`, 'warning');
-      } else if ((info.name === 'NEWSTRUCT' || info.name === 'SETSLOTS') && hasStructs && !structIds.has(dbx)) {
-        add(pc + 1 + i, 'hks.data.struct', `${info.name}: structure id ${dbx} is not declared`);
-      } else if (info.name === 'SETSLOT' && dbx >= TYPE_COUNT) {
-        add(pc + 1 + i, 'hks.data.type', `SETSLOT: type id ${dbx} is not a Lua type`);
+      switch (info.dataPayload) {
+        case 'capture':
+          if (da === 1 && dbx >= maxStack) add(pc + 1 + i, 'hks.data.capture', `${info.name} capture of R(${dbx}) is not below max stack ${maxStack}`);
+          else if (da === 2 && dbx >= fn.upvalueCount) add(pc + 1 + i, 'hks.data.capture', `${info.name} shares upvalue ${dbx} but the function has ${fn.upvalueCount}`);
+          else if (da !== 1 && da !== 2) add(pc + 1 + i, 'hks.data.capture', `${info.name} capture kind ${da} (expected 1 = register, 2 = upvalue)`);
+          break;
+        case 'memo':
+          if (dbx + 1 >= kCount) add(pc + 1 + i, 'hks.data.memo', `memo pair K(${dbx}), K(${dbx + 1}) beyond the ${kCount} constant(s)`);
+          else if (fn.constants[dbx]!.type !== 'nil' || fn.constants[dbx + 1]!.type !== 'nil') add(pc + 1 + i, 'hks.data.memo', `memo pair K(${dbx}), K(${dbx + 1}) is not two nil constants`, 'warning');
+          break;
+        case 'structId':
+          if (hasStructs && !structIds.has(dbx)) add(pc + 1 + i, 'hks.data.struct', `${info.name}: structure id ${dbx} is not declared`);
+          break;
+        case 'typeId':
+          if (dbx >= TYPE_COUNT) add(pc + 1 + i, 'hks.data.type', `${info.name}: type id ${dbx} is not a Lua type`);
+          break;
+        default:
+          break;
       }
     }
     pc += run;

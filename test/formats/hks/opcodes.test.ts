@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assembleHks, hksDataWordCount, disassembleHks, hksOpcodes, hksOperandKinds, writeHksChunk, parseHksChunk, type HksOpcodeInfo } from '../../../src/index.ts';
+import { assembleHks, hksDataWordCount, disassembleHks, hksOpcodes, hksOperandKinds, hksRegisterSpan, writeHksChunk, parseHksChunk, type HksOpcodeInfo } from '../../../src/index.ts';
 
 const table = hksOpcodes();
 
@@ -76,6 +76,46 @@ describe('opcode table', () => {
     expect(hksDataWordCount(table.byName.get('GETSLOTMT')!, w(85, 0, 0, 1))).toBe(2);
     expect(hksDataWordCount(table.byName.get('GETFIELD')!, 0)).toBe(2);
     expect(hksDataWordCount(table.byName.get('GETGLOBAL_MEM')!, 0)).toBe(1);
+  });
+});
+
+describe('opcode table columns (golden values from hksc src/lopcodes.def and the spec §9–10)', () => {
+  const names = (pred: (o: HksOpcodeInfo) => boolean): string[] => table.byOp.filter(pred).map((o) => o.name);
+
+  it('B names a constant through the opcode low bit exactly for the RK-B opcode pairs', () => {
+    expect(names((o) => o.constantB)).toEqual([
+      'EQ', 'EQ_BK', 'SETTABLE_S', 'SETTABLE_S_BK', 'SETTABLE_N', 'SETTABLE_N_BK', 'SETTABLE', 'SETTABLE_BK',
+      'ADD', 'ADD_BK', 'SUB', 'SUB_BK', 'MUL', 'MUL_BK', 'DIV', 'DIV_BK', 'MOD', 'MOD_BK', 'POW', 'POW_BK', 'LT', 'LT_BK', 'LE', 'LE_BK',
+    ]);
+    for (const o of table.byOp.filter((x) => x.constantB && x.op % 2 === 0)) expect(table.byOp[o.op | 1]!.name).toBe(`${o.name}_BK`);
+  });
+
+  it('lists the seven _R1 forms with the operand the previous instruction supplies', () => {
+    const pairs = table.byOp.filter((o) => o.r1Form !== null).map((o) => [o.name, table.byOp[o.r1Form!]!.name, table.byOp[o.r1Form!]!.r1Operand]);
+    expect(pairs).toEqual([
+      ['GETFIELD', 'GETFIELD_R1', 'B'], ['TEST', 'TEST_R1', 'A'], ['CALL_I', 'CALL_I_R1', 'A'], ['SETFIELD', 'SETFIELD_R1', 'A'],
+      ['TAILCALL_I', 'TAILCALL_I_R1', 'A'], ['SETUPVAL', 'SETUPVAL_R1', 'A'], ['NOT', 'NOT_R1', 'B'],
+    ]);
+    for (const o of table.byOp.filter((x) => x.r1Of !== null)) expect(table.byOp[o.r1Of!]!.r1Form).toBe(o.op);
+  });
+
+  it('says which instructions write R(A): loads and arithmetic do, stores, tests, jumps and checks do not', () => {
+    for (const n of ['MOVE', 'LOADK', 'GETFIELD', 'GETGLOBAL_MEM', 'ADD_BK', 'NOT_R1', 'CLOSURE', 'NEWSTRUCT', 'GETSLOT', 'SELF', 'CALL_I', 'VARARG', 'LOADNIL']) expect([n, table.byName.get(n)!.setsA]).toEqual([n, true]);
+    for (const n of ['SETFIELD', 'SETTABLE_S', 'SETGLOBAL', 'SETUPVAL', 'SETSLOTI', 'SETLIST', 'TEST', 'EQ', 'JMP', 'RETURN', 'TAILCALL_I', 'CLOSE', 'CHECKTYPES', 'TFORLOOP', 'DATA']) expect([n, table.byName.get(n)!.setsA]).toEqual([n, false]);
+    expect(names((o) => o.call === 'call')).toEqual(['CALL_I', 'CALL_C', 'CALL_M', 'CALL', 'CALL_I_R1']);
+    expect(names((o) => o.call === 'tailcall')).toEqual(['TAILCALL_I', 'TAILCALL_C', 'TAILCALL_M', 'TAILCALL', 'TAILCALL_I_R1']);
+  });
+
+  it('names what DATA words hold and the register spans of multi-register instructions', () => {
+    expect(names((o) => o.dataPayload === 'cache')).toEqual(['GETFIELD', 'GETTABLE_S', 'GETTABLE', 'GETFIELD_R1']);
+    expect(names((o) => o.dataPayload === 'structId')).toEqual(['NEWSTRUCT', 'SETSLOTS']);
+    expect(table.byName.get('GETGLOBAL_MEM')!.dataPayload).toBe('memo');
+    const w = (op: string, a: number, b: number, c: number): number => ((table.byName.get(op)!.op << 25) | (b << 17) | (c << 8) | a) >>> 0;
+    expect(hksRegisterSpan(table.byName.get('CALL_I')!, w('CALL_I', 3, 3, 2))).toEqual([3, 5]);
+    expect(hksRegisterSpan(table.byName.get('RETURN')!, w('RETURN', 0, 1, 0))).toBeNull();
+    expect(hksRegisterSpan(table.byName.get('TFORLOOP')!, w('TFORLOOP', 4, 0, 2))).toEqual([4, 8]);
+    expect(hksRegisterSpan(table.byName.get('CONCAT')!, w('CONCAT', 0, 1, 3))).toEqual([1, 3]);
+    expect(hksRegisterSpan(table.byName.get('MOVE')!, w('MOVE', 0, 1, 0))).toBeNull();
   });
 });
 
