@@ -15,6 +15,7 @@ export * from './formats/bndl/index.ts';
 export * from './formats/embb/index.ts';
 export * from './formats/strdb/index.ts';
 export * from './formats/scripts/index.ts';
+export * from './formats/registry.ts';
 export * from './gamedb/index.ts';
 export * from './gamedb/edit/index.ts';
 export * from './staticdb/index.ts';

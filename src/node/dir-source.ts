@@ -6,13 +6,14 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { NotFoundError } from '../binary/errors.ts';
+import { basename, join, relative, sep } from 'node:path';
+import { NotFoundError, VfsError } from '../binary/errors.ts';
+import { FORMAT_HEAD_SIZE, detectFormat } from '../formats/registry.ts';
 import { normalizeVfsPath, type VfsSource } from '../resources/vfs/source.ts';
 import { ArchiveTreeSource } from '../resources/vfs/archive-source.ts';
 import type { MountVector } from '../resources/vfs/mount-vector.ts';
 import type { P919Table } from '../hash/p919.ts';
-import { safeJoin } from './fs.ts';
+import { readHead, safeJoin } from './fs.ts';
 import { openArch06File } from './vfs-file.ts';
 import type { ChunkDecoder } from '../compress/codecs.ts';
 
@@ -98,6 +99,10 @@ export async function mountPath(vfs: MountVector, path: string, index?: number, 
   let source: VfsSource;
   if (st.isDirectory()) source = new DirectorySource(path);
   else {
+    const found = detectFormat(readHead(path, FORMAT_HEAD_SIZE), basename(path));
+    if (found && found.format.id !== 'arch06') {
+      throw new VfsError('ENOTARCHIVE', path, `${path} is a ${found.format.title}, not an .arch06 archive or a folder: only archives and folders can be mounted`);
+    }
     const archive = await openArch06File(path, options.decoder ? { decoder: options.decoder } : {});
     source = new ArchiveTreeSource(archive, options.table ? { name: path, table: options.table } : { name: path });
   }

@@ -2,7 +2,7 @@
  * Node file-system adapters shared by the CLI and server: reading files as `Uint8Array`, atomic writes (temp file
  * + rename, `.bak` kept when an existing file is replaced on request), and path containment for extraction.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, copyFileSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, copyFileSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname, basename, join, resolve, relative, isAbsolute, sep } from 'node:path';
 import { VfsError } from '../binary/errors.ts';
 
@@ -10,6 +10,18 @@ import { VfsError } from '../binary/errors.ts';
 export function readBytes(path: string): Uint8Array {
   const b = readFileSync(path);
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** The first `length` bytes of a file (fewer when the file is shorter): enough to tell its format. */
+export function readHead(path: string, length: number): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(length);
+    const n = readSync(fd, head, 0, length, 0);
+    return head.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface AtomicWriteOptions {

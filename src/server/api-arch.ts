@@ -16,7 +16,8 @@ import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchTreePage, ArchT
 import { findingsOf } from './gadb-view.ts';
 import { Download, intParam, type Router } from './router.ts';
 import { detectKind } from './workspace.ts';
-import { bytesToHex, hex32, utf8Decode } from '../binary/text.ts';
+import { FORMAT_HEAD_SIZE } from '../formats/registry.ts';
+import { bytesToHex, hex32, latin1Decode, utf8Decode } from '../binary/text.ts';
 
 /** Bytes of text shown in an entry's preview; a hex dump shows fewer (it is four times wider). */
 const TEXT_PREVIEW = 1 << 16;
@@ -163,9 +164,9 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
         preview: text ? utf8Decode(head) : hexdump(head),
         previewTruncated: bytes.length > limit,
       };
-      const magic = String.fromCharCode(...bytes.subarray(0, 4));
+      const magic = latin1Decode(bytes.subarray(0, 4));
       if (bytes.length >= 4 && /^[\x20-\x7e]{4}$/.test(magic)) detail.magic = magic;
-      const kind = detectKind(bytes.subarray(0, 16), f.name);
+      const kind = detectKind(bytes.subarray(0, FORMAT_HEAD_SIZE), f.name);
       if (kind === 'gadb' || kind === 'hks') detail.opensAs = kind;
       return detail;
     },
@@ -191,7 +192,7 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
       const a = await archive(c, info.id);
       const f = entryOf(a, req.params['entry']!);
       const bytes = await a.read(f);
-      const kind = detectKind(bytes.subarray(0, 16), f.name);
+      const kind = detectKind(bytes.subarray(0, FORMAT_HEAD_SIZE), f.name);
       if (kind !== 'gadb' && kind !== 'hks') throw new UsageError(`${f.path} is not a GameDB or a script: download it instead`);
       // Never beside the archive (often a game folder) and never over another file: the entry's own name, or
       // name~2, name~3… unless that file already holds exactly these bytes.

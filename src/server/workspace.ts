@@ -3,10 +3,11 @@
  * across runs so URLs can be shared); no request parameter ever reaches the file system as a path. Files are read
  * and opened lazily, once, on first use, by the opener registered for their kind.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { NotFoundError } from '../binary/errors.ts';
-import { readBytes } from '../node/fs.ts';
+import { readBytes, readHead } from '../node/fs.ts';
+import { FORMAT_HEAD_SIZE, detectFormat } from '../formats/registry.ts';
 
 /** What a file holds, decided from its first bytes (and its extension where the bytes cannot tell). */
 export type FileKind = 'gadb' | 'sd2' | 'arch06' | 'hks' | 'unknown';
@@ -41,19 +42,13 @@ interface Entry {
   opened?: unknown;
 }
 
-/** Decides a file's kind from its magic bytes, falling back to its extension. */
+/** The formats the workbench has views for (ids of the format registry). */
+const WORKBENCH_KINDS: ReadonlySet<string> = new Set<FileKind>(['gadb', 'sd2', 'arch06', 'hks']);
+
+/** Decides a file's kind through the format registry: by content (magic and version), else by its name. */
 export function detectKind(head: Uint8Array, name: string): FileKind {
-  const ascii = (offset: number) => String.fromCharCode(...head.subarray(offset, offset + 4));
-  if (head.length >= 4 && ascii(0) === 'GADB') return 'gadb';
-  if (head.length >= 12 && ascii(8) === 'GADB') return 'gadb';
-  const lower = name.toLowerCase();
-  if (head.length >= 4 && head[0] === 0x1b && ascii(1).startsWith('Lua')) return 'hks';
-  if (head.length >= 4 && ascii(0) === 'SCRI') return 'hks';
-  if (head.length >= 4 && ascii(0) === 'LTAR') return 'arch06';
-  if (lower.endsWith('.sd2')) return 'sd2';
-  if (lower.endsWith('.arch06')) return 'arch06';
-  if (lower.endsWith('.gamedb') || lower.endsWith('.fxp') || lower.endsWith('.bvr')) return 'gadb';
-  return 'unknown';
+  const found = detectFormat(head, name);
+  return found && WORKBENCH_KINDS.has(found.format.id) ? (found.format.id as FileKind) : 'unknown';
 }
 
 function slug(name: string): string {
@@ -80,7 +75,7 @@ export class Workspace {
   add(path: string, origin: FileOrigin, savedFrom?: string): FileInfo {
     const name = basename(path);
     const size = statSync(path).size;
-    const head = readHead(path);
+    const head = readHead(path, FORMAT_HEAD_SIZE);
     let id = slug(name);
     for (let n = 2; this.entries.has(id); n++) id = `${slug(name)}~${n}`;
     const info: FileInfo = { id, name, kind: detectKind(head, name), size, origin };
@@ -146,17 +141,5 @@ export class Workspace {
     const entry = this.entries.get(id);
     if (!entry) throw new NotFoundError(`no file ${JSON.stringify(id)} in this workbench`);
     return entry;
-  }
-}
-
-/** The first 16 bytes: enough to tell the kind; a 56 MB database is read once, when opened. */
-function readHead(path: string): Uint8Array {
-  const fd = openSync(path, 'r');
-  try {
-    const head = new Uint8Array(16);
-    const n = readSync(fd, head, 0, 16, 0);
-    return head.subarray(0, n);
-  } finally {
-    closeSync(fd);
   }
 }

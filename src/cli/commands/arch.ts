@@ -7,12 +7,12 @@ import { join, relative, sep } from 'node:path';
 import { FormatError, UsageError, type Issue } from '../../binary/errors.ts';
 import { hexdump } from '../../binary/hexdump.ts';
 import { ChunkDecoder } from '../../compress/codecs.ts';
-import { APL_FILE_NAME, isArchivePathIndex, parseArchivePathIndex, validateArchivePathIndex } from '../../formats/apl/apl.ts';
+import { APL_FILE_NAME, parseArchivePathIndex, validateArchivePathIndex } from '../../formats/apl/apl.ts';
 import type { Arch06Archive } from '../../formats/arch06/archive.ts';
 import type { Arch06FileRecord } from '../../formats/arch06/arch06.ts';
 import { packArch06, type Arch06PackEntry } from '../../formats/arch06/pack.ts';
 import type { Arch06Storage } from '../../formats/arch06/chunks.ts';
-import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
+import { readBytes, readHead, safeJoin, writeFileAtomic } from '../../node/fs.ts';
 import { DirectorySource, mountPath } from '../../node/dir-source.ts';
 import { bndlNamesSize, bndlTotalSize, parseBndl, validateBndl } from '../../formats/bndl/bndl.ts';
 import { checkEmbbAgainstBndl, EMBB_HYPOTHESES, parseEmbbHypothesis } from '../../formats/embb/embb.ts';
@@ -20,10 +20,12 @@ import { parseStrdb, strdbGet, strdbTextAt } from '../../formats/strdb/strdb.ts'
 import { describeScripts } from '../../formats/scripts/scripts.ts';
 import { p919 } from '../../hash/p919.ts';
 import { MountVector, type Resolution } from '../../resources/vfs/mount-vector.ts';
-import { openArch06File, openFileRandomAccess } from '../../node/vfs-file.ts';
+import { openArch06File } from '../../node/vfs-file.ts';
 import { hex32, utf8Decode } from '../../binary/text.ts';
 import { ExitCode, type Command, type CommandContext } from '../command.ts';
 import { resolveLut } from './hash.ts';
+import { checkInputFile, checkInputFormat, checkLazyInput, readInputFile } from '../input.ts';
+import { FORMAT_HEAD_SIZE, formatOfBytes, type FormatId } from '../../formats/registry.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
@@ -34,6 +36,7 @@ function decoder(ctx: CommandContext): ChunkDecoder {
 }
 
 async function withArchive<T>(ctx: CommandContext, file: string, fn: (a: Arch06Archive) => Promise<T>, dec = decoder(ctx)): Promise<T> {
+  checkLazyInput(ctx.resolvePath(file), 'arch06', file);
   const archive = await openArch06File(ctx.resolvePath(file), { decoder: dec, name: file });
   try {
     return await fn(archive);
@@ -327,12 +330,10 @@ const indexCommand: Command = {
     let failed = false;
     const all: unknown[] = [];
     for (const file of ctx.args) {
-      // an archive (LTAR) holds its index as an entry; anything else is read as a loose index file
-      const source = await openFileRandomAccess(ctx.resolvePath(file));
-      const magic = await source.read(0, 4).finally(() => source.close?.());
-      const isArchive = magic.length === 4 && String.fromCharCode(...magic) === 'LTAR';
-      const bytes = isArchive ? await withArchive(ctx, file, (a) => a.read(APL_FILE_NAME)) : readBytes(ctx.resolvePath(file));
-      if (!isArchive && !isArchivePathIndex(bytes)) parseArchivePathIndex(bytes);
+      // an archive holds its index as an entry; anything else is read as a loose index file
+      checkInputFile(ctx.resolvePath(file), file);
+      const isArchive = formatOfBytes(readHead(ctx.resolvePath(file), FORMAT_HEAD_SIZE))?.id === 'arch06';
+      const bytes = isArchive ? await withArchive(ctx, file, (a) => a.read(APL_FILE_NAME)) : readInputFile(ctx.resolvePath(file), 'apl', file);
       const index = parseArchivePathIndex(bytes);
       const issues = ctx.options['check'] === true ? validateArchivePathIndex(index, resolveLut(ctx)) : [];
       if (issues.some((i) => i.severity === 'error')) failed = true;
@@ -353,10 +354,11 @@ const indexCommand: Command = {
 
 const fromOption = { from: { type: 'string', valueName: 'ARCHIVE', description: 'read FILE as an entry of this .arch06' } } as const;
 
-async function loadInput(ctx: CommandContext, file: string): Promise<Uint8Array> {
+async function loadInput(ctx: CommandContext, file: string, expected: FormatId): Promise<Uint8Array> {
   const from = ctx.options['from'];
-  if (typeof from === 'string') return withArchive(ctx, from, (a) => a.read(file));
-  return readBytes(ctx.resolvePath(file));
+  const bytes = typeof from === 'string' ? await withArchive(ctx, from, (a) => a.read(file)) : readInputFile(ctx.resolvePath(file), expected, file);
+  checkInputFormat(bytes.subarray(0, FORMAT_HEAD_SIZE), expected, file);
+  return bytes;
 }
 
 const bndlCommand: Command = {
@@ -367,7 +369,7 @@ const bndlCommand: Command = {
   maxArgs: 1,
   options: { ...fromOption, 'embb-size': { type: 'string', valueName: 'N', description: 'check the companion .embb raw size against the size rule' } },
   async run(ctx) {
-    const bndl = parseBndl(await loadInput(ctx, ctx.args[0]!));
+    const bndl = parseBndl(await loadInput(ctx, ctx.args[0]!, 'bndl'));
     const table = resolveLut(ctx);
     const issues = validateBndl(bndl, table);
     const embbSize = ctx.options['embb-size'];
@@ -394,7 +396,7 @@ const strdbCommand: Command = {
   minArgs: 1,
   options: { ...fromOption, all: { type: 'boolean', description: 'print every id and string' } },
   async run(ctx) {
-    const db = parseStrdb(await loadInput(ctx, ctx.args[0]!));
+    const db = parseStrdb(await loadInput(ctx, ctx.args[0]!, 'strdb'));
     const ids = ctx.args.slice(1).map((a) => {
       const n = Number(a);
       if (!Number.isInteger(n) || n < 0) throw new UsageError(`not a string id: ${a}`);
@@ -420,10 +422,10 @@ const embbCommand: Command = {
   options: { ...fromOption, bndl: { type: 'string', valueName: 'MANIFEST', description: 'the companion .bndl (a file, or an entry of --from) to check the size rule' } },
   details: 'Exit 1 when the file contradicts the hypothesis embb.toolsLayout (the layout of every real .embb is still unknown).',
   async run(ctx) {
-    const bytes = await loadInput(ctx, ctx.args[0]!);
+    const bytes = await loadInput(ctx, ctx.args[0]!, 'embb');
     const issues: Issue[] = [];
     const manifest = ctx.options['bndl'];
-    if (typeof manifest === 'string') issues.push(...checkEmbbAgainstBndl(bytes.length, parseBndl(await loadInput(ctx, manifest))));
+    if (typeof manifest === 'string') issues.push(...checkEmbbAgainstBndl(bytes.length, parseBndl(await loadInput(ctx, manifest, 'bndl'))));
     let reading: unknown;
     try {
       reading = parseEmbbHypothesis(bytes);
@@ -448,7 +450,7 @@ const scriptsCommand: Command = {
   maxArgs: 1,
   options: { ...fromOption, source: { type: 'boolean', description: 'print the whole source text (flag 1 only)' } },
   async run(ctx) {
-    const bytes = await loadInput(ctx, ctx.args[0]!);
+    const bytes = await loadInput(ctx, ctx.args[0]!, 'hks');
     const s = describeScripts(bytes);
     if (ctx.options['source'] === true) {
       if (s.kind !== 'source') throw new UsageError(`the body is ${s.kind}, not source text (see scry script … for bytecode)`);

@@ -27,6 +27,7 @@ import { addNamesFile, loadBuiltinNames } from '../../node/gamedb.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { resolveLut } from './hash.ts';
+import { readInputFile } from '../input.ts';
 
 const outputOptions: Record<string, OptionSpec> = {
   output: { type: 'string', short: 'o', valueName: 'OUT', description: 'write the result to OUT (never the input unless --in-place)' },
@@ -50,7 +51,7 @@ function setup(ctx: CommandContext): Ctx {
 
 function load(ctx: CommandContext, file: string): { g: Gadb; path: string } {
   const path = ctx.resolvePath(file);
-  return { g: parseGadb(readBytes(path)), path };
+  return { g: parseGadb(readInputFile(path, 'gadb', file)), path };
 }
 
 /** Where an output goes: `-o OUT`, or the input itself with `--in-place`. */
@@ -457,7 +458,7 @@ const sql: Command = {
   run(ctx) {
     const s = setup(ctx);
     const path = ctx.resolvePath(ctx.args[0]!);
-    const bytes = readBytes(path);
+    const bytes = readInputFile(path, 'gadb', ctx.args[0]!);
     const dir = typeof ctx.options['cache'] === 'string' ? ctx.resolvePath(ctx.options['cache']) : sqlCacheDir(ctx.io.env);
     mkdirSync(dir, { recursive: true });
     const key = createHash('sha256').update(bytes).digest('hex').slice(0, 24);

@@ -12,9 +12,10 @@ import { formatHash } from '../../gamedb/names.ts';
 import { searchDatabase } from '../../gamedb/search.ts';
 import { summarizeDatabase } from '../../gamedb/summary.ts';
 import { addNamesFile, loadBuiltinNames } from '../../node/gamedb.ts';
-import { readBytes, writeFileAtomic } from '../../node/fs.ts';
+import { writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { resolveLut } from './hash.ts';
+import { readInputFile } from '../input.ts';
 
 const namesOption: Record<string, OptionSpec> = {
   names: { type: 'string', multiple: true, valueName: 'FILE', description: 'plain-text names list (one per line) to resolve field hashes; repeatable' },
@@ -28,7 +29,7 @@ interface Opened {
 
 function openDb(ctx: CommandContext, file: string): Opened {
   const path = ctx.resolvePath(file);
-  const bytes = readBytes(path);
+  const bytes = readInputFile(path, 'gadb', file);
   const table = resolveLut(ctx);
   const names = loadBuiltinNames(table);
   const extra = ctx.options['names'];
@@ -357,7 +358,7 @@ const verify: Command = {
   maxArgs: 1,
   run(ctx) {
     const path = ctx.resolvePath(ctx.args[0]!);
-    const bytes = readBytes(path);
+    const bytes = readInputFile(path, 'gadb', ctx.args[0]!);
     const issues = verifyGadb(bytes);
     const findings = issues.filter((i) => i.severity !== 'info');
     if (ctx.json) ctx.printJson({ file: path, findings: findings.length, issues });
@@ -391,7 +392,7 @@ const rebuild: Command = {
     const out = ctx.options['output'];
     if (typeof out !== 'string') throw new UsageError('missing -o OUT');
     const path = ctx.resolvePath(ctx.args[0]!);
-    const bytes = readBytes(path);
+    const bytes = readInputFile(path, 'gadb', ctx.args[0]!);
     const { gadb } = parseGadbWithLayout(bytes);
     const rebuilt = writeGadb(gadb);
     const outPath = ctx.resolvePath(out);

@@ -7,9 +7,10 @@ import { UsageError } from '../../binary/errors.ts';
 import { DEFAULT_P919_TABLE, p919, type P919Table } from '../../hash/p919.ts';
 import { calibrateP919, parseP919Table, serializeP919Table } from '../../hash/calibrate.ts';
 import { parseGadb } from '../../formats/gadb/index.ts';
-import { readBytes, writeFileAtomic } from '../../node/fs.ts';
+import { writeFileAtomic } from '../../node/fs.ts';
 import { hex32, latin1Decode } from '../../binary/text.ts';
 import { ExitCode, type Command, type CommandContext } from '../command.ts';
+import { readInputFile } from '../input.ts';
 
 /** Where a calibrated table is kept for reuse when `--lut` is not given. */
 export function userLutPath(env: Record<string, string | undefined>): string {
@@ -83,7 +84,7 @@ const calibrateCommand: Command = {
   },
   run(ctx) {
     const path = ctx.resolvePath(ctx.args[0]!);
-    const gadb = parseGadb(readBytes(path));
+    const gadb = parseGadb(readInputFile(path, 'gadb', ctx.args[0]!));
     const data = gadb.strings.data;
     const pairs = gadb.categories.map((c) => {
       const end = data.indexOf(0, c.nameKey);

@@ -21,6 +21,8 @@ import {
 import { scriSourceText } from '../../formats/scri/scri.ts';
 import { readBytes, writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
+import { readInputFile } from '../input.ts';
+import { utf8Decode } from '../../binary/text.ts';
 
 const dialectOption: Record<string, OptionSpec> = {
   dialect: { type: 'string', valueName: 'NAME', description: `opcode numbering: ${HKS_DIALECTS.join(', ')} (default: default, the Shadow of War one)` },
@@ -39,7 +41,7 @@ function dialectOf(ctx: CommandContext): HksDialect {
 
 function open(ctx: CommandContext, allowTruncated = false): { path: string; bytes: Uint8Array; file: HksFile } {
   const path = ctx.resolvePath(ctx.args[0]!);
-  const bytes = readBytes(path);
+  const bytes = readInputFile(path, 'hks', ctx.args[0]!);
   return { path, bytes, file: openHksFile(bytes, { allowTruncated }) };
 }
 
@@ -149,7 +151,7 @@ const asmCommand: Command = {
   async run(ctx) {
     const arg = ctx.args[0]!;
     const source = arg === '-' ? '<stdin>' : arg;
-    const text = arg === '-' ? await ctx.io.readStdin() : new TextDecoder().decode(readBytes(ctx.resolvePath(arg)));
+    const text = arg === '-' ? await ctx.io.readStdin() : utf8Decode(readBytes(ctx.resolvePath(arg)));
     if (typeof ctx.options['output'] !== 'string' && typeof ctx.options['compare'] !== 'string') throw new UsageError('missing -o OUT (or --compare FILE)');
     const { bytes, result } = assembleHksFile(text, { source, dialect: dialectOf(ctx) });
     let diff: number | null = null;

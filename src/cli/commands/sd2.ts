@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
-import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
+import { safeJoin, writeFileAtomic } from '../../node/fs.ts';
 import { isSd2, verifySd2, writeSd2, Sd2Flags, sd2InfoSize, type Sd2File } from '../../formats/sd2/index.ts';
 import {
   StaticDb,
@@ -28,8 +28,9 @@ import {
   type StaticDbTable,
   type Sd2SearchKind,
 } from '../../staticdb/index.ts';
-import { hex32 } from '../../binary/text.ts';
+import { hex32, utf8Decode } from '../../binary/text.ts';
 import { type Command, type CommandContext, type OptionSpec } from '../command.ts';
+import { readInputFile } from '../input.ts';
 
 const namesOption: Record<string, OptionSpec> = {
   names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (Brutus JSON, hash→name JSON or one name per line); repeatable; also $SCRY_SD2_NAMES (colon-separated)' },
@@ -81,7 +82,7 @@ function loadNames(ctx: CommandContext): Sd2Names {
 
 function openDb(ctx: CommandContext, file = ctx.args[0]!): StaticDb {
   const patch = str(ctx, 'patch');
-  return StaticDb.open(readBytes(ctx.resolvePath(file)), { names: loadNames(ctx), inflate: zlibInflate, ...(patch !== undefined ? { patch } : {}) });
+  return StaticDb.open(readInputFile(ctx.resolvePath(file), 'sd2', file), { names: loadNames(ctx), inflate: zlibInflate, ...(patch !== undefined ? { patch } : {}) });
 }
 
 function progress(ctx: CommandContext, text: string): void {
@@ -162,7 +163,7 @@ const info: Command = {
   maxArgs: 1,
   options: namesOption,
   run(ctx) {
-    const bytes = readBytes(ctx.resolvePath(ctx.args[0]!));
+    const bytes = readInputFile(ctx.resolvePath(ctx.args[0]!), 'sd2', ctx.args[0]!);
     const db = StaticDb.open(bytes, { names: loadNames(ctx), inflate: zlibInflate, ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
     const f = db.toFile();
     const tables = db.tables();
@@ -607,10 +608,10 @@ const packCmd: Command = {
     level: { type: 'string', valueName: 'N', description: 'deflate level 0-9 (default 1)' },
   },
   run(ctx) {
-    const input = readBytes(ctx.resolvePath(ctx.args[0]!));
+    const input = readInputFile(ctx.resolvePath(ctx.args[0]!), 'sd2', ctx.args[0]!);
     let db: StaticDb;
     if (isSd2(input)) db = StaticDb.open(input, { names: loadNames(ctx), inflate: zlibInflate, ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
-    else db = importSd2Json(new TextDecoder().decode(input));
+    else db = importSd2Json(utf8Decode(input));
     const mv = str(ctx, 'memory-version');
     if (mv !== undefined) {
       if (mv !== '1000' && mv !== '1002') throw new UsageError('--memory-version must be 1000 or 1002');

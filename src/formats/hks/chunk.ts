@@ -170,7 +170,12 @@ export const HKS_FLAG_STRUCTURES = 0x02;
 
 /** True when the bytes start with `"\x1bLua"` + version 0x51. */
 export function isHksChunk(bytes: Uint8Array): boolean {
-  return bytes.length >= 5 && bytes[0] === 0x1b && bytes[1] === 0x4c && bytes[2] === 0x75 && bytes[3] === 0x61 && bytes[4] === 0x51;
+  return hasLuaSignature(bytes) && bytes[4] === 0x51;
+}
+
+/** True when the bytes start with the Lua signature `\x1bLua`, whatever the version byte after it. */
+export function hasLuaSignature(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x1b && bytes[1] === 0x4c && bytes[2] === 0x75 && bytes[3] === 0x61;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

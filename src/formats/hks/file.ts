@@ -4,7 +4,7 @@
  */
 import { FormatError } from '../../binary/errors.ts';
 import { isScri, parseScri, writeScri, SCRI_HEADER_SIZE, type Scri } from '../scri/scri.ts';
-import { isHksChunk, parseHksChunk, writeHksChunk, type HksChunk, type HksParseOptions } from './chunk.ts';
+import { hasLuaSignature, isHksChunk, parseHksChunk, writeHksChunk, type HksChunk, type HksParseOptions } from './chunk.ts';
 import { assembleHks, type HksAssembleOptions, type HksAssembleResult } from './asm.ts';
 import { disassembleHks, type HksDisassembleOptions } from './disasm.ts';
 
@@ -29,7 +29,8 @@ export function openHksFile(bytes: Uint8Array, options: HksOpenOptions = {}): Hk
     }
     return { kind: 'scri-source', scri, truncatedBy: scri.truncatedBy };
   }
-  if (isHksChunk(bytes)) return { kind: 'chunk', chunk: parseHksChunk(bytes, options), scri: null };
+  // Any `\x1bLua` goes to the chunk parser, which names an unsupported Lua version rather than "not a chunk".
+  if (hasLuaSignature(bytes)) return { kind: 'chunk', chunk: parseHksChunk(bytes, options), scri: null };
   throw new FormatError('hks', 0, '/', 'neither a SCRI container nor a HavokScript chunk (expected "SCRI" or "\\x1bLua")');
 }
 
