@@ -4,11 +4,15 @@
  * names a user or a research note knows, from plain text: one name per line, `#` starts a comment, blank lines
  * are ignored. A line is hashed with P919 and resolves every hash equal to it.
  *
+ * A line may also be `0xHASH<TAB>name` (the form community lists and `scry db crack` write). The name is checked:
+ * when P919 of it differs from HASH the line is refused (`mismatches`); when it cannot be hashed (a character of
+ * unknown table value, such as `/`) it is taken on the list's word for HASH and reported as `unverified`.
+ *
  * scry ships the 33 field names confirmed on the real sample (`names/fields.txt`); the Node helper
  * `loadBuiltinNames` (src/node/gamedb.ts) reads that file, a browser build can fetch it.
  */
 import { HashError } from '../binary/errors.ts';
-import { DEFAULT_P919_TABLE, p919, type P919Table } from '../hash/p919.ts';
+import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p919.ts';
 
 /** Formats a hash with no known name: `0x%08X`. */
 export function formatHash(hash: number): string {
@@ -29,7 +33,14 @@ export interface NamesLoadReport {
   collisions: Array<{ name: string; existing: string; hash: number }>;
   /** Lines that cannot be hashed with the table (a character of unknown P919 value). */
   unhashable: Array<{ line: number; name: string; reason: string }>;
+  /** `0xHASH<TAB>name` lines whose name hashes to something else: refused. */
+  mismatches: Array<{ line: number; name: string; listed: number; hash: number }>;
+  /** `0xHASH<TAB>name` lines whose name cannot be hashed: kept for HASH on the list's word. */
+  unverified: Array<{ line: number; name: string; hash: number }>;
 }
+
+/** `0xHASH<TAB>name` (tab or spaces between; 1 to 8 hex digits). */
+const PAIR_LINE = /^0x([0-9a-fA-F]{1,8})[\t ]+(\S.*)$/;
 
 /** Hash → name(s), built from plain-text lists. Hashing uses the table given at construction. */
 export class NameDictionary {
@@ -54,14 +65,40 @@ export class NameDictionary {
     return hash;
   }
 
-  /** Adds every name of a plain-text list (one per line, `#` comments). Never throws for a bad line. */
+  /** Adds `name` under `hash` without hashing it (a name the table cannot hash, listed for that hash). */
+  #addUnverified(hash: number, name: string): boolean {
+    const list = this.#byHash.get(hash >>> 0);
+    if (!list) this.#byHash.set(hash >>> 0, [name]);
+    else if (!list.includes(name)) list.push(name);
+    return !list;
+  }
+
+  /**
+   * Adds every name of a plain-text list (one per line, `#` comments, `0xHASH<TAB>name` pairs checked as the
+   * module comment says). Never throws for a bad line.
+   */
   addText(text: string): NamesLoadReport {
-    const report: NamesLoadReport = { added: 0, collisions: [], unhashable: [] };
-    const lines = text.split(/\r?\n/);
+    const report: NamesLoadReport = { added: 0, collisions: [], unhashable: [], mismatches: [], unverified: [] };
+    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
     for (let i = 0; i < lines.length; i++) {
       const hashAt = lines[i]!.indexOf('#');
-      const name = (hashAt >= 0 ? lines[i]!.slice(0, hashAt) : lines[i]!).trim();
-      if (name.length === 0) continue;
+      const line = (hashAt >= 0 ? lines[i]!.slice(0, hashAt) : lines[i]!).trim();
+      if (line.length === 0) continue;
+      const pair = PAIR_LINE.exec(line);
+      const name = pair ? pair[2]!.trim() : line;
+      if (pair) {
+        const listed = parseInt(pair[1]!, 16) >>> 0;
+        if (!canHashP919(name, { table: this.table })) {
+          if (this.#addUnverified(listed, name)) report.added++;
+          report.unverified.push({ line: i + 1, name, hash: listed });
+          continue;
+        }
+        const hash = p919(name, { table: this.table });
+        if (hash !== listed) {
+          report.mismatches.push({ line: i + 1, name, listed, hash });
+          continue;
+        }
+      }
       try {
         const before = this.#byHash.get(p919(name, { table: this.table }))?.[0];
         const hash = this.add(name);
@@ -73,6 +110,11 @@ export class NameDictionary {
       }
     }
     return report;
+  }
+
+  /** Whether some name is known for `hash`. */
+  has(hash: number): boolean {
+    return this.#byHash.has(hash >>> 0);
   }
 
   /** The first name known for `hash`, or `undefined`. */

@@ -4,7 +4,8 @@
  * - Brutus JSON: `{ "<decimal hash>": { "BestGuess": name, "Matches": [names…] } }` (several matches = a true
  *   collision, e.g. `GrowIntoPfxId` / `AngularDurationTemplate`);
  * - simple JSON: `{ "<hash>": "name" }` or `["name", …]`;
- * - plain text: one name per line (`sdb_names.txt`, SDBrowser's `fields.txt`); `#` comments and blanks skipped.
+ * - plain text: one name per line (`sdb_names.txt`, SDBrowser's `fields.txt`); `#` comments and blanks skipped;
+ *   a line may be `0xHASH<TAB>name`, whose name must hash to HASH.
  *
  * Every name is re-hashed: a list entry whose name does not hash to its key is kept out and reported.
  */
@@ -77,8 +78,14 @@ export class Sd2Names {
       return count;
     }
     for (const line of text.split(/\r?\n/)) {
-      const name = line.trim();
-      if (name.length === 0 || name.startsWith('#')) continue;
+      const t = line.trim();
+      if (t.length === 0 || t.startsWith('#')) continue;
+      const pair = /^0x([0-9a-fA-F]{1,8})[\t ]+(\S.*)$/.exec(t);
+      const name = pair ? pair[2]!.trim() : t;
+      if (pair && ffnv32(name) !== parseInt(pair[1]!, 16) >>> 0) {
+        this.mismatches.push({ source, key: `0x${pair[1]!}`, name, hash: ffnv32(name) });
+        continue;
+      }
       this.add(name, source);
       count++;
     }

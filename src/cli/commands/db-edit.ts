@@ -23,17 +23,17 @@ import { applyGadbPatch, makeGadbPatch, type PatchRecordRule } from '../../gamed
 import { exportCsv, exportJsonl } from '../../gamedb/edit/tables.ts';
 import { exportSqlite } from '../../gamedb/edit/sqlite.ts';
 import type BetterSqlite3 from 'better-sqlite3';
-import { addNamesFile, loadBuiltinNames } from '../../node/gamedb.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { resolveLut } from './hash.ts';
 import { readInputFile } from '../input.ts';
+import { commandNames, namesOption } from './db.ts';
 
 const outputOptions: Record<string, OptionSpec> = {
   output: { type: 'string', short: 'o', valueName: 'OUT', description: 'write the result to OUT (never the input unless --in-place)' },
   'in-place': { type: 'boolean', description: 'replace the input file (atomically; the previous file is kept as FILE.bak)' },
   force: { type: 'boolean', description: 'replace an existing OUT (a .bak is kept)' },
-  names: { type: 'string', multiple: true, valueName: 'FILE', description: 'plain-text names list to resolve field hashes; repeatable' },
+  ...namesOption,
 };
 
 interface Ctx {
@@ -43,10 +43,7 @@ interface Ctx {
 
 function setup(ctx: CommandContext): Ctx {
   const table = resolveLut(ctx);
-  const names = loadBuiltinNames(table);
-  const extra = ctx.options['names'];
-  for (const f of Array.isArray(extra) ? extra : []) addNamesFile(names, ctx.resolvePath(f));
-  return { namer: names, hasher: p919Hasher(table) };
+  return { namer: commandNames(ctx, table), hasher: p919Hasher(table) };
 }
 
 function load(ctx: CommandContext, file: string): { g: Gadb; path: string } {

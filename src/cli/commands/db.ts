@@ -3,23 +3,39 @@
  * Every command takes `--json`; names of categories, records and fields are hashed with the table `resolveLut`
  * picks (`--lut FILE`, the saved calibrated table, or the built-in one).
  */
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError, type Issue } from '../../binary/errors.ts';
 import { parseGadbWithLayout, verifyGadb, writeGadb } from '../../formats/gadb/index.ts';
 import { Database, DbRecord, Field, type FieldValue } from '../../gamedb/database.ts';
 import { formatValue, quoteText, recordRef, valueToJson } from '../../gamedb/format.ts';
-import { formatHash } from '../../gamedb/names.ts';
+import { formatHash, type NameDictionary } from '../../gamedb/names.ts';
+import type { P919Table } from '../../hash/p919.ts';
 import { searchDatabase } from '../../gamedb/search.ts';
+import { crackGadbFieldNames, fieldNameCoverage, gadbVocabulary, unnamedFieldHashes } from '../../gamedb/crack.ts';
 import { summarizeDatabase } from '../../gamedb/summary.ts';
-import { addNamesFile, loadBuiltinNames } from '../../node/gamedb.ts';
+import { loadGadbNames, nameReportWarnings, userConfigDir } from '../../node/names.ts';
 import { writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { resolveLut } from './hash.ts';
 import { readInputFile } from '../input.ts';
 
-const namesOption: Record<string, OptionSpec> = {
-  names: { type: 'string', multiple: true, valueName: 'FILE', description: 'plain-text names list (one per line) to resolve field hashes; repeatable' },
+/** `--names FILE` of every `db` command that shows or takes field names. */
+export const namesOption: Record<string, OptionSpec> = {
+  names: { type: 'string', multiple: true, valueName: 'FILE', description: 'field-name list (one name, or 0xHASH<TAB>name, per line); repeatable; also every *.txt in ~/.config/scry/names/' },
 };
+
+/**
+ * The field-name dictionary of a `db` command: the shipped names, the user's config folder (`src/node/names.ts`)
+ * and every `--names FILE`; lines that were skipped are reported on stderr.
+ */
+export function commandNames(ctx: CommandContext, table: P919Table): NameDictionary {
+  const extra = ctx.options['names'];
+  const files = (Array.isArray(extra) ? extra : []).map((f) => ctx.resolvePath(f));
+  const { names, reports } = loadGadbNames({ table, files, configDir: userConfigDir(ctx.io.env) });
+  for (const r of reports) for (const w of nameReportWarnings(r)) ctx.err(w);
+  return names;
+}
 
 interface Opened {
   db: Database;
@@ -31,13 +47,7 @@ function openDb(ctx: CommandContext, file: string): Opened {
   const path = ctx.resolvePath(file);
   const bytes = readInputFile(path, 'gadb', file);
   const table = resolveLut(ctx);
-  const names = loadBuiltinNames(table);
-  const extra = ctx.options['names'];
-  for (const f of Array.isArray(extra) ? extra : []) {
-    const report = addNamesFile(names, ctx.resolvePath(f));
-    for (const u of report.unhashable) ctx.err(`${f}:${u.line}: skipped ${JSON.stringify(u.name)}: ${u.reason}`);
-  }
-  return { db: Database.open(bytes, { table, names }), bytes, path };
+  return { db: Database.open(bytes, { table, names: commandNames(ctx, table) }), bytes, path };
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -343,6 +353,68 @@ const refs: Command = {
   },
 };
 
+// ------------------------------------------------------------------ crack
+
+const crack: Command = {
+  path: ['db', 'crack'],
+  summary: 'find names for unnamed field hashes: CamelCase combinations of the database\'s own words, known names and --words',
+  usage: 'FILE [--words FILE] [--max-words N] [-o NAMES]',
+  minArgs: 1,
+  maxArgs: 1,
+  details:
+    'Words come from category, type and record names, String/StringEnum values (split at case changes, digits and _),\n' +
+    'the known field names and --words lists. A hit is a name whose P919 equals an unnamed field hash (checked again in\n' +
+    'full); a hash with two different candidates is listed as a collision, never picked. Output lines are a name list\n' +
+    '(0xHASH<TAB>Name; # comments) to save and load with --names. Hits are guesses: a 32-bit hash also matches by chance.',
+  options: {
+    ...namesOption,
+    words: { type: 'string', multiple: true, valueName: 'FILE', description: 'extra words or names, one per line; repeatable' },
+    'max-words': { type: 'string', valueName: 'N', description: 'most words in a candidate (default 2; 3 tries far more and finds more chance hits)' },
+    'max-vocabulary': { type: 'string', valueName: 'N', description: 'most words used, most frequent first (default 5000)' },
+    budget: { type: 'string', valueName: 'N', description: 'stop after N candidates (default 100000000)' },
+    output: { type: 'string', short: 'o', valueName: 'NAMES', description: 'also write the found names to NAMES (a name list; never over a file unless --force)' },
+    force: { type: 'boolean', description: 'replace NAMES if it exists' },
+  },
+  run(ctx) {
+    const { db } = openDb(ctx, ctx.args[0]!);
+    const words: string[] = [];
+    const extra = ctx.options['words'];
+    for (const f of Array.isArray(extra) ? extra : []) words.push(...readFileSync(ctx.resolvePath(f), 'utf8').split(/\r?\n/).map((w) => w.replace(/#.*/, '').trim()).filter(Boolean));
+    const before = fieldNameCoverage(db);
+    const result = crackGadbFieldNames({
+      targets: unnamedFieldHashes(db),
+      vocabulary: gadbVocabulary(db, words),
+      maxWords: intOption(ctx, 'max-words', 2),
+      maxVocabulary: intOption(ctx, 'max-vocabulary', 5000),
+      budget: intOption(ctx, 'budget', 100_000_000),
+      table: db.table,
+    });
+    const after = before.named + result.hits.length;
+    const pct = (x: number) => (before.fields === 0 ? '0' : ((100 * x) / before.fields).toFixed(1));
+    const list = [
+      `# scry db crack ${basename(ctx.args[0]!)}: ${n(result.hits.length)} name(s) found, ${n(result.collisions.length)} collision(s); guesses to review`,
+      `# coverage: ${n(before.named)} of ${n(before.fields)} field hashes named (${pct(before.named)}%) before, ${n(after)} (${pct(after)}%) with these`,
+      `# ${n(result.tried)} candidates from ${n(result.vocabulary)} words${result.complete ? '' : ' (budget reached: not every combination was tried)'}; ~${result.expectedFalseHits.toFixed(2)} hit(s) expected by chance`,
+      ...result.hits.map((h) => `${formatHash(h.hash)}\t${h.name}`),
+      ...result.collisions.map((c) => `# collision ${formatHash(c.hash)}: ${c.names.join(' | ')}`),
+    ];
+    const out = ctx.options['output'];
+    if (typeof out === 'string') writeFileAtomic(ctx.resolvePath(out), list.join('\n') + '\n', { overwrite: ctx.options['force'] === true });
+    if (ctx.json) {
+      ctx.printJson({
+        coverage: { fields: before.fields, namedBefore: before.named, namedAfter: after },
+        hits: result.hits.map((h) => ({ hash: formatHash(h.hash), name: h.name, words: h.words })),
+        collisions: result.collisions.map((c) => ({ hash: formatHash(c.hash), names: c.names })),
+        tried: result.tried,
+        complete: result.complete,
+        vocabulary: result.vocabulary,
+        expectedFalseHits: result.expectedFalseHits,
+      });
+    } else for (const line of list) ctx.out(line);
+    return result.hits.length > 0 || result.collisions.length > 0 ? ExitCode.Ok : ExitCode.Findings;
+  },
+};
+
 // ------------------------------------------------------------------ verify
 
 function issueLine(i: Issue): string {
@@ -405,4 +477,4 @@ const rebuild: Command = {
   },
 };
 
-export const dbCommands: Command[] = [info, ls, show, get, find, refs, verify, rebuild];
+export const dbCommands: Command[] = [info, ls, show, get, find, refs, crack, verify, rebuild];

@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
+import { loadSd2NameFiles, userConfigDir } from '../../node/names.ts';
 import { safeJoin, writeFileAtomic } from '../../node/fs.ts';
 import { isSd2, verifySd2, writeSd2, Sd2Flags, sd2InfoSize, type Sd2File } from '../../formats/sd2/index.ts';
 import {
@@ -33,7 +34,7 @@ import { type Command, type CommandContext, type OptionSpec } from '../command.t
 import { readInputFile } from '../input.ts';
 
 const namesOption: Record<string, OptionSpec> = {
-  names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (Brutus JSON, hash→name JSON or one name per line); repeatable; also $SCRY_SD2_NAMES (colon-separated)' },
+  names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (Brutus JSON, hash→name JSON, one name or 0xHASH<TAB>name per line); repeatable; also $SCRY_SD2_NAMES (colon-separated) and ~/.config/scry/names/' },
   patch: { type: 'string', valueName: 'NAME', description: 'patch name for the payload keystream instead of the header\'s' },
 };
 
@@ -73,10 +74,7 @@ function loadNames(ctx: CommandContext): Sd2Names {
   const names = new Sd2Names();
   const env = ctx.io.env['SCRY_SD2_NAMES'];
   const files = [...(env ? env.split(':').filter(Boolean) : []), ...list(ctx, 'names')];
-  for (const f of files) {
-    const path = ctx.resolvePath(f);
-    names.load(readFileSync(path, 'utf8'), basename(path));
-  }
+  loadSd2NameFiles(names, files.map((f) => ctx.resolvePath(f)), userConfigDir(ctx.io.env));
   return names;
 }
 
