@@ -20,32 +20,67 @@ import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p
 import { GADB_TYPE_MASK, GadbStorageCode } from '../formats/gadb/type-codes.ts';
 import type { Database } from './database.ts';
 
+/** Character classes of the word splitter. */
+const CharClass = { Other: 0, Upper: 1, Lower: 2, Digit: 3 } as const;
+type CharClass = (typeof CharClass)[keyof typeof CharClass];
+
+function charClass(c: number): CharClass {
+  if (c >= 65 && c <= 90) return CharClass.Upper;
+  if (c >= 97 && c <= 122) return CharClass.Lower;
+  if (c >= 48 && c <= 57) return CharClass.Digit;
+  return CharClass.Other;
+}
+
+/**
+ * Calls `visit` with each word of `text`: runs of letters and digits split at a lower→upper change, between
+ * letters and digits, and before the last capital of an acronym followed by lower case (`FXName` → FX, Name).
+ */
+export function forEachNameWord(text: string, visit: (word: string) => void): void {
+  let start = -1;
+  let prev: CharClass = CharClass.Other;
+  for (let i = 0; i <= text.length; i++) {
+    const k: CharClass = i < text.length ? charClass(text.charCodeAt(i)) : CharClass.Other;
+    let split = k === CharClass.Other;
+    if (!split && start >= 0) {
+      if (prev === CharClass.Lower && k === CharClass.Upper) split = true;
+      else if ((prev === CharClass.Digit) !== (k === CharClass.Digit)) split = true;
+      else if (prev === CharClass.Upper && k === CharClass.Lower && i - 1 > start) {
+        // `FXName`: the word before ends at the capital that starts `Name`
+        visit(text.slice(start, i - 1));
+        start = i - 1;
+      }
+    }
+    if (split && start >= 0) {
+      visit(text.slice(start, i));
+      start = -1;
+    }
+    if (k !== CharClass.Other && start < 0) start = i;
+    prev = k;
+  }
+}
+
 /** Splits a name or a text into words: `EmissionRate2` → Emission, Rate, 2; `AI_Templates` → AI, Templates. */
 export function nameWords(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
-    .replace(/([0-9])([A-Za-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w.length > 0);
+  const out: string[] = [];
+  forEachNameWord(text, (w) => out.push(w));
+  return out;
 }
 
 /** Counts words (lower-cased) and the spellings they were seen in. */
 export class Vocabulary {
   readonly #count = new Map<string, number>();
-  readonly #spellings = new Map<string, Map<string, number>>();
+  /** Times a word was seen written all in capitals (`AI`, `FX`, `UI`). */
+  readonly #acronym = new Map<string, number>();
 
   /** Adds the words of `text` (each weighted by `weight`). Words longer than 40 characters are skipped. */
   addText(text: string, weight = 1): void {
-    for (const w of nameWords(text)) {
-      if (w.length > 40) continue;
+    forEachNameWord(text, (w) => {
+      if (w.length > 40) return;
       const lower = w.toLowerCase();
       this.#count.set(lower, (this.#count.get(lower) ?? 0) + weight);
-      let s = this.#spellings.get(lower);
-      if (!s) this.#spellings.set(lower, (s = new Map()));
-      s.set(w, (s.get(w) ?? 0) + weight);
-    }
+      // Only acronyms need their spelling remembered (every other word is shown Capitalised).
+      if (w.length > 1 && w.length <= 4 && w === w.toUpperCase() && !/[0-9]/.test(w)) this.#acronym.set(lower, (this.#acronym.get(lower) ?? 0) + weight);
+    });
   }
 
   get size(): number {
@@ -57,12 +92,14 @@ export class Vocabulary {
     return [...this.#count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
   }
 
-  /** How a word is shown in a CamelCase name: its most frequent spelling, first letter upper-case. */
+  /**
+   * How a word is shown in a CamelCase name: in capitals when it was written so at least half the times it was
+   * seen (an acronym: `FXName`), else Capitalised (`Emission`).
+   */
   display(lower: string): string {
-    let best = lower;
-    let n = -1;
-    for (const [w, c] of this.#spellings.get(lower) ?? []) if (c > n || (c === n && w < best)) [best, n] = [w, c];
-    return best.charAt(0).toUpperCase() + best.slice(1);
+    const caps = this.#acronym.get(lower) ?? 0;
+    if (caps * 2 >= (this.#count.get(lower) ?? 1)) return lower.toUpperCase();
+    return lower.charAt(0).toUpperCase() + lower.slice(1);
   }
 }
 
@@ -229,7 +266,7 @@ export function crackGadbFieldNames(options: GadbCrackOptions): GadbCrackResult 
     let m = found.get(h);
     if (!m) found.set(h, (m = new Map()));
     const prev = m.get(lower);
-    if (!prev || prev.words < path.length) m.set(lower, { name, words: path.length });
+    if (!prev || prev.words > path.length) m.set(lower, { name, words: path.length });
   };
   let complete = true;
   // Depth by depth (all single words, then pairs, …), each depth over the most frequent words that its share of the

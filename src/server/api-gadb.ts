@@ -14,8 +14,7 @@ import { diffGadb } from '../gamedb/edit/diff.ts';
 import { applyGadbPatch, gadbBuildTag, makeGadbPatch } from '../gamedb/edit/patch.ts';
 import { Database, type DbRecord } from '../gamedb/database.ts';
 import { searchDatabase } from '../gamedb/search.ts';
-import { formatHash } from '../gamedb/names.ts';
-import { loadBuiltinNames } from '../node/gamedb.ts';
+import { formatHash, type NameDictionary } from '../gamedb/names.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
 import type { FileInfo } from './workspace.ts';
@@ -34,9 +33,9 @@ export interface GadbDoc {
   analysis?: Promise<Analysis>;
 }
 
-function openGadb(bytes: Uint8Array): GadbDoc {
+function openGadb(bytes: Uint8Array, names: NameDictionary): GadbDoc {
   const t0 = performance.now();
-  const db = Database.open(bytes, { names: loadBuiltinNames() });
+  const db = Database.open(bytes, { names });
   const d: GadbDoc = { db, openMs: performance.now() - t0, staging: new Staging(db) };
   // The reverse index (referenced-by) takes a second or two at game scale: build it now, while the overview is
   // read, rather than on the first record opened.
@@ -70,7 +69,7 @@ const HEADER_NOTES: Record<string, string> = {
 
 /** Registers the GameDB routes. */
 export function registerGadbApi(router: Router<ApiContext>, context: ApiContext): void {
-  context.workspace.registerOpener('gadb', (bytes) => openGadb(bytes));
+  context.workspace.registerOpener('gadb', (bytes) => openGadb(bytes, context.names.gadb));
 
   router.add({
     method: 'GET',
@@ -412,7 +411,6 @@ export function gadbNamesForHash(c: ApiContext, hash: number): { name: string; s
   for (const f of c.workspace.list()) {
     if (f.kind !== 'gadb' || !c.workspace.isOpen(f.id)) continue;
     const d = doc(c, f.id);
-    for (const n of d.db.names.all(hash)) add(n, 'field-name dictionary');
     const cat = d.db.findCategory(hash);
     if (cat && cat.sortKey === hash) add(cat.name, `category in ${f.name}`);
     // Record names: one binary search per category (FindRecord), not a scan.
@@ -421,6 +419,6 @@ export function gadbNamesForHash(c: ApiContext, hash: number): { name: string; s
       if (rec) add(rec.label, `record in ${f.name} (${k.name})`);
     }
   }
-  if (out.length === 0) for (const n of loadBuiltinNames().all(hash)) add(n, 'field-name dictionary');
+  for (const n of c.names.gadb.all(hash)) add(n, 'field-name dictionary');
   return out;
 }

@@ -2,12 +2,9 @@
  * Static-database routes (Firefall `.sd2`): tables, columns, paged rows with NULL cells, typed search. Each
  * handler maps its arguments to `StaticDb` and `searchSd2` of `src/staticdb`.
  */
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { UsageError } from '../binary/errors.ts';
 import { StaticDb, type StaticDbTable } from '../staticdb/database.ts';
-import { Sd2Names } from '../staticdb/names.ts';
 import { searchSd2 } from '../staticdb/query.ts';
 import { sd2JsonValue } from '../staticdb/export.ts';
 import type { ApiContext } from './api.ts';
@@ -34,13 +31,9 @@ function table(d: StaticDb, ref: string): StaticDbTable {
   return d.table(/^\d+$/.test(ref) ? `#${ref}` : ref);
 }
 
-/** Registers the sd2 routes; `nameFiles` are name lists (Brutus JSON, hash→name JSON or one name per line). */
-export function registerSd2Api(router: Router<ApiContext>, context: ApiContext, nameFiles: string[]): void {
-  context.workspace.registerOpener('sd2', (bytes) => {
-    const names = new Sd2Names();
-    for (const f of nameFiles) names.load(readFileSync(f, 'utf8'), basename(f));
-    return StaticDb.open(bytes, { names, inflate });
-  });
+/** Registers the sd2 routes; every static database shares the run's sd2 names (`context.names.sd2`). */
+export function registerSd2Api(router: Router<ApiContext>, context: ApiContext): void {
+  context.workspace.registerOpener('sd2', (bytes) => StaticDb.open(bytes, { names: context.names.sd2, inflate }));
 
   router.add({
     method: 'GET',

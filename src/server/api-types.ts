@@ -396,3 +396,59 @@ export interface ScriptAnalysis {
   /** Named sections (`natives`, `calls`, `records`, `globalsRead`, …), each most used first. */
   calls: { section: string; names: { name: string; count: number }[] }[];
 }
+
+/** `GET /api/files/:file/names` for a GameDB file: how many of its field hashes have a name. */
+export interface GadbNamesInfo {
+  kind: 'gadb';
+  /** Distinct field hashes of the file, and how many of them are named. */
+  fields: number;
+  named: number;
+  /** Hashes the run's dictionary names (all files, all lists). */
+  dictionary: number;
+  /** Unnamed field hashes, most used first (at most 500): descriptor rows, categories, type. */
+  unnamed: { hex: string; rows: number; categories: number; type: string }[];
+  /** Lists loaded at start (base names only) and what each added. */
+  lists: { name: string; added: number; skipped: number }[];
+  /** Whether names added in the page are kept (in the user config folder). */
+  persistent: boolean;
+}
+
+/** `GET /api/files/:file/names` for an sd2 file. */
+export interface Sd2NamesInfo {
+  kind: 'sd2';
+  tables: { total: number; named: number };
+  columns: { total: number; named: number };
+  dictionary: number;
+  /** Unnamed ids (at most 500 of each). */
+  unnamedTables: string[];
+  unnamedColumns: string[];
+  /** Ids several names hash to. */
+  collisions: { id: string; names: string[]; kind: 'table' | 'column' }[];
+  persistent: boolean;
+}
+
+/** `POST /api/names` `{ text, file? }`: what adding a list did (and `file`'s coverage after it). */
+export interface AddNamesAnswer {
+  /** Newly named GameDB field hashes (in any file). */
+  added: number;
+  /** `0xHASH<TAB>name` lines refused because the name hashes elsewhere. */
+  mismatches: { line: number; name: string; listed: string; hash: string }[];
+  /** Lines that cannot be hashed (a character of unknown P919 value). */
+  unhashable: { line: number; name: string; reason: string }[];
+  /** Whether the names were written to the user config folder (`names/workbench.txt`). */
+  saved: boolean;
+  coverage?: GadbNamesInfo | Sd2NamesInfo;
+}
+
+/** `GET /api/files/:file/names/crack?words=N`: names found for unnamed hashes (not yet added). */
+export interface CrackAnswer {
+  hits: { hex: string; name: string; how: string }[];
+  /** Hashes with several candidates: none is proposed. */
+  collisions: { hex: string; names: string[] }[];
+  tried: number;
+  complete: boolean;
+  vocabulary: number;
+  expectedFalseHits: number;
+  ms: number;
+  worker: boolean;
+}

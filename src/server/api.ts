@@ -12,6 +12,8 @@ import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
 import { registerSd2Api } from './api-sd2.ts';
 import { registerArchApi } from './api-arch.ts';
 import { registerScriptApi } from './api-script.ts';
+import { registerNamesApi } from './api-names.ts';
+import type { WorkbenchNames } from './names.ts';
 
 /** What every handler can reach. */
 export interface ApiContext {
@@ -20,8 +22,8 @@ export interface ApiContext {
   outDir: string | undefined;
   /** Folder for files saved from the bundled samples (the cache folder), which are not saved beside the repo's fixtures. */
   sampleOutDir: string;
-  /** Name lists for `.sd2` files (Brutus JSON, hash→name JSON or one name per line). */
-  sd2NameFiles: string[];
+  /** The names of this run: GameDB field names and sd2 names, shared by every served file. */
+  names: WorkbenchNames;
 }
 
 export const WORKBENCH_VERSION = '0.1.0';
@@ -43,7 +45,8 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
     handler: (req, c) => hashAnswer(req.query, c),
   });
   registerGadbApi(router, context);
-  registerSd2Api(router, context, context.sd2NameFiles);
+  registerSd2Api(router, context);
+  registerNamesApi(router, context);
   registerArchApi(router, context);
   registerScriptApi(router, context);
   return router;

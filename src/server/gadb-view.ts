@@ -110,16 +110,18 @@ export function columnOf(f: Field, categoryName: string): FieldColumn {
   return col;
 }
 
-const columnCache = new WeakMap<Category, FieldColumn[]>();
+/** Columns per category, with the dictionary size they were named with (a name added since makes them stale). */
+const columnCache = new WeakMap<Category, { names: number; columns: FieldColumn[] }>();
 
 /** The columns of a category: the fields of its first record with fields (every record shares the layout, H-RUN-SHAPE). */
 export function columnsOf(cat: Category): FieldColumn[] {
-  let cols = columnCache.get(cat);
-  if (!cols) {
-    cols = cat.firstRecordWithFields()?.fields().map((f) => columnOf(f, cat.name)) ?? [];
-    columnCache.set(cat, cols);
+  const names = cat.db.names.size;
+  let cached = columnCache.get(cat);
+  if (!cached || cached.names !== names) {
+    cached = { names, columns: cat.firstRecordWithFields()?.fields().map((f) => columnOf(f, cat.name)) ?? [] };
+    columnCache.set(cat, cached);
   }
-  return cols;
+  return cached.columns;
 }
 
 /** One table row: a compact value per column, looked up by hash (a record with its own layout still lines up). */

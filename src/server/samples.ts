@@ -30,6 +30,8 @@ export interface SampleSet {
   files: { path: string; origin: 'sample' }[];
   /** Name lists for the sd2 sample. */
   sd2NameFiles: string[];
+  /** Name lists for the GameDB samples (the game-scale sample's stand-in for a community list). */
+  nameFiles: string[];
   /** Lines to show the user (what was generated, what is missing). */
   notes: string[];
 }
@@ -39,19 +41,27 @@ export interface SampleSet {
  * writes the database to the path it is given; when it is `undefined` (no generator in this build) only the
  * real sample is served.
  */
-export async function prepareSamples(cacheDir: string, generate: ((path: string) => Promise<void>) | undefined, generateArchive?: (path: string) => void): Promise<SampleSet> {
+export async function prepareSamples(
+  cacheDir: string,
+  generate: ((path: string) => Promise<void>) | undefined,
+  generateArchive?: (path: string) => void,
+  namesPathOf?: (databasePath: string) => string,
+): Promise<SampleSet> {
   const files: SampleSet['files'] = [];
   const notes: string[] = [];
   const sd2NameFiles: string[] = [];
+  const nameFiles: string[] = [];
   if (existsSync(realSamplePath)) files.push({ path: realSamplePath, origin: 'sample' });
   else notes.push(`real sample missing: ${realSamplePath}`);
   if (generate) {
     const scale = join(cacheDir, 'game-scale.gamedb');
-    if (!existsSync(scale)) {
-      notes.push(`generating the game-scale sample database into ${scale} (first run only)…`);
+    const names = namesPathOf?.(scale);
+    if (!existsSync(scale) || (names !== undefined && !existsSync(names))) {
+      notes.push(`generating the game-scale sample database${names !== undefined ? ' and its name list' : ''} into ${cacheDir} (first run only)…`);
       await generate(scale);
     }
     files.push({ path: scale, origin: 'sample' });
+    if (names !== undefined && existsSync(names)) nameFiles.push(names);
   } else {
     notes.push('the game-scale sample is not available in this build (no generator yet)');
   }
@@ -68,5 +78,5 @@ export async function prepareSamples(cacheDir: string, generate: ((path: string)
     files.push({ path: archive, origin: 'sample' });
   }
   if (existsSync(scriptSamplePath)) files.push({ path: scriptSamplePath, origin: 'sample' });
-  return { files, sd2NameFiles, notes };
+  return { files, sd2NameFiles, nameFiles, notes };
 }

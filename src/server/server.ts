@@ -14,6 +14,7 @@ import { checkRequest, SECURITY_HEADERS, TOKEN_HEADER } from './security.ts';
 import { Download, Router } from './router.ts';
 import { Workspace } from './workspace.ts';
 import { registerApi, type ApiContext } from './api.ts';
+import { WorkbenchNames } from './names.ts';
 
 /** Host the server binds; never anything else. */
 export const BIND_HOST = '127.0.0.1';
@@ -30,8 +31,12 @@ export interface WorkbenchOptions {
   outDir?: string;
   /** Folder for files saved from the bundled samples. */
   sampleOutDir: string;
-  /** Name lists for `.sd2` files. */
+  /** Name lists (`--names FILE`): plain text for GameDB fields and sd2 ids, JSON lists for sd2. */
+  nameFiles?: string[];
+  /** Name lists for `.sd2` files only. */
   sd2NameFiles?: string[];
+  /** The user config folder (name lists read; names added in the page written to `names/workbench.txt`). */
+  configDir?: string;
   /** Per-run token; random when not given (tests pass one). */
   token?: string;
 }
@@ -50,7 +55,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   const token = options.token ?? randomBytes(24).toString('base64url');
   const workspace = new Workspace();
   for (const f of options.files) workspace.add(f.path, f.origin);
-  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir, sd2NameFiles: options.sd2NameFiles ?? [] };
+  const names = new WorkbenchNames({ files: options.nameFiles ?? [], sd2Files: options.sd2NameFiles ?? [], configDir: options.configDir });
+  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir, names };
   const router = registerApi(new Router<ApiContext>(), context);
   const assets = await buildWebAssets(token);
 

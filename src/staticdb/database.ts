@@ -252,6 +252,11 @@ export class StaticDb {
     return this.dirty;
   }
 
+  /** Drops cached column labels after names were added to `names` (the next table access labels them anew). */
+  namesChanged(): void {
+    this.views = [];
+  }
+
   /** Every table, in file order. */
   tables(): StaticDbTable[] {
     return this.file.image.tables.map((_, i) => this.tableAt(i));

@@ -44,6 +44,20 @@ export function categoriesOf(file: string): Promise<CategorySummary[]> {
   return p;
 }
 
+/** Listeners told when names were added (views that cache labels drop them). */
+const namesListeners: (() => void)[] = [];
+
+/** Registers a cache to clear when names are added. */
+export function onNamesChanged(listener: () => void): void {
+  namesListeners.push(listener);
+}
+
+/** Names were added: every cached label (category columns, sd2 tables) is stale. */
+export function namesChanged(): void {
+  categoryDetails.clear();
+  for (const l of namesListeners) l();
+}
+
 /** A category's columns. */
 export function categoryDetail(file: string, category: string): Promise<CategoryDetail> {
   const key = `${file}\u0000${category}`;

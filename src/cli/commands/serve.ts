@@ -5,7 +5,8 @@ import { UsageError } from '../../binary/errors.ts';
 import type { Command } from '../command.ts';
 import { startWorkbench } from '../../server/server.ts';
 import { defaultCacheDir, prepareSamples } from '../../server/samples.ts';
-import { generateSampleArchive, generateSampleDatabase } from '../../server/generate.ts';
+import { generateSampleArchive, generateSampleDatabase, sampleNamesPath } from '../../server/generate.ts';
+import { userConfigDir } from '../../node/names.ts';
 
 /** Default port: stable across runs so shared URLs keep working (the next free one is used when taken). */
 export const DEFAULT_PORT = 7919;
@@ -17,12 +18,14 @@ const serveCommand: Command = {
   options: {
     port: { type: 'string', valueName: 'N', description: `port to listen on (default ${DEFAULT_PORT}, 0 = any free port)` },
     out: { type: 'string', valueName: 'DIR', description: 'folder for saved files (default: beside each file; samples: the cache folder)' },
+    names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (one name, or 0xHASH<TAB>name, per line; JSON lists for sd2); repeatable; also ~/.config/scry/names/' },
   },
   details:
     'Binds 127.0.0.1 only and refuses requests whose Host or Origin is not its own. Serves only the files given.\n' +
     'With no FILE, serves the real sample .fxp, a game-scale database generated on first run into .scry-cache/\n' +
     '(or $SCRY_CACHE), the sample .sd2, a small .arch06 packed from fixtures into the same cache on first run and\n' +
-    'an hksc-compiled script. Name lists for .sd2 files: $SCRY_SD2_NAMES (colon-separated). Stops on Ctrl+C.',
+    'an hksc-compiled script. Name lists: --names FILE, every list in ~/.config/scry/names/ (names added in the page\n' +
+    'are written there, to workbench.txt), $SCRY_SD2_NAMES (colon-separated, sd2 only). Stops on Ctrl+C.',
   async run(ctx) {
     const portText = ctx.options['port'];
     const port = portText === undefined ? DEFAULT_PORT : Number(portText);
@@ -31,6 +34,9 @@ const serveCommand: Command = {
     let files: { path: string; origin: 'argument' | 'sample' }[];
     const sd2Env = ctx.io.env['SCRY_SD2_NAMES'];
     const sd2NameFiles = sd2Env ? sd2Env.split(':').filter((p) => p.length > 0) : [];
+    const namesOption = ctx.options['names'];
+    const nameFiles = (Array.isArray(namesOption) ? namesOption : []).map((f) => ctx.resolvePath(f));
+    const configDir = userConfigDir(ctx.io.env);
     if (ctx.args.length > 0) {
       files = ctx.args.map((a) => {
         const path = ctx.resolvePath(a);
@@ -38,10 +44,11 @@ const serveCommand: Command = {
         return { path, origin: 'argument' as const };
       });
     } else {
-      const samples = await prepareSamples(cacheDir, generateSampleDatabase, generateSampleArchive);
+      const samples = await prepareSamples(cacheDir, generateSampleDatabase, generateSampleArchive, sampleNamesPath);
       for (const n of samples.notes) ctx.err(n);
       files = samples.files;
       sd2NameFiles.push(...samples.sd2NameFiles);
+      nameFiles.push(...samples.nameFiles);
     }
     const out = ctx.options['out'];
     const workbench = await startWorkbench({
@@ -49,6 +56,8 @@ const serveCommand: Command = {
       port,
       sampleOutDir: join(cacheDir, 'saved'),
       sd2NameFiles,
+      nameFiles,
+      ...(configDir !== undefined ? { configDir } : {}),
       ...(typeof out === 'string' ? { outDir: ctx.resolvePath(out) } : {}),
     });
     if (ctx.json) ctx.printJson({ url: workbench.url, files: workbench.workspace.list() });

@@ -6,6 +6,7 @@ import { link, type App } from '../app.ts';
 import { bytes, debounce, h, hex32, mount, num } from '../dom.ts';
 import { recordRoute } from '../routes.ts';
 import { valueText } from '../values.ts';
+import { namesSection } from './names.ts';
 
 const KIND_LABEL: Record<string, string> = { gadb: 'GameDB', sd2: 'Static DB', arch06: 'Archive', hks: 'Script', unknown: 'Unknown' };
 
@@ -60,6 +61,7 @@ export async function overviewView(app: App, file: string): Promise<HTMLElement>
     h('h1', null, o.file.name, ' ', h('span', { class: 'kind kind-gadb' }, 'GameDB')),
     h('p', { class: 'muted' }, `${o.container} · root ${o.rootName} · ${bytes(o.file.size)} · opened in ${o.openMs.toFixed(0)} ms`),
     counts,
+    namesSection(app, file, () => app.navigate({ view: 'file', file }, { replace: true })),
     h(
       'div',
       { class: 'two-col' },

@@ -1,12 +1,14 @@
 /** Firefall static database (`.sd2`) views: overview, a virtual table per sd2 table with NULL cells, search hits. */
 import type { Sd2Cell, Sd2Overview, Sd2RowPage, Sd2SearchAnswer, Sd2TableDetail } from '../../../src/server/api-types.ts';
 import { get } from '../api.ts';
-import { link, type App } from '../app.ts';
+import { link, onNamesChanged, type App } from '../app.ts';
 import { bytes, h, num } from '../dom.ts';
 import { VirtualTable, type Column } from '../virtual-table.ts';
 import { f32Text } from '../values.ts';
+import { namesSection } from './names.ts';
 
 const overviews = new Map<string, Promise<Sd2Overview>>();
+onNamesChanged(() => overviews.clear());
 
 /** The overview of an sd2 file (fetched once per page load; the sidebar lists its tables). */
 export function sd2Overview(file: string): Promise<Sd2Overview> {
@@ -63,6 +65,7 @@ export async function sd2OverviewView(app: App, file: string): Promise<HTMLEleme
       ].map(([label, value]) => h('div', { class: 'count' }, h('b', null, num(value as number)), h('span', null, label as string))),
     ),
     h('section', null, h('h3', null, 'Header'), h('table', { class: 'kv' }, o.header.map((f) => h('tr', null, h('th', null, f.name), h('td', { class: 'mono' }, f.value))))),
+    namesSection(app, file, () => app.navigate({ view: 'file', file }, { replace: true })),
     h(
       'section',
       null,
