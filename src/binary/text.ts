@@ -163,6 +163,27 @@ export function utf8Encode(text: string, field: TextField): Uint8Array {
   return utf8Encoder.encode(text);
 }
 
+/**
+ * The shortest decimal text that reads back as the same f32 (`Math.fround`): how every f32 value is shown, so a
+ * value on screen is a value that round-trips (0.001, not 0.0010000000474974513; 1e11 as 100000000000, not
+ * 99999997952). NaN and infinities print as JavaScript does; -0 as `-0`.
+ */
+export function formatF32(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const f = Math.fround(x);
+  for (let p = 1; p <= 9; p++) {
+    const candidate = parseFloat(f.toPrecision(p));
+    if (Math.fround(candidate) === f) return String(candidate);
+  }
+  return String(f);
+}
+
+/** The number `formatF32` prints: the shortest decimal with the same f32 (for JSON; NaN and infinities unchanged). */
+export function shortestF32(x: number): number {
+  return Number.isFinite(x) ? Number(formatF32(x)) : x;
+}
+
 /** A 32-bit value the way every listing prints hashes and ids: `0x%08X`. */
 export function hex32(value: number): string {
   return '0x' + (value >>> 0).toString(16).toUpperCase().padStart(8, '0');

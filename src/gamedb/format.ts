@@ -3,7 +3,10 @@
  * Floats are f32 in the file; both forms print the shortest decimal that reads back to the same f32, so a value
  * shown is a value that round-trips.
  */
+import { formatF32, shortestF32 } from '../binary/text.ts';
 import { formatHash } from './names.ts';
+
+export { formatF32, shortestF32 };
 import { DbRecord, type FieldValue } from './database.ts';
 import type { CurveKey, EnumValue } from './values.ts';
 import type { GadbTypeInfo } from '../formats/gadb/type-codes.ts';
@@ -18,28 +21,12 @@ function numbersAreF32(type: GadbTypeInfo | undefined): boolean {
   return false;
 }
 
-/** The shortest decimal text that `Math.fround` turns back into the same f32. */
-export function formatF32(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  for (let p = 1; p <= 9; p++) {
-    const candidate = parseFloat(x.toPrecision(p));
-    if (Math.fround(candidate) === x) return String(candidate);
-  }
-  return String(x);
-}
-
 /**
  * A text value in double quotes for display: quotes and control characters escaped, backslashes kept as they are
  * (resource paths such as `fx\weapons\x.fxp` stay readable; `--json` output is exact JSON).
  */
 export function quoteText(text: string): string {
   return '"' + text.replace(/["\u0000-\u001f\u007f]/g, (c) => (c === '"' ? '\\"' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)) + '"';
-}
-
-/** The shortest number that reads back to the same f32 (NaN and infinities stay as they are). */
-export function shortestF32(x: number): number {
-  return Number.isFinite(x) ? Number(formatF32(x)) : x;
 }
 
 function isEnum(v: unknown): v is EnumValue {

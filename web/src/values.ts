@@ -1,17 +1,11 @@
 /** How typed values look: compact in table cells, in full in the record view (vectors, arrays, curve plots). */
 import type { RecordRef, TypedValue } from '../../src/server/api-types.ts';
+import { formatF32 } from '../../src/binary/text.ts';
 import { h, svg } from './dom.ts';
 import { hex32 } from '../../src/binary/text.ts';
 
-/** Shortest text that reads back as the same f32 (the file stores f32, JSON carries f64). */
-export function f32Text(v: number): string {
-  if (!Number.isFinite(v)) return String(v);
-  for (let p = 1; p <= 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === Math.fround(v)) return String(Number(s));
-  }
-  return String(v);
-}
+/** Shortest text that reads back as the same f32 (the file stores f32, JSON carries f64): the library's formatter. */
+export const f32Text = formatF32;
 
 function colorCss(c: number): string {
   // Byte order of the colour is unknown (H-COLOR-ORDER); shown as 0xAARRGGBB read from the u32.
