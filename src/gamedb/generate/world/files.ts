@@ -9,7 +9,8 @@
  * The `.embb` layout is unknown (spec archives.md §8). The generated content follows hypothesis
  * `embb.generatedLayout`: a 24-byte header (`EMBB`, 5, namesSize, count, two zero words), the manifest's name block,
  * then the resources back to back — which satisfies the verified size rule (raw size = Σ sizes + namesSize + 24).
- * Resource bytes are filler: the resource's path repeated.
+ * Resource bytes are filler: each resource starts with its own path and is zero after it (so a large content costs
+ * address space, not memory, until something reads it).
  *
  * `WorldFileSource` serves these files through the VFS without writing them (a source for the mount vector);
  * `packWorldArchives` writes them into `.arch06` archives.
@@ -159,16 +160,10 @@ export function worldBundleFiles(ref: WorldBundleRef, sizeScale = 1): WorldBundl
   return { manifestPath, contentPath, manifest, manifestBytes, contentSize };
 }
 
-/** Fills `out[at, at + n)` with `text` repeated (doubling copies). */
-function fillPattern(out: Uint8Array, at: number, n: number, text: string): void {
-  const m = Math.min(n, text.length + 1);
-  for (let i = 0; i < m; i++) out[at + i] = i < text.length ? text.charCodeAt(i) & 0xff : 0;
-  let have = m;
-  while (have < n) {
-    const k = Math.min(have, n - have);
-    out.copyWithin(at + have, at, at + k);
-    have += k;
-  }
+/** Writes `text` (Latin-1, cut to `n` bytes) at `out[at]`; the rest of the `n` bytes stay zero. */
+function stamp(out: Uint8Array, at: number, n: number, text: string): void {
+  const m = Math.min(n, text.length);
+  for (let i = 0; i < m; i++) out[at + i] = text.charCodeAt(i) & 0xff;
 }
 
 /** The `.embb` bytes of a bundle (hypothesis `embb.generatedLayout`). Effects are real effect databases. */
@@ -188,7 +183,7 @@ export function worldBundleContent(files: WorldBundleFiles): Uint8Array {
   }
   for (const e of manifest.entries) {
     if (e.path.endsWith('.fxp') && e.size === GENERATED_EFFECT.length) out.set(GENERATED_EFFECT, at);
-    else fillPattern(out, at, e.size, e.path);
+    else stamp(out, at, e.size, e.path);
     at += e.size;
   }
   return out;
@@ -290,7 +285,7 @@ export class WorldFileSource implements VfsSource {
     const i = this.filler(key);
     if (i < 0) throw new NotFoundError(`${this.name}: no file ${JSON.stringify(normalizeVfsPath(path))}`);
     const out = new Uint8Array((await this.size(path))!);
-    fillPattern(out, 0, out.length, key);
+    stamp(out, 0, out.length, key);
     return out;
   }
 

@@ -1,0 +1,313 @@
+/**
+ * What-if runs over a database and a mount vector, as the `scry sim` commands and the workbench's Streaming page
+ * ask them: a region visit (creature set, skins, layers, time to resident), the gear budget (priorities, costs,
+ * loads and backups), the spawn gate, and a request trace replayed through the pipeline.
+ */
+import { NotFoundError, UsageError } from '../../binary/errors.ts';
+import type { Database } from '../../gamedb/database.ts';
+import type { MountVector } from '../vfs/mount-vector.ts';
+import { normalizeVfsPath, vfsKey, type VfsSource } from '../vfs/source.ts';
+import { CharacterBundleMgr, type CharacterBundleListener, type SpawnDecision } from '../bundles/character.ts';
+import { EffectSystem } from '../bundles/effects.ts';
+import { NemesisBundleMgr, equipFlags, type GearEvaluation, type GearRequestStatus } from '../bundles/gear.ts';
+import type { Bundle } from '../bundles/registry.ts';
+import { withLatency, type LatencyModel, type StageLatency } from './latency.ts';
+import type { PipelineSwitches } from './pipeline.ts';
+import { Streamer, type Completion, type StreamEvent, type StreamMode, type StreamReport } from './streamer.ts';
+import type { StageName } from './threads.ts';
+
+export interface WorldContext {
+  db: Database;
+  vfs: MountVector;
+  mode?: StreamMode;
+  latency?: LatencyModel;
+  switches?: Partial<PipelineSwitches>;
+  maxEvents?: number;
+  listener?: CharacterBundleListener;
+}
+
+/** A streamer with the managers wired to its event timeline. */
+export interface StreamingWorld {
+  streamer: Streamer;
+  cbm: CharacterBundleMgr;
+  gear: NemesisBundleMgr | undefined;
+  effects: EffectSystem;
+}
+
+/** Builds the streamer, CharacterBundleMgr, NemesisBundleMgr (when the database has its records) and effects. */
+export function createStreamingWorld(ctx: WorldContext, options: { budget?: number; gear?: boolean } = {}): StreamingWorld {
+  const streamer = new Streamer({ vfs: ctx.vfs, mode: ctx.mode ?? 'simulation', ...(ctx.latency ? { latency: ctx.latency } : {}), ...(ctx.switches ? { switches: ctx.switches } : {}), ...(ctx.maxEvents !== undefined ? { maxEvents: ctx.maxEvents } : {}) });
+  const event = (kind: string, detail: Record<string, unknown>): void => streamer.event(kind, { detail });
+  const now = () => streamer.now();
+  const cbm = new CharacterBundleMgr(ctx.db, streamer.bundles, { now, event, ...(ctx.listener ? { listener: ctx.listener } : {}) });
+  const gear = options.gear === false ? undefined : new NemesisBundleMgr(ctx.db, streamer.bundles, { now, event, ...(options.budget !== undefined ? { budget: options.budget } : {}) });
+  return { streamer, cbm, gear, effects: new EffectSystem(streamer.table) };
+}
+
+const stem = (p: string): string => {
+  const n = normalizeVfsPath(p);
+  return n.slice(n.lastIndexOf('\\') + 1).replace(/\.[^.]*$/, '');
+};
+
+export interface BundleRow {
+  name: string;
+  path: string;
+  role: string;
+  state: Bundle['state'];
+  references: number;
+  prefetches: number;
+  contentBytes: number;
+  resources: number;
+  requestedAt: number | undefined;
+  residentAt: number | undefined;
+}
+
+function bundleRow(b: Bundle, role: string): BundleRow {
+  return { name: stem(b.path), path: b.path, role, state: b.state, references: b.references, prefetches: b.prefetches, contentBytes: b.contentBytes, resources: b.resources.length, requestedAt: b.prefetchedAt, residentAt: b.residentAt };
+}
+
+export interface RegionReport {
+  world: string;
+  isTestWorld: boolean;
+  list: string | undefined;
+  /** The creature set (world set) and skins, in the order requested. */
+  bundles: BundleRow[];
+  layers: { count: number; resident: number; missing: number; bytes: number; placedObjects: number };
+  /** Time from the region change to resident: skins, the world set, everything (ms). */
+  timeToResident: { skins: number | undefined; worldSet: number | undefined; layers: number | undefined; all: number | undefined };
+  registryRows: number;
+  stream: StreamReport;
+}
+
+const lastResident = (bs: Bundle[]): number | undefined => {
+  if (bs.length === 0) return 0;
+  let t = 0;
+  for (const b of bs) {
+    if (b.residentAt === undefined) return undefined;
+    t = Math.max(t, b.residentAt);
+  }
+  return t;
+};
+
+/**
+ * A region change into `world` (from `from`, when given): the creature bundles and skins through
+ * CharacterBundleMgr, then the region's layer bundles (which become resident and place nothing).
+ */
+export async function simulateRegion(ctx: WorldContext, world: string, options: { from?: string; layers?: boolean; streamingWorld?: StreamingWorld } = {}): Promise<RegionReport> {
+  const w = options.streamingWorld ?? createStreamingWorld(ctx, { gear: false });
+  if (options.from) {
+    w.cbm.changeRegion(options.from);
+    await w.streamer.run();
+    w.streamer.table.trimUnused();
+  }
+  const t0 = w.streamer.now();
+  const change = w.cbm.changeRegion(world);
+  const info = w.cbm.region!;
+  const layers: Bundle[] = [];
+  if (options.layers !== false) {
+    for (const l of info.layers) {
+      const b = w.streamer.bundles.get(l);
+      w.streamer.bundles.acquire(b);
+      w.streamer.bundles.prefetch(b);
+      layers.push(b);
+    }
+  }
+  const skins = info.skins.map((s) => w.cbm.heldBundle(s)!).filter(Boolean);
+  const set = info.worldSet.map((s) => w.cbm.heldBundle(s)!).filter(Boolean);
+  await w.streamer.run();
+  const rel = (t: number | undefined): number | undefined => (t === undefined ? undefined : t - t0);
+  const worldRole = new Set(info.worldSet.map(vfsKey));
+  return {
+    world: info.name,
+    isTestWorld: info.isTestWorld,
+    list: info.listName,
+    bundles: change.requested.map((p) => bundleRow(w.cbm.heldBundle(p)!, worldRole.has(vfsKey(p)) ? 'world' : 'skin')),
+    layers: { count: layers.length, resident: layers.filter((b) => b.resident).length, missing: layers.filter((b) => b.state === 'missing').length, bytes: layers.reduce((s, b) => s + b.contentBytes, 0), placedObjects: 0 },
+    timeToResident: { skins: rel(lastResident(skins)), worldSet: rel(lastResident(set)), layers: rel(lastResident(layers)), all: rel(lastResident([...skins, ...set, ...layers])) },
+    registryRows: w.streamer.bundles.size,
+    stream: w.streamer.report(),
+  };
+}
+
+/** One `--equip`: an item for an owner, with the equip path's bytes. */
+export interface GearEquip {
+  item: string;
+  owner?: string;
+  score?: number;
+  b1?: boolean;
+  b2?: boolean;
+  b4?: boolean;
+}
+
+export interface GearObjectRow {
+  bundle: string;
+  path: string;
+  type: string | undefined;
+  estimate: number;
+  cost: number;
+  latched: boolean;
+  priority: number;
+  requesters: number;
+  state: number;
+  withinBudget: boolean;
+  missing: boolean;
+}
+
+export interface GearReport {
+  budget: number;
+  memoryLimit: number;
+  definitions: number;
+  /** Every evaluation: the first uses the estimates, later ones latched sizes. */
+  evaluations: Array<{ t: number; used: number; required: number; rows: Array<{ bundle: string; priority: number; cost: number; cumulative: number; requesters: number; action: string }> }>;
+  requests: Array<{ owner: string; item: string; kind: string; bundles: string[]; status: GearRequestStatus; backup?: string; over: string[] }>;
+  objects: GearObjectRow[];
+  used: number;
+  required: number;
+  stream: StreamReport;
+}
+
+function evaluationJson(e: GearEvaluation): GearReport['evaluations'][number] {
+  return { t: e.t, used: e.used, required: e.required, rows: e.rows.map((r) => ({ bundle: r.object.name, priority: r.priority, cost: r.cost, cumulative: r.cumulative, requesters: r.requesters, action: r.action })) };
+}
+
+/** Equips items, then runs frames until the manager has nothing left to re-evaluate. */
+export async function simulateGear(ctx: WorldContext, equips: readonly GearEquip[], options: { budget?: number; frames?: number; streamingWorld?: StreamingWorld } = {}): Promise<GearReport> {
+  const w = options.streamingWorld ?? createStreamingWorld(ctx, options.budget !== undefined ? { budget: options.budget } : {});
+  const mgr = w.gear;
+  if (!mgr) throw new UsageError('the gear manager is off');
+  for (const e of equips) mgr.equip(e.owner ?? 'player', e.item, equipFlags({ ...(e.score !== undefined ? { score: e.score } : {}), ...(e.b1 ? { b1: true } : {}), ...(e.b2 ? { b2: true } : {}), ...(e.b4 ? { b4: true } : {}) }));
+  const frames = options.frames ?? 16;
+  for (let f = 0; f < frames && mgr.changed; f++) {
+    mgr.update();
+    await w.streamer.run();
+  }
+  const last = mgr.evaluations[mgr.evaluations.length - 1];
+  const live = mgr.objects.filter((o) => o.requesters.size > 0 || o.state > 0);
+  return {
+    budget: mgr.budget,
+    memoryLimit: mgr.memoryLimit,
+    definitions: mgr.objects.length,
+    evaluations: mgr.evaluations.map(evaluationJson),
+    requests: [...mgr.requests].map((r) => ({ owner: r.owner, item: r.item.name, kind: r.item.kind, bundles: r.objects.map((o) => o.name), status: r.status, ...(r.backup ? { backup: r.backup.name } : {}), over: r.objects.filter((o) => !o.withinBudget && o.state !== 1 && !o.missing).map((o) => o.name) })),
+    objects: live
+      .sort((a, b) => b.priority - a.priority || a.index - b.index)
+      .map((o) => ({ bundle: o.name, path: o.definition.path, type: o.definition.type, estimate: o.estimate, cost: o.cost, latched: o.latched, priority: o.priority, requesters: o.requesters.size, state: o.state, withinBudget: o.withinBudget, missing: o.missing })),
+    used: last?.used ?? 0,
+    required: last?.required ?? 0,
+    stream: w.streamer.report(),
+  };
+}
+
+export interface SpawnReport {
+  region: string;
+  isTestWorld: boolean;
+  worldSet: string[];
+  decision: SpawnDecision;
+  /** In a test world: the gate's decision once the requested bundle is resident. */
+  retry?: SpawnDecision;
+  stream: StreamReport;
+}
+
+/** Loads the region's creature set, then asks the spawn gate about `template`. */
+export async function simulateSpawn(ctx: WorldContext, template: string, region: string): Promise<SpawnReport> {
+  const w = createStreamingWorld(ctx, { gear: false });
+  w.cbm.changeRegion(region);
+  await w.streamer.run();
+  const decision = w.cbm.spawn(template);
+  let retry: SpawnDecision | undefined;
+  if (decision.requested) {
+    await w.streamer.run();
+    retry = w.cbm.spawn(template);
+  }
+  const info = w.cbm.region!;
+  return { region: info.name, isTestWorld: info.isTestWorld, worldSet: info.worldSet, decision, ...(retry ? { retry } : {}), stream: w.streamer.report() };
+}
+
+// ------------------------------------------------------------------------------------------------------- traces
+
+export const STREAM_TRACE_FORMAT = 'scry.stream-trace';
+
+/** One step of a trace: a load at time `t` (ms). */
+export interface TraceStep {
+  t: number;
+  path: string;
+  /** `load` (queue 0 unless `queue`), `texture` (the texture streamer's rule), `bundle` (acquire + prefetch). */
+  op?: 'load' | 'texture' | 'bundle';
+  queue?: 0 | 1;
+}
+
+export interface StreamTrace {
+  format: typeof STREAM_TRACE_FORMAT;
+  version: 1;
+  switches?: Partial<PipelineSwitches>;
+  slots?: number;
+  latency?: Partial<Record<StageName | 'bundle', Partial<StageLatency>>>;
+  /** Sizes of files to serve when no archive is mounted (path → bytes of zeros). */
+  files?: Record<string, number>;
+  requests: TraceStep[];
+}
+
+/** Checks and normalises a parsed trace document (a `UsageError` names what is wrong). */
+export function parseStreamTrace(doc: unknown): StreamTrace {
+  const d = doc as Partial<StreamTrace> | null;
+  if (!d || typeof d !== 'object' || d.format !== STREAM_TRACE_FORMAT || d.version !== 1) throw new UsageError(`not a ${STREAM_TRACE_FORMAT} version 1 document (needs "format": "${STREAM_TRACE_FORMAT}", "version": 1)`);
+  if (!Array.isArray(d.requests)) throw new UsageError('trace: "requests" must be an array');
+  d.requests.forEach((r, i) => {
+    if (!r || typeof r.path !== 'string' || typeof r.t !== 'number' || !(r.t >= 0)) throw new UsageError(`trace: requests[${i}] needs a "path" string and a time "t" ≥ 0 (ms)`);
+    if (r.op !== undefined && !['load', 'texture', 'bundle'].includes(r.op)) throw new UsageError(`trace: requests[${i}].op must be load, texture or bundle`);
+    if (r.queue !== undefined && r.queue !== 0 && r.queue !== 1) throw new UsageError(`trace: requests[${i}].queue must be 0 or 1`);
+  });
+  if (d.files !== undefined && (typeof d.files !== 'object' || Object.values(d.files).some((n) => !Number.isInteger(n) || n < 0 || n > 1 << 30))) throw new UsageError('trace: "files" maps paths to sizes (integers, at most 1 GiB)');
+  if (d.slots !== undefined && !(Number.isInteger(d.slots) && d.slots >= 1 && d.slots <= 4096)) throw new UsageError('trace: "slots" must be an integer in 1..4096');
+  return d as StreamTrace;
+}
+
+/** Files of given sizes, all zeros (a trace's `files`). */
+export class SizedFileSource implements VfsSource {
+  readonly kind = 'memory' as const;
+  readonly name: string;
+  private readonly sizes = new Map<string, { path: string; size: number }>();
+  private zeros = new Uint8Array(0);
+
+  constructor(files: Record<string, number>, name = 'trace files') {
+    this.name = name;
+    for (const [p, size] of Object.entries(files)) this.sizes.set(vfsKey(p), { path: normalizeVfsPath(p), size });
+  }
+  async has(path: string): Promise<boolean> {
+    return this.sizes.has(vfsKey(path));
+  }
+  async read(path: string): Promise<Uint8Array> {
+    const f = this.sizes.get(vfsKey(path));
+    if (!f) throw new NotFoundError(`${this.name}: no file ${JSON.stringify(path)}`);
+    if (this.zeros.length < f.size) this.zeros = new Uint8Array(Math.max(f.size, this.zeros.length * 2));
+    return this.zeros.subarray(0, f.size);
+  }
+  async list(): Promise<string[]> {
+    return [...this.sizes.values()].map((f) => f.path);
+  }
+}
+
+export interface ReplayReport {
+  completions: Completion[];
+  depths: { open: [number[], number[]][]; load: [number[], number[]][] } | undefined;
+  stream: StreamReport;
+  events: StreamEvent[];
+}
+
+/** Replays a trace through the pipeline (simulation unless `mode` says real). */
+export async function replayTrace(trace: StreamTrace, vfs: MountVector, options: { mode?: StreamMode; maxEvents?: number } = {}): Promise<ReplayReport> {
+  const streamer = new Streamer({ vfs, mode: options.mode ?? 'simulation', latency: withLatency(trace.latency ?? {}), ...(trace.switches ? { switches: trace.switches } : {}), ...(trace.slots !== undefined ? { slots: trace.slots } : {}), ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}) });
+  const steps = [...trace.requests].map((r, i) => ({ r, i })).sort((a, b) => a.r.t - b.r.t || a.i - b.i);
+  for (const { r } of steps) {
+    streamer.at(r.t, () => {
+      if (r.op === 'bundle') {
+        const b = streamer.bundles.get(r.path);
+        streamer.bundles.acquire(b);
+        streamer.bundles.prefetch(b);
+      } else if (r.op === 'texture') streamer.requestTexture(r.path);
+      else streamer.load(r.path, { queue: r.queue ?? 0 });
+    });
+  }
+  await streamer.run();
+  return { completions: streamer.completions, depths: streamer.depthSeries(), stream: streamer.report(), events: streamer.events };
+}
