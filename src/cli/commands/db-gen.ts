@@ -5,6 +5,7 @@
 import { UsageError } from '../../binary/errors.ts';
 import { generateGadbBytes } from '../../gamedb/generate/index.ts';
 import { writeFileAtomic } from '../../node/fs.ts';
+import { worldGenCommand } from './world-gen.ts';
 import type { Command, CommandContext } from '../command.ts';
 import { resolveLut } from './hash.ts';
 
@@ -43,6 +44,9 @@ const genCommand: Command = {
     'names-out': { type: 'string', valueName: 'FILE', description: 'also write the generated field names, one per line (for `scry db … --names FILE`)' },
     'natural-size': { type: 'boolean', description: 'do not size text values to hit the game\'s file size exactly (no inline header string)' },
     'game-types-only': { type: 'boolean', description: 'only the type codes the game database uses (no type 9, no curves 12–16)' },
+    world: { type: 'boolean', description: 'the semantic core instead: the streaming systems\' records at the seed\'s figures (see docs/streaming.md)' },
+    'world-archives': { type: 'string', valueName: 'DIR', description: 'with --world: also write the matching bundle archives into DIR' },
+    'size-scale': { type: 'string', valueName: 'F', description: 'with --world-archives: multiply every resource size (default 1, the seed\'s sizes: ~1.3 GB)' },
   },
   details: [
     'Counts the structure decides are exact at scale 1: 2,742 categories (799 _Structures*, 921 DEFAULT_RECORD_NAME<Type>',
@@ -51,6 +55,7 @@ const genCommand: Command = {
     'cells, and the file size, 56,759,100 bytes. See docs/gamedb-gen.md.',
   ].join('\n'),
   run(ctx) {
+    if (ctx.options['world'] === true) return worldGenCommand(ctx, parseSeed(ctx));
     const seed = parseSeed(ctx);
     const scale = parseScale(ctx);
     const out = ctx.options['output'];

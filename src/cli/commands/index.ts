@@ -8,5 +8,6 @@ import { sd2Commands } from './sd2.ts';
 import { hksCommands, scriptCommands } from './script.ts';
 import { archCommands } from './arch.ts';
 import { serveCommands } from './serve.ts';
+import { simCommands } from './sim.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...hksCommands, ...archCommands, ...serveCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands];

@@ -80,7 +80,7 @@ export interface RegionReport {
 }
 
 const lastResident = (bs: Bundle[]): number | undefined => {
-  if (bs.length === 0) return 0;
+  if (bs.length === 0) return undefined;
   let t = 0;
   for (const b of bs) {
     if (b.residentAt === undefined) return undefined;

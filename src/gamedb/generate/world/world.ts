@@ -92,8 +92,9 @@ export interface GenerateWorldOptions {
 
 const SET_PREFIXES = ['Ranger', 'Bright', 'Shadow', 'Ithil', 'Gondor', 'Mordor', 'Eregion', 'Udun', 'Nurn', 'Seregost', 'Cirith', 'Lithlad', 'Carn', 'Morgai', 'Dol', 'Minas', 'Barad', 'Gorgoroth', 'Ered', 'Harad', 'Numenor', 'Palantir', 'Galadriel', 'Eltariel', 'Baranor', 'Torvin', 'Shelob', 'Nazgul', 'Witch', 'Black', 'White', 'Elven', 'Dwarf', 'Orc', 'Uruk', 'Olog', 'Ghul', 'Warg', 'Drake', 'Balrog'];
 const SET_SUFFIXES = ['Warden', 'Reaper', 'Stalker', 'Lord', 'Slayer', 'Hunter', 'Keeper', 'Bane', 'Guard', 'Blade', 'Wraith', 'Flame', 'Storm', 'Frost', 'Iron', 'Stone'];
-/** Sets whose pieces are everyone's fallback (no backups of their own). */
-const STARTER_SETS = 4;
+/** Sets whose pieces are everyone's fallback (no backups of their own): the first four sets. */
+export const STARTER_GEAR_SETS = ['RangerWarden', 'BrightLord', 'GondorGuard', 'ElvenKeeper'] as const;
+const STARTER_SETS = STARTER_GEAR_SETS.length;
 const GEAR_SETS = 106;
 
 /** Creature bundles and the templates that use them (83 templates with a bundle). */
@@ -145,7 +146,7 @@ export function planWorld(seed: number): WorldPlan {
     const j = rng.int(i + 1);
     [combos[i], combos[j]] = [combos[j]!, combos[i]!];
   }
-  const sets = combos.slice(0, GEAR_SETS);
+  const sets = [...STARTER_GEAR_SETS, ...combos.filter((c) => !(STARTER_GEAR_SETS as readonly string[]).includes(c)).slice(0, GEAR_SETS - STARTER_SETS)];
   const slots = [...GEAR_ARMOR_SLOTS, ...GEAR_WEAPON_SLOTS];
   const setSlots = sets.length * slots.length;
   const pieceTotal = W.bundleDefinitions - setSlots;
