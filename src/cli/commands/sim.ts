@@ -35,6 +35,16 @@ const n = (x: number, digits = 0): string => x.toLocaleString('en-US', { minimum
 const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(2)} MiB`;
 const ms = (t: number | undefined): string => (t === undefined ? 'never' : `${n(t, 1)} ms`);
 
+/** Opens the inputs, runs `fn`, and closes every mounted archive whatever happens. */
+async function withInputs<T>(ctx: CommandContext, fn: (world: WorldContext, mounted: string[]) => Promise<T>): Promise<T> {
+  const { world, mounted } = await inputs(ctx);
+  try {
+    return await fn(world, mounted);
+  } finally {
+    await world.vfs.close();
+  }
+}
+
 async function inputs(ctx: CommandContext): Promise<{ world: WorldContext; mounted: string[] }> {
   const db = ctx.options['db'];
   if (typeof db !== 'string') throw new UsageError('--db GAMEDB is required');
@@ -81,8 +91,7 @@ const gearCommand: Command = {
       budget = Number(budgetText);
       if (!(budget >= 0) || !Number.isFinite(budget)) throw new UsageError(`--budget must be a number ≥ 0, got ${JSON.stringify(budgetText)}`);
     }
-    const { world, mounted } = await inputs(ctx);
-    const r = await simulateGear(world, equips, budget !== undefined ? { budget } : {});
+    const { r, mounted } = await withInputs(ctx, async (world, mounted) => ({ r: await simulateGear(world, equips, budget !== undefined ? { budget } : {}), mounted }));
     const fallback = r.requests.some((q) => q.status === 'replaced' || q.status === 'unavailable');
     if (ctx.json) {
       ctx.printJson({ mounted, ...r });
@@ -116,9 +125,8 @@ const regionCommand: Command = {
   },
   details: 'WORLD is a WorldInfo record (e.g. World_Island_Day). Exit 1 when a loader stalled.',
   async run(ctx) {
-    const { world, mounted } = await inputs(ctx);
     const from = ctx.options['from'];
-    const r = await simulateRegion(world, ctx.args[0]!, { ...(typeof from === 'string' ? { from } : {}), layers: ctx.options['no-layers'] !== true });
+    const { r, mounted } = await withInputs(ctx, async (world, mounted) => ({ r: await simulateRegion(world, ctx.args[0]!, { ...(typeof from === 'string' ? { from } : {}), layers: ctx.options['no-layers'] !== true }), mounted }));
     const code = r.stream.stalls.length > 0 ? ExitCode.Findings : ExitCode.Ok;
     if (ctx.json) {
       ctx.printJson({ mounted, ...r });
@@ -146,8 +154,7 @@ const spawnCommand: Command = {
   async run(ctx) {
     const region = ctx.options['region'];
     if (typeof region !== 'string') throw new UsageError('--region WORLD is required');
-    const { world, mounted } = await inputs(ctx);
-    const r = await simulateSpawn(world, ctx.args[0]!, region);
+    const { r, mounted } = await withInputs(ctx, async (world, mounted) => ({ r: await simulateSpawn(world, ctx.args[0]!, region), mounted }));
     const final = r.retry ?? r.decision;
     const code = final.admitted ? ExitCode.Ok : ExitCode.Findings;
     if (ctx.json) {
@@ -191,7 +198,12 @@ const replayCommand: Command = {
     const decoder = new ChunkDecoder();
     for (const m of (ctx.options['mount'] as string[] | undefined) ?? []) await mountPath(vfs, ctx.resolvePath(m), undefined, { decoder });
     if (trace.files) await vfs.mount(new SizedFileSource(trace.files));
-    const r = await replayTrace(trace, vfs, { mode: ctx.options['real'] === true ? 'real' : 'simulation' });
+    let r;
+    try {
+      r = await replayTrace(trace, vfs, { mode: ctx.options['real'] === true ? 'real' : 'simulation' });
+    } finally {
+      await vfs.close();
+    }
     const code = r.stream.stalls.length > 0 ? ExitCode.Findings : ExitCode.Ok;
     if (ctx.json) {
       ctx.printJson({ completions: r.completions, depths: r.depths, stream: r.stream });
