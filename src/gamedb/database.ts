@@ -147,7 +147,7 @@ export class Database {
     this.model = model;
     this.table = options.table ?? DEFAULT_P919_TABLE;
     this.names = options.names ?? new NameDictionary(this.table);
-    this.block = new BlockReader(model.strings.data);
+    this.block = new BlockReader(model.strings);
     const { records, categories, cells } = model;
     this.cellsF32 = new Float32Array(cells.buffer, cells.byteOffset, cells.length);
     this.recordCellStart = new Uint32Array(records.count + 1);

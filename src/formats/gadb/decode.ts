@@ -8,7 +8,7 @@
  */
 import { ConsistencyError, FormatError } from '../../binary/errors.ts';
 import { GADB_FORMAT } from './parse.ts';
-import { gadbTypeInfo } from './type-codes.ts';
+import { gadbTypeInfo, type GadbDecoding } from './type-codes.ts';
 import type { Gadb, GadbIndex, GadbStringBlock } from './types.ts';
 import { latin1Decode } from '../../binary/text.ts';
 
@@ -153,7 +153,12 @@ export function decodeGadbInt64(strings: GadbStringBlock, key: number): bigint {
 export function decodeGadbCurve(strings: GadbStringBlock, key: number, typeByte: number): number[][] {
   const info = gadbTypeInfo(typeByte);
   if (!info || info.decoding.kind !== 'curve') throw new Error(`type 0x${typeByte.toString(16)} is not a curve`);
-  const { keySize, value } = info.decoding;
+  return decodeGadbCurveItem(strings, key, info.decoding);
+}
+
+/** The curve item at `key` decoded per a curve decoding of the type table (see `decodeGadbCurve`). */
+export function decodeGadbCurveItem(strings: GadbStringBlock, key: number, decoding: Extract<GadbDecoding, { kind: 'curve' }>): number[][] {
+  const { keySize, value } = decoding;
   const b = gadbItemBytes(strings, key);
   needSize(key, b, 4, 'a curve');
   const dv = view(b);
@@ -182,6 +187,28 @@ export function decodeGadbCurve(strings: GadbStringBlock, key: number, typeByte:
     }
   }
   return rows;
+}
+
+/** A value stored in the string block: text, Int64, float tuple, curve rows, or an opaque item's bytes (a view). */
+export type GadbBlockValue = string | bigint | number[] | number[][] | Uint8Array;
+
+/**
+ * The one decoder of string-block values: the item at `key` read per its type's decoding (`text`, `fixed`,
+ * `curve`, `opaque`), bounded by the item (never by the end of the block). Throws a FormatError naming the key.
+ */
+export function decodeGadbBlockValue(strings: GadbStringBlock, decoding: GadbDecoding, key: number): GadbBlockValue {
+  switch (decoding.kind) {
+    case 'text':
+      return decodeGadbText(strings, key);
+    case 'fixed':
+      return decoding.element === 'i64' ? decodeGadbInt64(strings, key) : decodeGadbFloats(strings, key, decoding.count);
+    case 'curve':
+      return decodeGadbCurveItem(strings, key, decoding);
+    case 'opaque':
+      return gadbItemBytes(strings, key);
+    default:
+      throw new Error(`decodeGadbBlockValue: ${decoding.kind} is not a string-block decoding`);
+  }
 }
 
 /** Size in bytes a block value of this type must have when it starts with `firstWord` (curves: their count), or -1 when unknown (text, opaque). */
@@ -228,13 +255,10 @@ export function decodeGadbElement(g: Gadb, index: GadbIndex, record: number, des
     case 'link':
       return decodeGadbLink(raw);
     case 'text':
-      return decodeGadbText(g.strings, raw);
     case 'fixed':
-      return dec.element === 'i64' ? decodeGadbInt64(g.strings, raw) : decodeGadbFloats(g.strings, raw, dec.count);
     case 'curve':
-      return decodeGadbCurve(g.strings, raw, typeByte);
     case 'opaque':
-      return gadbItemBytes(g.strings, raw);
+      return decodeGadbBlockValue(g.strings, dec, raw);
     default:
       return raw;
   }

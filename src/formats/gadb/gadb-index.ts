@@ -1,6 +1,6 @@
 /** `buildGadbIndex`: the derived lookup tables of a model (cell starts, record categories, item kinds and reference counts). */
 import { GADB_ITEM_KIND_BY_TYPE_BYTE } from './type-codes.ts';
-import { gadbBlockSpans, itemIndexByWord, itemOf } from './layout.ts';
+import { gadbSpanWalk, itemIndexByWord, itemOf } from './layout.ts';
 import { GadbItemKind, type Gadb, type GadbIndex } from './types.ts';
 
 /** Builds the derived tables of `g` in one pass over records and block cells. */
@@ -49,26 +49,18 @@ export function buildGadbIndexWithItems(g: Gadb, map: Int32Array): GadbIndex {
   }
   // Kind of a block cell = kind of its field's type.
   const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
-  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
-  for (let r = 0, cellStart = 0; r < records.count; r++) {
-    const cellCount = records.cellCount[r]!;
-    const u = recordRun[r]!;
-    for (let q = runStart[u]! * 3, qEnd = runStart[u + 1]! * 3; q < qEnd; q += 3) {
-      const link = spans[q]!;
-      const last = Math.min(cellCount, link + spans[q + 1]!);
-      const kind = kindByType[spans[q + 2]!]!;
-      for (let k = cellStart + link, stop = cellStart + last; k < stop; k++) {
-        const v = cells[k]!;
-        if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
-        const i = map[v >>> 2]!;
-        if (i < 0) continue;
-        itemRefCounts[i]!++;
-        const was = itemKinds[i]!;
-        if (was === UNREFERENCED) itemKinds[i] = kind;
-        else if (was !== kind) itemKinds[i] = MIXED;
-      }
+  for (const s = gadbSpanWalk(g); s.next(); ) {
+    const kind = kindByType[s.typeByte]!;
+    for (let k = s.begin; k < s.end; k++) {
+      const v = cells[k]!;
+      if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
+      const i = map[v >>> 2]!;
+      if (i < 0) continue;
+      itemRefCounts[i]!++;
+      const was = itemKinds[i]!;
+      if (was === UNREFERENCED) itemKinds[i] = kind;
+      else if (was !== kind) itemKinds[i] = MIXED;
     }
-    cellStart += cellCount;
   }
   return { recordCellStart, recordCategory, categoryFirstRecord, itemKinds, itemRefCounts };
 }

@@ -28,10 +28,13 @@ export {
   decodeGadbFloats,
   decodeGadbInt64,
   decodeGadbCurve,
+  decodeGadbCurveItem,
+  decodeGadbBlockValue,
   decodeGadbElement,
   gadbBlockSize,
   type GadbLink,
   type GadbLinkTarget,
   type GadbElement,
+  type GadbBlockValue,
 } from './decode.ts';
 export { buildGadb, type GadbBuildInput, type GadbBuildCategory, type GadbBuildRecord, type GadbBuildField, type GadbBuildValue } from './build.ts';

@@ -70,7 +70,7 @@ export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, ma
   }
   if (n > 0) place(itemOf(map, 0));
   const { categories, records, cells } = g;
-  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'sorted');
+  const walk = gadbSpanWalk(g, 'sorted');
   let rec = 0;
   let cellStart = 0;
   for (let c = 0; c < categories.length; c++) {
@@ -79,21 +79,18 @@ export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, ma
     place(itemOf(map, cat.typeNameKey));
     place(itemOf(map, cat.unk08Key));
     const total = cat.primaryCount + cat.secondaryCount;
-    for (let i = 0; i < total; i++, rec++) {
+    for (let i = 0; i < total && rec < records.count; i++, rec++) {
       if (i >= cat.primaryCount) place(itemOf(map, records.nameKey[rec]!));
-      const cellCount = records.cellCount[rec]!;
-      const u = recordRun[rec]!;
-      for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
-        const link = spans[s]!;
-        const last = Math.min(cellCount, link + spans[s + 1]!);
-        for (let e = link; e < last; e++) {
-          const v = cells[cellStart + e]!;
+      walk.enter(rec, cellStart);
+      while (walk.nextInRecord()) {
+        for (let k = walk.begin; k < walk.end; k++) {
+          const v = cells[k]!;
           if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
           const it = map[v >>> 2]!;
           if (it >= 0 && newOffset[it]! < 0) place(it);
         }
       }
-      cellStart += cellCount;
+      cellStart += records.cellCount[rec]!;
     }
   }
   return { order: out.subarray(0, count), newOffset, itemIndexByWord: map, size };
@@ -104,19 +101,7 @@ export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, ma
  * claimed by a field of a block type (through the record's own run).
  */
 export function forEachBlockCell(g: Gadb, visit: (cellIndex: number, record: number, typeByte: number) => void): void {
-  const { records } = g;
-  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
-  let cellStart = 0;
-  for (let r = 0; r < records.count; r++) {
-    const cellCount = records.cellCount[r]!;
-    const u = recordRun[r]!;
-    for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
-      const link = spans[s]!;
-      const last = Math.min(cellCount, link + spans[s + 1]!);
-      for (let e = link; e < last; e++) visit(cellStart + e, r, spans[s + 2]!);
-    }
-    cellStart += cellCount;
-  }
+  for (const s = gadbSpanWalk(g); s.next(); ) for (let k = s.begin; k < s.end; k++) visit(k, s.record, s.typeByte);
 }
 
 /**
@@ -124,24 +109,14 @@ export function forEachBlockCell(g: Gadb, visit: (cellIndex: number, record: num
  * output offset); values that are not item keys stay as they are.
  */
 export function remapBlockCells(g: Gadb, plan: GadbStringPlan, cells: Uint32Array): void {
-  const { records } = g;
   const map = plan.itemIndexByWord;
-  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
-  let cellStart = 0;
-  for (let r = 0; r < records.count; r++) {
-    const cellCount = records.cellCount[r]!;
-    const u = recordRun[r]!;
-    for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
-      const link = spans[s]!;
-      const last = Math.min(cellCount, link + spans[s + 1]!);
-      for (let e = link; e < last; e++) {
-        const v = cells[cellStart + e]!;
-        if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
-        const it = map[v >>> 2]!;
-        if (it >= 0) cells[cellStart + e] = plan.newOffset[it]!;
-      }
+  for (const s = gadbSpanWalk(g); s.next(); ) {
+    for (let k = s.begin; k < s.end; k++) {
+      const v = cells[k]!;
+      if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
+      const it = map[v >>> 2]!;
+      if (it >= 0) cells[k] = plan.newOffset[it]!;
     }
-    cellStart += cellCount;
   }
 }
 
@@ -160,12 +135,88 @@ export interface GadbBlockSpans {
   spans: Int32Array;
 }
 
-/** Builds the per-run block spans of `g` (`order`: `declared` or `sorted` = ascending hash, the first-use order). */
-export function gadbBlockSpans(g: Gadb, order: 'declared' | 'sorted'): GadbBlockSpans {
-  return gadbStorageSpans(g, order, GadbStorageCode.Block);
+/**
+ * The one walk over the cells of fields of one storage kind (string-block references, links…), record by record
+ * through each record's own run, with no callback per cell. Each step gives one field's cell range of one
+ * record, clipped to the record's cells (`begin`/`end` index `g.cells`; `begin - recordCellStart` is the cell's
+ * slot in the record):
+ *
+ *     for (const s = gadbSpanWalk(g, 'declared', GadbStorageCode.Block); s.next(); )
+ *       for (let k = s.begin; k < s.end; k++) visit(g.cells[k]);
+ *
+ * Writers that emit records themselves position it per record instead: `s.enter(r, cellStart)` then
+ * `while (s.nextInRecord())`.
+ */
+export class GadbSpanWalk {
+  readonly spans: GadbBlockSpans;
+  private readonly cellCounts: Uint16Array | Uint32Array | readonly number[];
+  private readonly recordCount: number;
+  /** The current record. */
+  record = -1;
+  /** Index in `g.cells` of the current record's first cell. */
+  recordCellStart = 0;
+  /** The current span's cells: `[begin, end)` in `g.cells`. */
+  begin = 0;
+  end = 0;
+  /** The current field's type byte. */
+  typeByte = 0;
+  private cellCount = 0;
+  private q = 0;
+  private qEnd = 0;
+
+  constructor(g: Gadb, spans: GadbBlockSpans) {
+    this.spans = spans;
+    this.cellCounts = g.records.cellCount;
+    this.recordCount = g.records.count;
+  }
+
+  /** Positions the walk at the spans of record `r`, whose first cell is `cellStart`. */
+  enter(r: number, cellStart: number): void {
+    const { recordRun, runStart } = this.spans;
+    this.record = r;
+    this.recordCellStart = cellStart;
+    this.cellCount = this.cellCounts[r]!;
+    const u = recordRun[r]!;
+    this.q = runStart[u]! * 3;
+    this.qEnd = runStart[u + 1]! * 3;
+  }
+
+  /** Advances to the next non-empty span of the current record; false when the record has no more. */
+  nextInRecord(): boolean {
+    const spans = this.spans.spans;
+    while (this.q < this.qEnd) {
+      const q = this.q;
+      this.q = q + 3;
+      const link = spans[q]!;
+      const last = Math.min(this.cellCount, link + spans[q + 1]!);
+      if (last <= link) continue;
+      this.begin = this.recordCellStart + link;
+      this.end = this.recordCellStart + last;
+      this.typeByte = spans[q + 2]!;
+      return true;
+    }
+    return false;
+  }
+
+  /** Advances to the next non-empty span of the database, moving on to the next records as needed. */
+  next(): boolean {
+    for (;;) {
+      if (this.nextInRecord()) return true;
+      if (this.record + 1 >= this.recordCount) return false;
+      this.enter(this.record + 1, this.record < 0 ? 0 : this.recordCellStart + this.cellCount);
+    }
+  }
 }
 
-/** `gadbBlockSpans` for the fields of any storage code (`GadbStorageCode`: Block, Link, …). Internal. */
+/** A walk over the cells of every field of storage kind `storage` (default: string-block references). */
+export function gadbSpanWalk(g: Gadb, order: 'declared' | 'sorted' = 'declared', storage: number = GadbStorageCode.Block): GadbSpanWalk {
+  return new GadbSpanWalk(g, gadbStorageSpans(g, order, storage));
+}
+
+/**
+ * Builds the per-run spans of the fields of one storage code (`GadbStorageCode`: Block, Link, …); `order`:
+ * `declared`, or `sorted` = ascending hash, the first-use order. Walk them with `GadbSpanWalk`.
+ */
 export function gadbStorageSpans(g: Gadb, order: 'declared' | 'sorted', storage: number): GadbBlockSpans {
   const { records, descriptors: d } = g;
   const storageByType = GADB_STORAGE_BY_TYPE_BYTE;

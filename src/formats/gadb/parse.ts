@@ -13,7 +13,7 @@
 import { ByteReader } from '../../binary/reader.ts';
 import { latin1Constant } from '../../binary/text.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { gadbBlockSpans } from './layout.ts';
+import { gadbSpanWalk } from './layout.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -426,20 +426,11 @@ function deriveItems(g: Gadb, layout: GadbLayout, format: string): GadbStringBlo
     }
   }
   // Cells of block types, through each record's own run.
-  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
-  let cellStart = 0;
-  for (let r = 0; r < records.count; r++) {
-    const cellCount = records.cellCount[r]!;
-    const u = recordRun[r]!;
-    for (let s = runStart[u]! * 3, end = runStart[u + 1]! * 3; s < end; s += 3) {
-      const link = spans[s]!;
-      const last = Math.min(cellCount, link + spans[s + 1]!);
-      for (let k = cellStart + link, stop = cellStart + last; k < stop; k++) {
-        const v = cells[k]!;
-        if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
-      }
+  for (const s = gadbSpanWalk(g); s.next(); ) {
+    for (let k = s.begin; k < s.end; k++) {
+      const v = cells[k]!;
+      if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
     }
-    cellStart += cellCount;
   }
   let itemCount = 0;
   for (let w = 0; w < words; w++) itemCount += starts[w]!;

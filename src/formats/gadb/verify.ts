@@ -17,7 +17,7 @@
 import type { Issue } from '../../binary/errors.ts';
 import { canHashP919, p919Unchecked } from '../../hash/p919.ts';
 import { parseGadbWithLayout, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE } from './parse.ts';
-import { gadbStorageSpans, planGadbStringBlockWithItems, itemIndexByWord, itemOf } from './layout.ts';
+import { gadbSpanWalk, planGadbStringBlockWithItems, itemIndexByWord, itemOf } from './layout.ts';
 import { buildGadbIndexWithItems } from './gadb-index.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
@@ -353,34 +353,28 @@ class Context {
   }
 
   links(): void {
-    const { g, index } = this;
-    const { records, descriptors: d, categories, cells } = g;
+    const { g } = this;
+    const { categories, cells } = g;
     const structures = categories.map((c) => {
       const b = this.nameBytes(c.nameKey);
       return b !== undefined && b.length >= 11 && latin1Decode(b.subarray(0, 11)) === '_Structures';
     });
-    const { recordRun, runStart, spans } = gadbStorageSpans(g, 'declared', GadbStorageCode.Link);
-    for (let r = 0; r < records.count; r++) {
-      const start = index.recordCellStart[r]!;
-      const cellCount = records.cellCount[r]!;
-      const u = recordRun[r]!;
-      for (let q = runStart[u]! * 3, qEnd = runStart[u + 1]! * 3; q < qEnd; q += 3) {
-        const link = spans[q]!;
-        const end = Math.min(cellCount, link + spans[q + 1]!);
-        for (let e = link; e < end; e++) {
-          const raw = cells[start + e]!;
-          if (raw === 0xffffffff) continue;
-          const cat = raw >>> 20;
-          const idx = raw & 0xfffff;
-          const target = categories[cat];
-          if (!target || idx >= target.primaryCount + target.secondaryCount) {
-            this.add('error', 'links.range', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} (category ${cat}, index ${idx}) resolves to nothing: ${target ? `the category has ${target.primaryCount + target.secondaryCount} records` : `there are ${categories.length} categories`}`, this.cellOffset(r, e), 'H-PRIM-FIRST');
-            continue;
-          }
-          const primary = idx < target.primaryCount;
-          if (primary !== structures[cat]) {
-            this.add('warning', 'links.side', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} addresses a ${primary ? 'primary' : 'secondary'} of ${JSON.stringify(this.nameText(target.nameKey))}, ${primary ? 'outside' : 'inside'} a _Structures* category`, this.cellOffset(r, e), 'H-LINK-SIDE');
-          }
+    for (const s = gadbSpanWalk(g, 'declared', GadbStorageCode.Link); s.next(); ) {
+      const r = s.record;
+      for (let k = s.begin; k < s.end; k++) {
+        const e = k - s.recordCellStart;
+        const raw = cells[k]!;
+        if (raw === 0xffffffff) continue;
+        const cat = raw >>> 20;
+        const idx = raw & 0xfffff;
+        const target = categories[cat];
+        if (!target || idx >= target.primaryCount + target.secondaryCount) {
+          this.add('error', 'links.range', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} (category ${cat}, index ${idx}) resolves to nothing: ${target ? `the category has ${target.primaryCount + target.secondaryCount} records` : `there are ${categories.length} categories`}`, this.cellOffset(r, e), 'H-PRIM-FIRST');
+          continue;
+        }
+        const primary = idx < target.primaryCount;
+        if (primary !== structures[cat]) {
+          this.add('warning', 'links.side', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} addresses a ${primary ? 'primary' : 'secondary'} of ${JSON.stringify(this.nameText(target.nameKey))}, ${primary ? 'outside' : 'inside'} a _Structures* category`, this.cellOffset(r, e), 'H-LINK-SIDE');
         }
       }
     }
@@ -484,23 +478,15 @@ class Context {
       }
     }
     // Block cells that are not item keys.
-    const { recordRun, runStart, spans } = gadbStorageSpans(g, 'declared', GadbStorageCode.Block);
     const map = this.map;
-    const { records } = g;
-    for (let r = 0, cellStart = 0; r < records.count; r++) {
-      const cellCount = records.cellCount[r]!;
-      const u = recordRun[r]!;
-      for (let q = runStart[u]! * 3, qEnd = runStart[u + 1]! * 3; q < qEnd; q += 3) {
-        const link = spans[q]!;
-        const last = Math.min(cellCount, link + spans[q + 1]!);
-        for (let e = link; e < last; e++) {
-          const v = g.cells[cellStart + e]!;
-          if (itemOf(map, v) < 0) {
-            this.add('error', 'cells.blockReference', `/records[${r}]/cells[${e}]`, `${gadbTypeInfo(spans[q + 2]!)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(r, e));
-          }
+    for (const s = gadbSpanWalk(g); s.next(); ) {
+      for (let k = s.begin; k < s.end; k++) {
+        const v = g.cells[k]!;
+        if (itemOf(map, v) < 0) {
+          const e = k - s.recordCellStart;
+          this.add('error', 'cells.blockReference', `/records[${s.record}]/cells[${e}]`, `${gadbTypeInfo(s.typeByte)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(s.record, e));
         }
       }
-      cellStart += cellCount;
     }
   }
 }

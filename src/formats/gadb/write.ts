@@ -5,7 +5,7 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { gadbBlockSpans, itemIndexByWord, itemOf, planGadbStringBlockWithItems, type GadbStringOrder } from './layout.ts';
+import { gadbSpanWalk, itemIndexByWord, itemOf, planGadbStringBlockWithItems, type GadbStringOrder } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
 import type { Gadb } from './types.ts';
@@ -89,7 +89,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   // Categories, record headers and cells are assembled as u32 words in a 4-aligned window and flushed in bulk;
   // string-block references in cells are rewritten in the window (the model's cells are never copied whole).
   const out = new GadbWordSink(w, littleEndianHost);
-  const { recordRun, runStart, spans } = gadbBlockSpans(g, 'declared');
+  const walk = gadbSpanWalk(g);
   const itemByWord = plan.itemIndexByWord;
   const newOffset = plan.newOffset;
   const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
@@ -122,11 +122,10 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
       const c0 = o + (h.size >> 2);
       if (count > 16) s.set(cells.subarray(cell, cell + count), c0);
       else for (let k = 0; k < count; k++) s[c0 + k] = cells[cell + k]!;
-      const u = recordRun[rec]!;
-      for (let q = runStart[u]! * 3, end = runStart[u + 1]! * 3; q < end; q += 3) {
-        const link = spans[q]!;
-        const last = Math.min(count, link + spans[q + 1]!);
-        for (let e = c0 + link, stop = c0 + last; e < stop; e++) {
+      // The walk indexes the window: the record's cells start at c0 there.
+      walk.enter(rec, c0);
+      while (walk.nextInRecord()) {
+        for (let e = walk.begin; e < walk.end; e++) {
           const v = s[e]!;
           if ((v & 3) !== 0 || v >>> 2 >= itemByWord.length) continue;
           const it = itemByWord[v >>> 2]!;

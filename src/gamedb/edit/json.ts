@@ -18,8 +18,9 @@ import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
 import { gadbTypeInfo, type GadbDecoding } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind } from '../../formats/gadb/types.ts';
 import { StringInterner } from './interner.ts';
-import { NULL_LINK, blockTextBytes, encodeLink, fieldLabel, fromHex, hashText, indexModel, isUtf8, parseHash, recordFields, toHex, type FieldNamer, type NameHasher, p919Hasher } from './model.ts';
+import { NULL_LINK, blockTextBytes, encodeLink, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type NameHasher, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
+import { isUtf8 } from '../../binary/text.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
 

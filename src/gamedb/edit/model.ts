@@ -9,6 +9,7 @@
  * through the record's own run, never through another record's").
  */
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
+import { bytesToHex, findNonLatin1, latin1Decode, latin1Encode } from '../../binary/text.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
 import { findGadbItem } from '../../formats/gadb/decode.ts';
 import { gadbTypeInfo, GADB_TYPE_MASK, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
@@ -54,23 +55,12 @@ export function cloneGadb(g: Gadb): Gadb {
   return structuredClone(g);
 }
 
-const utf8 = new TextDecoder('utf-8');
-const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
-const utf8Encoder = new TextEncoder();
-
-/** UTF-8 bytes of a text as stored in the block (identical to ASCII for every known name). */
-export function textBytes(text: string): Uint8Array {
-  return utf8Encoder.encode(text);
-}
-
-/** Whether bytes are valid UTF-8 (so a JS string reproduces them exactly). */
-export function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    utf8Fatal.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The bytes a text is stored as in the block: Latin-1 (the codec's reading; identical to ASCII for every known
+ * name). A char above U+00FF has no stored form: `undefined`, so a lookup by such a name finds nothing.
+ */
+export function textBytes(text: string): Uint8Array | undefined {
+  return findNonLatin1(text) < 0 ? latin1Encode(text, { format: 'gadb', path: '/strings' }) : undefined;
 }
 
 /** The NUL-terminated text at block key `key` (raw bytes, a view). Stops at the end of the data if unterminated. */
@@ -82,9 +72,9 @@ export function blockTextBytes(g: Gadb, key: number): Uint8Array {
   return data.subarray(key, end);
 }
 
-/** The text at block key `key`, decoded as UTF-8. */
+/** The text at block key `key` (Latin-1, as the codec reads it). */
 export function blockText(g: Gadb, key: number): string {
-  return utf8.decode(blockTextBytes(g, key));
+  return latin1Decode(blockTextBytes(g, key));
 }
 
 /** Index in `strings.itemKeys` of the item starting at `key`, or -1. */
@@ -209,6 +199,7 @@ export function fieldLabel(hash: number, namer?: FieldNamer): string {
 /** Finds a category by exact name (text comparison, so names with characters of unknown P919 value work). */
 export function findCategoryByName(g: Gadb, name: string): number {
   const want = textBytes(name);
+  if (!want) return -1;
   for (let c = 0; c < g.categories.length; c++) {
     if (bytesEqual(blockTextBytes(g, g.categories[c]!.nameKey), want)) return c;
   }
@@ -225,6 +216,7 @@ export function findRecordByName(g: Gadb, ix: ModelIndex, c: number, name: strin
     return i < total ? i : -1;
   }
   const want = textBytes(name);
+  if (!want) return -1;
   const base = ix.categoryFirstRecord[c]!;
   for (let i = cat.primaryCount; i < total; i++) {
     if (bytesEqual(blockTextBytes(g, g.records.nameKey[base + i]!), want)) return i;
@@ -265,9 +257,7 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** Hex of bytes (lower case). */
 export function toHex(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += b[i]!.toString(16).padStart(2, '0');
-  return s;
+  return bytesToHex(b);
 }
 
 /** Bytes of a hex string. */

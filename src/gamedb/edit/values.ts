@@ -8,10 +8,12 @@
  *   Int64 → bigint · FloatPair → [a, b] · Vector3 → [x, y, z] · RecordLink → { category, index } | null
  *   (a cell that resolves nowhere → { raw }) · curves → [[time, value…], …] · Type9 → Uint8Array (item bytes).
  */
-import { FormatError, UsageError } from '../../binary/errors.ts';
+import { UsageError } from '../../binary/errors.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
 import type { GadbDecoding, GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
-import { NULL_LINK, blockTextBytes, itemIndexOfKey, type RecordField } from './model.ts';
+import { NULL_LINK, type RecordField } from './model.ts';
+import { latin1EncodeInto, latin1Issue } from '../../binary/text.ts';
+import { decodeGadbBlockValue } from '../../formats/gadb/decode.ts';
 
 /** A decoded link: a category ordinal and an index within it (primaries first), or null. */
 export interface LinkValue {
@@ -24,16 +26,6 @@ export interface RawLink {
 }
 export type CurveKey = number[];
 export type ElementValue = boolean | number | string | bigint | number[] | CurveKey[] | LinkValue | RawLink | null | Uint8Array;
-
-const views = new WeakMap<Uint8Array, DataView>();
-function viewOf(data: Uint8Array): DataView {
-  let v = views.get(data);
-  if (!v) {
-    v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    views.set(data, v);
-  }
-  return v;
-}
 
 const f32buf = new Float32Array(1);
 const u32buf = new Uint32Array(f32buf.buffer);
@@ -49,65 +41,11 @@ export function f32Bits(x: number): number {
   return u32buf[0]!;
 }
 
-const utf8 = new TextDecoder('utf-8');
-const utf8Encoder = new TextEncoder();
 
-function blockError(key: number, what: string, g: Gadb): FormatError {
-  return new FormatError('gadb', key, `/strings[0x${key.toString(16)}]`, `${what} at string-block key 0x${key.toString(16)} runs past the block (${g.strings.data.length} bytes)`);
-}
-
-/** Decodes the block item at `key` per the type's decoding. */
+/** Decodes the block item at `key` per the type's decoding: the codec's one decoder (opaque bytes copied). */
 export function decodeBlockValue(g: Gadb, decoding: GadbDecoding, key: number): ElementValue {
-  const data = g.strings.data;
-  const dv = viewOf(data);
-  switch (decoding.kind) {
-    case 'text':
-      return utf8.decode(blockTextBytes(g, key));
-    case 'fixed': {
-      if (key + decoding.size > data.length) throw blockError(key, 'value', g);
-      if (decoding.element === 'i64') return dv.getBigInt64(key, true);
-      const out: number[] = [];
-      for (let i = 0; i < decoding.count; i++) out.push(dv.getFloat32(key + 4 * i, true));
-      return out;
-    }
-    case 'curve': {
-      if (key + 4 > data.length) throw blockError(key, 'curve', g);
-      const n = dv.getUint32(key, true);
-      if (key + 4 + n * decoding.keySize > data.length) throw blockError(key, `curve of ${n} keys`, g);
-      const out: CurveKey[] = [];
-      let p = key + 4;
-      for (let i = 0; i < n; i++) {
-        const k: number[] = [dv.getFloat32(p, true)];
-        switch (decoding.value) {
-          case 'u32':
-            k.push(dv.getUint32(p + 4, true));
-            break;
-          case 'f32':
-            k.push(dv.getFloat32(p + 4, true));
-            break;
-          case 'i32':
-            k.push(dv.getInt32(p + 4, true));
-            break;
-          case 'vec3':
-            k.push(dv.getFloat32(p + 4, true), dv.getFloat32(p + 8, true), dv.getFloat32(p + 12, true));
-            break;
-          case 'raw8':
-            k.push(dv.getUint32(p + 4, true), dv.getUint32(p + 8, true));
-            break;
-        }
-        out.push(k);
-        p += decoding.keySize;
-      }
-      return out;
-    }
-    case 'opaque': {
-      const i = itemIndexOfKey(g, key);
-      if (i < 0) throw new FormatError('gadb', key, `/strings[0x${key.toString(16)}]`, `no string-block item starts at key 0x${key.toString(16)}`);
-      return data.slice(key, key + g.strings.itemSizes[i]!);
-    }
-    default:
-      throw new Error(`decodeBlockValue: ${decoding.kind} is not a block decoding`);
-  }
+  const v = decodeGadbBlockValue(g.strings, decoding, key);
+  return v instanceof Uint8Array ? v.slice() : v;
 }
 
 /** Encodes a block value to its item bytes (payload plus NUL padding to a multiple of 4). */
@@ -115,10 +53,10 @@ export function encodeBlockValue(decoding: GadbDecoding, value: ElementValue, wh
   switch (decoding.kind) {
     case 'text': {
       if (typeof value !== 'string') throw new UsageError(`${where}: expected text, got ${describe(value)}`);
-      const b = utf8Encoder.encode(value);
-      if (b.includes(0)) throw new UsageError(`${where}: text may not contain NUL`);
-      const out = new Uint8Array((b.length + 1 + 3) & ~3);
-      out.set(b);
+      const bad = latin1Issue(value, where, { nul: true });
+      if (bad) throw new UsageError(`${where}: ${bad.message}`);
+      const out = new Uint8Array((value.length + 1 + 3) & ~3);
+      latin1EncodeInto(value, out, 0, { format: 'gadb', path: where });
       return out;
     }
     case 'fixed': {

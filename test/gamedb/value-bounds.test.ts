@@ -1,0 +1,46 @@
+/**
+ * One decoder per value kind: the codec, the read API (`Database`) and the editor's value codec read a block
+ * value through the same code, bounded by the value's own string-block item — not by the end of the block.
+ */
+import { describe, expect, it } from 'vitest';
+import { FormatError } from '../../src/binary/errors.ts';
+import { decodeGadbCurve, parseGadb, writeGadb } from '../../src/formats/gadb/index.ts';
+import { gadbTypeInfo } from '../../src/formats/gadb/type-codes.ts';
+import { Database } from '../../src/gamedb/index.ts';
+import { decodeBlockValue } from '../../src/gamedb/edit/values.ts';
+import { syntheticModel } from './synthetic.ts';
+
+/** The synthetic model, with the key count of Sword's FloatCurve `Fade` (2 keys) raised by 2. */
+function withInflatedCurve() {
+  const g = parseGadb(writeGadb(syntheticModel()));
+  const db = new Database(g);
+  const sword = db.getRecord('Inventory.Items', 'Sword');
+  const fade = sword.field('Fade')!;
+  const key = sword.cells[fade.link]!;
+  const data = g.strings.data.slice();
+  const dv = new DataView(data.buffer);
+  expect(dv.getUint32(key, true)).toBe(2);
+  // The 4 keys (36 bytes) still fit in the block: only the item bound can catch it.
+  expect(key + 4 + 4 * 8).toBeLessThanOrEqual(data.length);
+  dv.setUint32(key, 4, true);
+  const edited = { ...g, strings: { ...g.strings, data } };
+  return { g: edited, key, typeByte: fade.typeByte };
+}
+
+describe('a FloatCurve whose key count runs past its item', () => {
+  it('is refused by the codec', () => {
+    const { g, key, typeByte } = withInflatedCurve();
+    expect(() => decodeGadbCurve(g.strings, key, typeByte)).toThrow(FormatError);
+  });
+
+  it('is refused by the read API, not read into the next item', () => {
+    const { g } = withInflatedCurve();
+    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
+    expect(() => sword.getCurve('Fade')).toThrow(FormatError);
+  });
+
+  it("is refused by the editor's value codec", () => {
+    const { g, key, typeByte } = withInflatedCurve();
+    expect(() => decodeBlockValue(g, gadbTypeInfo(typeByte)!.decoding, key)).toThrow(FormatError);
+  });
+});
