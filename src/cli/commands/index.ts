@@ -9,5 +9,6 @@ import { hksCommands, scriptCommands } from './script.ts';
 import { archCommands } from './arch.ts';
 import { serveCommands } from './serve.ts';
 import { simCommands } from './sim.ts';
+import { scriptCompileCommands } from './script-compile.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands];
