@@ -15,6 +15,13 @@ import type { CallUsage, RecordUsage, ScriptUsage, UsageSite } from './needs.ts'
 /** Nesting past which the reader stops descending (a hostile tree cannot exhaust the JS stack). */
 const MAX_DEPTH = 400;
 
+/** The class a native's return shape gives, if it is an object (a `list` is a WBLinkedList). */
+function classOfShape(shape: string | undefined): string | undefined {
+  if (shape === undefined) return undefined;
+  if (shape.startsWith('object:')) return shape.slice(7);
+  return shape === 'list' ? 'WBLinkedList' : undefined;
+}
+
 /** What the reader knows of a variable. */
 type VarType = { t: 'class'; className: string } | { t: 'scriptObject' } | { t: 'other' };
 
@@ -74,20 +81,20 @@ export function usageFromAst(chunk: Chunk): ScriptUsage {
         if (e.callee.type === 'MemberExpression' && e.callee.object.type === 'NameExpression' && isGlobal(scope, e.callee.object.name)) {
           const owner = e.callee.object.name;
           if (owner === 'ScriptObject' && e.callee.property.name === 'Create') return { t: 'scriptObject' };
-          const spec = nativeSpec(`${owner}.${e.callee.property.name}`);
-          if (spec?.returns.startsWith('object:')) return { t: 'class', className: spec.returns.slice(7) };
+          const className = classOfShape(nativeSpec(`${owner}.${e.callee.property.name}`)?.returns);
+          if (className) return { t: 'class', className };
         }
         return undefined;
       }
       case 'MethodCallExpression': {
         if (e.receiver.type === 'NameExpression' && isGlobal(scope, e.receiver.name)) {
-          const spec = nativeSpec(`${e.receiver.name}:${e.method.name}`);
-          if (spec?.returns.startsWith('object:')) return { t: 'class', className: spec.returns.slice(7) };
+          const className = classOfShape(nativeSpec(`${e.receiver.name}:${e.method.name}`)?.returns);
+          if (className) return { t: 'class', className };
         }
         const rt = typeOf(e.receiver, scope);
         if (rt?.t === 'class') {
-          const spec = nativeSpec(`${rt.className}::${e.method.name}`);
-          if (spec?.returns.startsWith('object:')) return { t: 'class', className: spec.returns.slice(7) };
+          const className = classOfShape(nativeSpec(`${rt.className}::${e.method.name}`)?.returns);
+          if (className) return { t: 'class', className };
         }
         return undefined;
       }
