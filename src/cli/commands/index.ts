@@ -6,9 +6,10 @@ import { dbEditCommands } from './db-edit.ts';
 import { dbGenCommands } from './db-gen.ts';
 import { sd2Commands } from './sd2.ts';
 import { hksCommands, scriptCommands } from './script.ts';
+import { scriptEngineCommands } from './script-engine.ts';
 import { archCommands } from './arch.ts';
 import { serveCommands } from './serve.ts';
 import { simCommands } from './sim.ts';
 import { scriptCompileCommands } from './script-compile.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...scriptEngineCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands];

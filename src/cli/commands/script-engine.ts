@@ -1,0 +1,107 @@
+/**
+ * The engine's script commands: `scry script needs LAYER [--db GAMEDB]` (what a layer's script asks of the
+ * engine, read statically, checked against the natives table and a GameDB) and the engine mode of
+ * `scry script run` (`runLayerCommand`, which `script-run.ts` delegates to). Thin over `src/engine`.
+ */
+import { FormatError, UsageError } from '../../binary/errors.ts';
+import { Database } from '../../gamedb/database.ts';
+import { layerAst, layerNameOf, openLayer, type Layer } from '../../engine/layer.ts';
+import { needsReport, usageFromChunk, type NeedsReport, type UsageSite } from '../../engine/needs.ts';
+import { usageFromAst } from '../../engine/needs-ast.ts';
+import { checkInputFile, readInputFile } from '../input.ts';
+import { readBytes } from '../../node/fs.ts';
+import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
+import { resolveLut } from './hash.ts';
+import { commandNames } from './db.ts';
+
+/** `--db GAMEDB` and `--kind DBX=Category`, shared by `needs` and `run`. */
+export const engineDbOptions: Record<string, OptionSpec> = {
+  db: { type: 'string', valueName: 'GAMEDB', description: 'the GameDB that DB<Kind>.Name lookups search (game.gamedb or any GADB file)' },
+  kind: { type: 'string', multiple: true, valueName: 'DBKIND=CATEGORY', description: 'read DB<Kind> from this category (overrides the table and the rule); repeatable' },
+};
+
+/** Opens the layer named by the first argument (a `.scripts` SCRI file, a bare chunk or Lua source text). */
+export function openLayerArg(ctx: CommandContext): Layer {
+  const shown = ctx.args[0]!;
+  const path = ctx.resolvePath(shown);
+  checkInputFile(path, shown);
+  const layer = openLayer(readBytes(path), layerNameOf(path));
+  if (layer.kind === 'source' && layer.truncatedBy > 0) {
+    throw new FormatError('scri', 9, '/bodyLength', `the source body is cut short by ${layer.truncatedBy} byte(s) (the head of a .scripts entry?), so it cannot compile; close it at its last complete entry (docs/engine.md, "Running a layer")`);
+  }
+  return layer;
+}
+
+/** Opens `--db` (with the command's P919 table and names), if given. */
+export function openEngineDb(ctx: CommandContext): Database | undefined {
+  const file = ctx.options['db'];
+  if (file === undefined) return undefined;
+  if (typeof file !== 'string') throw new UsageError('--db takes one file');
+  const path = ctx.resolvePath(file);
+  const bytes = readInputFile(path, 'gadb', file);
+  const table = resolveLut(ctx);
+  return Database.open(bytes, { table, names: commandNames(ctx, table) });
+}
+
+/** `--kind DBX=Category` overrides. */
+export function kindOverrides(ctx: CommandContext): Map<string, string> {
+  const out = new Map<string, string>();
+  const v = ctx.options['kind'];
+  for (const item of Array.isArray(v) ? v : []) {
+    const m = /^(DB[A-Za-z0-9_]+)=(.+)$/.exec(item);
+    if (!m) throw new UsageError(`--kind takes DBKIND=CATEGORY (e.g. DBDOGStateType=DynamicObjectGroup/StateTypes), got ${JSON.stringify(item)}`);
+    out.set(m[1]!, m[2]!);
+  }
+  return out;
+}
+
+const where = (s: UsageSite | undefined) => (s?.line !== undefined ? `line ${s.line}` : s?.function ? s.function : '');
+
+function formatNeeds(layer: Layer, r: NeedsReport, withDb: boolean): string[] {
+  const lines: string[] = [];
+  lines.push(`${layer.name}: ${layer.kind} (${layer.container}), read from the ${r.reader === 'ast' ? 'AST' : 'bytecode'}`);
+  if (r.reader === 'ast') lines.push(`entries: ${r.entries.total}, StartupCommands ${r.entries.startupCommands.length}${r.entries.startupCommands.length ? ` (${r.entries.startupCommands.join(', ')})` : ''}`);
+  lines.push(`natives: ${r.natives.length} called, ${r.unknownNatives.length} not in the natives table`);
+  const nw = Math.max(0, ...r.natives.map((n) => n.name.length));
+  for (const n of r.natives) {
+    const shape = n.spec ? `${n.spec.effect}${n.spec.context === 'asserts' ? ', needs script context' : ''}  (${n.spec.args.join(', ')}) -> ${n.spec.returns}` : 'unknown: a run gives it a stand-in';
+    lines.push(`  ${n.known ? ' ' : '?'} ${n.name.padEnd(nw)}  ${String(n.count).padStart(3)}  ${shape}`);
+    for (const f of n.faults) lines.push(`      would fault in game (${where(f.site)}): ${f.message}`);
+  }
+  lines.push(`records: ${r.records.length} DB<Kind>.Name in ${r.kinds.length} kinds${withDb ? `; ${r.missing!.records} missing from the database` : ' (give --db GAMEDB to check them)'}`);
+  const rw = Math.max(0, ...r.records.map((x) => x.name.length));
+  for (const x of r.records) {
+    const status = x.resolved === undefined ? '' : x.resolved ? `-> ${x.path ?? x.message}` : `MISSING: ${x.message}`;
+    lines.push(`    ${x.name.padEnd(rw)}  ${String(x.count).padStart(3)}  ${status}`.trimEnd());
+  }
+  for (const k of r.kinds) {
+    const how = k.resolved === undefined ? '' : k.resolved ? `-> ${k.category} (${k.match})${k.warnings?.length ? `; ${k.warnings.join('; ')}` : ''}` : `UNRESOLVED: ${k.message}`;
+    lines.push(`  kind ${k.kind}${k.dynamic ? ' (also chosen at run time by a property)' : ''} ${how}`.trimEnd());
+  }
+  if (r.eventMaps.length) lines.push(`event handlers: ${r.eventMaps.length} in __eventmap tables`);
+  lines.push(`would fault in game: ${r.faults}`);
+  return lines;
+}
+
+const needs: Command = {
+  path: ['script', 'needs'],
+  summary: "what a layer's script asks of the engine: natives (and their argument shapes) and DB<Kind>.Name records, and which of them a GameDB lacks",
+  usage: 'LAYER.scripts [--db GAMEDB]',
+  minArgs: 1,
+  maxArgs: 1,
+  options: engineDbOptions,
+  details:
+    'Reads the AST of a source body (or the analysis of a bytecode body). Exit 1 when the database lacks a record or a kind the script names, or a call passes an argument the natives table does not expect (would fault in game).',
+  run(ctx) {
+    const layer = openLayerArg(ctx);
+    const db = openEngineDb(ctx);
+    const usage = layer.kind === 'source' ? usageFromAst(layerAst(layer)) : usageFromChunk(layer.chunk!);
+    const report = needsReport(usage, db, { kindOverrides: kindOverrides(ctx) });
+    if (ctx.json) ctx.printJson({ layer: layer.name, kind: layer.kind, ...report });
+    else for (const l of formatNeeds(layer, report, db !== undefined)) ctx.out(l);
+    const findings = report.faults + (report.missing ? report.missing.records + report.missing.kinds : 0);
+    return findings > 0 ? ExitCode.Findings : ExitCode.Ok;
+  },
+};
+
+export const scriptEngineCommands: Command[] = [needs];
