@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { FormatError, VfsError } from '../binary/errors.ts';
 import { FORMAT_HEAD_SIZE, formatById, formatOfBytes, type FormatId } from '../formats/registry.ts';
 import { readBytes, readHead } from '../node/fs.ts';
+import { readGadbFile } from '../node/gamedb.ts';
 
 /** Command groups that read each format, for the hint. */
 const COMMAND_OF: Partial<Record<FormatId, string>> = {
@@ -45,7 +46,8 @@ export function checkInputFormat(head: Uint8Array, expected: FormatId, shown: st
 /** Reads a whole input file of the `expected` format (see `checkInputFormat`). */
 export function readInputFile(path: string, expected: FormatId, shown = path): Uint8Array {
   checkInputFile(path, shown);
-  const bytes = readBytes(path);
+  // GADB files are placed so that the value section is 4-aligned: the parsed model then views the cells.
+  const bytes = expected === 'gadb' ? readGadbFile(path) : readBytes(path);
   checkInputFormat(bytes.subarray(0, FORMAT_HEAD_SIZE), expected, shown);
   return bytes;
 }

@@ -19,6 +19,7 @@
 import { FormatError, NotFoundError } from '../binary/errors.ts';
 import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p919.ts';
 import { parseGadb, type ParseGadbOptions } from '../formats/gadb/parse.ts';
+import { gadbRecordCellStarts } from '../formats/gadb/layout.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
 import { FieldTypeError, SlotMismatchError } from './errors.ts';
@@ -120,7 +121,7 @@ export class Database {
   readonly names: NameDictionary;
   /** Reads values out of the string block. */
   readonly block: BlockReader;
-  /** `recordCellStart[r]`: index in `model.cells` of record r's first cell; length `records.count + 1`. */
+  /** `recordCellStart[r]`: index in `model.cells` of record r's first cell; length `records.count + 1` (`gadbRecordCellStarts`). */
   readonly recordCellStart: Uint32Array;
   /** Ordinal of each record's category. */
   readonly recordCategory: Uint32Array;
@@ -150,15 +151,16 @@ export class Database {
     this.block = new BlockReader(model.strings);
     const { records, categories, cells } = model;
     this.cellsF32 = new Float32Array(cells.buffer, cells.byteOffset, cells.length);
-    this.recordCellStart = new Uint32Array(records.count + 1);
-    let at = 0;
-    for (let r = 0; r < records.count; r++) {
-      this.recordCellStart[r] = at;
-      at += records.cellCount[r]!;
-    }
-    this.recordCellStart[records.count] = at;
-    if (at !== cells.length) {
-      throw new FormatError('gadb', 0, '/cells', `records claim ${at} cells but the model holds ${cells.length}`);
+    this.recordCellStart = gadbRecordCellStarts(model);
+    if (!records.cellStart) {
+      const at = this.recordCellStart[records.count]!;
+      if (at !== cells.length) throw new FormatError('gadb', 0, '/cells', `records claim ${at} cells but the model holds ${cells.length}`);
+    } else {
+      const starts = this.recordCellStart;
+      const { cellCount } = records;
+      for (let r = 0; r < records.count; r++) {
+        if (starts[r]! + cellCount[r]! > cells.length) throw new FormatError('gadb', 0, `/records[${r}]/cells`, `record ${r}'s cells run past the ${cells.length} cells the model holds`);
+      }
     }
     this.categoryFirstRecord = new Uint32Array(categories.length + 1);
     this.recordCategory = new Uint32Array(records.count);

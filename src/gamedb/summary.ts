@@ -4,6 +4,7 @@
  * for any database in one pass over its descriptor uses.
  */
 import { GadbStorageCode, gadbTypeName } from '../formats/gadb/type-codes.ts';
+import { gadbCellTotal } from '../formats/gadb/layout.ts';
 import type { Database } from './database.ts';
 import { NULL_LINK } from './database.ts';
 
@@ -133,7 +134,7 @@ export function summarizeDatabase(db: Database): DatabaseSummary {
     structureCategories,
     placeholders,
     recordNames: { distinct: nameCategories.size, inSeveralCategories },
-    cells: cells.length,
+    cells: gadbCellTotal(m),
     descriptors: descriptors.count,
     runs: runs.size,
     stringBlockBytes: m.strings.data.length,

@@ -3,11 +3,11 @@
  * (`src/gamedb/names/fields.txt`) or a user's plain-text list. The library itself never touches the file system:
  * a `.gamedb` normally lives inside an archive, so `Database.open(bytes)` is the general entry.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { gadbValueSectionOffset } from '../formats/gadb/parse.ts';
 import { Database, type DatabaseOptions } from '../gamedb/database.ts';
 import { NameDictionary, type NamesLoadReport } from '../gamedb/names.ts';
 import type { P919Table } from '../hash/p919.ts';
-import { readBytes } from './fs.ts';
 
 /** Where the shipped field-name list lives. */
 export const BUILTIN_NAMES_URL = new URL('../gamedb/names/fields.txt', import.meta.url);
@@ -27,5 +27,31 @@ export function addNamesFile(names: NameDictionary, path: string): NamesLoadRepo
 /** Opens the database in the file at `path` (`.gamedb`, `.fxp`, `.bvr`), with the shipped names unless given. */
 export function openDatabaseFile(path: string, options: DatabaseOptions = {}): Database {
   const names = options.names ?? loadBuiltinNames(options.table);
-  return Database.open(readBytes(path), { ...options, names });
+  return Database.open(readGadbFile(path), { ...options, names });
+}
+
+/**
+ * Reads a whole GADB file (`.gamedb`, `.fxp`, `.bvr`; any other file is read as it is) into a buffer placed so
+ * that the database's value section is 4-aligned in memory: `parseGadb` then views the cells instead of copying
+ * them. The result is a `Uint8Array` whose `byteOffset` may be 1 to 3.
+ */
+export function readGadbFile(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const head = new Uint8Array(Math.min(size, 4096));
+    const got = readSync(fd, head, 0, head.length, 0);
+    const at = gadbValueSectionOffset(head.subarray(0, got));
+    const shift = at < 0 ? 0 : (4 - (at & 3)) & 3;
+    const out = new Uint8Array(new ArrayBuffer(size + shift), shift, size);
+    let done = 0;
+    while (done < size) {
+      const n = readSync(fd, out, done, size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done < size ? out.subarray(0, done) : out;
+  } finally {
+    closeSync(fd);
+  }
 }

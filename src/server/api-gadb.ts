@@ -7,7 +7,7 @@
 import { basename, dirname } from 'node:path';
 import { NotFoundError, UsageError } from '../binary/errors.ts';
 import { stringify as stringifyYaml } from 'yaml';
-import { parseGadb, verifyGadb, writeGadb } from '../formats/gadb/index.ts';
+import { gadbCellTotal, parseGadb, verifyGadb, writeGadb } from '../formats/gadb/index.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
 import { applyChangeFiles, parseChangeFile } from '../gamedb/edit/changes.ts';
 import { diffGadb } from '../gamedb/edit/diff.ts';
@@ -95,7 +95,7 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
           { label: 'records', value: m.records.count },
           { label: 'primaries', value: primaries },
           { label: 'secondaries', value: m.records.count - primaries },
-          { label: 'cells', value: m.cells.length },
+          { label: 'cells', value: gadbCellTotal(m) },
           { label: 'descriptors', value: m.descriptors.count },
           { label: 'string-block items', value: m.strings.itemKeys.length },
           { label: 'string-block bytes', value: m.strings.data.length },

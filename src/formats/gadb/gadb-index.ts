@@ -1,18 +1,17 @@
 /** `buildGadbIndex`: the derived lookup tables of a model (cell starts, record categories, item kinds and reference counts). */
 import { GADB_ITEM_KIND_BY_TYPE_BYTE } from './type-codes.ts';
-import { gadbSpanWalk, itemIndexByWord, itemOf } from './layout.ts';
+import { gadbSpanWalk, gadbItemIndex, gadbRecordCellStarts, type GadbItemIndex } from './layout.ts';
 import { GadbItemKind, type Gadb, type GadbIndex } from './types.ts';
 
 /** Builds the derived tables of `g` in one pass over records and block cells. */
 export function buildGadbIndex(g: Gadb): GadbIndex {
-  return buildGadbIndexWithItems(g, itemIndexByWord(g));
+  return buildGadbIndexWithItems(g, gadbItemIndex(g));
 }
 
-/** `buildGadbIndex` with the model's `itemIndexByWord` already computed (internal: shared by verify). */
-export function buildGadbIndexWithItems(g: Gadb, map: Int32Array): GadbIndex {
+/** `buildGadbIndex` with the model's item index already built (internal: shared by verify). */
+export function buildGadbIndexWithItems(g: Gadb, items: GadbItemIndex): GadbIndex {
   const { records, categories, cells } = g;
-  const recordCellStart = new Uint32Array(records.count + 1);
-  for (let r = 0; r < records.count; r++) recordCellStart[r + 1] = recordCellStart[r]! + records.cellCount[r]!;
+  const recordCellStart = gadbRecordCellStarts(g);
   const recordCategory = new Uint32Array(records.count);
   const categoryFirstRecord = new Uint32Array(categories.length + 1);
   let rec = 0;
@@ -24,21 +23,21 @@ export function buildGadbIndexWithItems(g: Gadb, map: Int32Array): GadbIndex {
   }
   categoryFirstRecord[categories.length] = Math.min(rec, records.count);
 
-  const items = g.strings.itemKeys.length;
-  const itemKinds = new Uint8Array(items);
-  const itemRefCounts = new Uint32Array(items);
+  const n = g.strings.itemKeys.length;
+  const itemKinds = new Uint8Array(n);
+  const itemRefCounts = new Uint32Array(n);
   const UNREFERENCED = GadbItemKind.Unreferenced;
   const MIXED = GadbItemKind.Mixed;
-  const TEXT = GadbItemKind.Text;
   const mark = (key: number, kind: number): void => {
-    const i = itemOf(map, key);
+    const i = items.of(key);
     if (i < 0) return;
     itemRefCounts[i]!++;
     const was = itemKinds[i]!;
     if (was === UNREFERENCED) itemKinds[i] = kind;
     else if (was !== kind) itemKinds[i] = MIXED;
   };
-  if (items > 0 && g.strings.itemKeys[0] === 0) itemKinds[0] = GadbItemKind.Root;
+  if (n > 0 && g.strings.itemKeys[0] === 0) itemKinds[0] = GadbItemKind.Root;
+  const TEXT = GadbItemKind.Text;
   rec = 0;
   for (const cat of categories) {
     mark(cat.nameKey, TEXT);
@@ -51,16 +50,7 @@ export function buildGadbIndexWithItems(g: Gadb, map: Int32Array): GadbIndex {
   const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
   for (const s = gadbSpanWalk(g); s.next(); ) {
     const kind = kindByType[s.typeByte]!;
-    for (let k = s.begin; k < s.end; k++) {
-      const v = cells[k]!;
-      if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
-      const i = map[v >>> 2]!;
-      if (i < 0) continue;
-      itemRefCounts[i]!++;
-      const was = itemKinds[i]!;
-      if (was === UNREFERENCED) itemKinds[i] = kind;
-      else if (was !== kind) itemKinds[i] = MIXED;
-    }
+    for (let k = s.begin; k < s.end; k++) mark(cells[k]!, kind);
   }
   return { recordCellStart, recordCategory, categoryFirstRecord, itemKinds, itemRefCounts };
 }

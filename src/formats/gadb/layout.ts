@@ -4,6 +4,9 @@
  * of its records (primaries, then secondaries), the record's name, then the values the record references, field
  * by field in **ascending field-hash order** (the run's sorted column), array elements in order. Each item keeps
  * its own bytes (payload and padding); sharing is whatever the model's keys say (one key, one item).
+ *
+ * Also here: the one walk every layer shares over a model's cells (`GadbSpanWalk`, spans per distinct run), where
+ * each record's cells start (`gadbRecordCellStarts`) and the key → item lookup (`GadbItemIndex`).
  */
 import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
 import type { Gadb } from './types.ts';
@@ -21,136 +24,219 @@ export interface GadbStringPlan {
   order: Uint32Array;
   /** Output offset of each item index (-1 when dropped). */
   newOffset: Int32Array;
-  /** `itemIndexByWord[key >> 2]` is the item whose key is `key`, or -1. */
-  itemIndexByWord: Int32Array;
+  /** Key → item index of the model's items. */
+  items: GadbItemIndex;
   /** Output block size in bytes. */
   size: number;
+  /** True when every item stays at its key (the block is copied as it is and no reference changes). */
+  identity: boolean;
 }
 
-/** Index from a key to its item: `result[key >> 2]` (keys are 4-aligned), -1 when no item starts there. */
-export function itemIndexByWord(g: Gadb): Int32Array {
-  const { data, itemKeys } = g.strings;
-  const map = new Int32Array((data.byteLength >>> 2) + 1).fill(-1);
-  for (let i = 0; i < itemKeys.length; i++) {
-    const k = itemKeys[i]!;
-    if ((k & 3) === 0 && k >>> 2 < map.length) map[k >>> 2] = i;
+/** Bit count of a 32-bit word. */
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * Key → item index of a model's string block: a bit per 4-byte word of the block (set where an item starts) and
+ * a running count per 32 words, so a lookup is a bit test and a popcount (about 1/16 of the block's size in
+ * memory, where a table of one index per word would be the block's size).
+ */
+export class GadbItemIndex {
+  /** Bit `w & 31` of `bits[w >> 5]`: an item starts at key `4w`. */
+  readonly bits: Uint32Array;
+  /** Items starting before word `32i`. */
+  readonly before: Uint32Array;
+
+  /** Indexes `keys` (strictly ascending in a valid model; otherwise a key's index is its rank among the keys). */
+  constructor(keys: Uint32Array, dataLength: number) {
+    const groups = (((dataLength >>> 2) + 1) >>> 5) + 1;
+    const bits = new Uint32Array(groups);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if ((k & 3) !== 0) continue;
+      const w = k >>> 2;
+      if (w >>> 5 < groups) bits[w >>> 5] = bits[w >>> 5]! | (1 << (w & 31));
+    }
+    const before = new Uint32Array(groups);
+    for (let g = 1; g < groups; g++) before[g] = before[g - 1]! + popcount32(bits[g - 1]!);
+    this.bits = bits;
+    this.before = before;
   }
-  return map;
+
+  /** Index of the item whose key is `key`, or -1 when no item starts there. */
+  of(key: number): number {
+    if ((key & 3) !== 0) return -1;
+    const w = key >>> 2;
+    const g = w >>> 5;
+    if (g >= this.bits.length) return -1;
+    const word = this.bits[g]!;
+    const m = 1 << (w & 31);
+    if ((word & m) === 0) return -1;
+    return this.before[g]! + popcount32(word & (m - 1));
+  }
 }
 
-/** The item index for a reference, or -1 when the value is not an item key. */
-export function itemOf(map: Int32Array, key: number): number {
-  if ((key & 3) !== 0) return -1;
-  const w = key >>> 2;
-  return w < map.length ? map[w]! : -1;
+/** The key → item index of `g`'s string block. */
+export function gadbItemIndex(g: Gadb): GadbItemIndex {
+  return new GadbItemIndex(g.strings.itemKeys, g.strings.data.byteLength);
 }
 
 /** Plans the string block of `g` (`validateGadb` must have passed). */
 export function planGadbStringBlock(g: Gadb, order: GadbStringOrder = 'first-use'): GadbStringPlan {
-  return planGadbStringBlockWithItems(g, order, itemIndexByWord(g));
+  return planGadbStringBlockWithItems(g, order, gadbItemIndex(g));
 }
 
-/** `planGadbStringBlock` with the model's `itemIndexByWord` already computed (internal: shared by write and verify). */
-export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, map: Int32Array): GadbStringPlan {
+/**
+ * `planGadbStringBlock` with the model's item index already built (internal: shared by write and verify).
+ *
+ * While the walk finds items in key order (a file written by the first-use rule, or by scry), each item's place
+ * is its key: an item is already placed exactly when its key is below the size laid out so far, and the next new
+ * one must start right there. Only a reference past that point (an item out of first-use order, or a gap) turns
+ * to the general rule, which tracks each item's place.
+ */
+export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, items: GadbItemIndex): GadbStringPlan {
   const { itemKeys, itemSizes } = g.strings;
   const n = itemKeys.length;
-  const newOffset = new Int32Array(n).fill(-1);
-  const out = new Uint32Array(n);
-  let count = 0;
-  let size = 0;
-  const place = (i: number): void => {
-    if (i < 0 || newOffset[i]! >= 0) return;
-    newOffset[i] = size;
-    size += itemSizes[i]!;
-    out[count++] = i;
-  };
+  const plan = new StringPlanner(itemKeys, itemSizes, items);
   if (order === 'model') {
-    for (let i = 0; i < n; i++) place(i);
-    return { order: out, newOffset, itemIndexByWord: map, size };
+    for (let i = 0; i < n; i++) plan.place(i);
+    return plan.result();
   }
-  if (n > 0) place(itemOf(map, 0));
-  const { categories, records, cells } = g;
-  const walk = gadbSpanWalk(g, 'sorted');
-  let rec = 0;
-  let cellStart = 0;
-  for (let c = 0; c < categories.length; c++) {
-    const cat = categories[c]!;
-    place(itemOf(map, cat.nameKey));
-    place(itemOf(map, cat.typeNameKey));
-    place(itemOf(map, cat.unk08Key));
-    const total = cat.primaryCount + cat.secondaryCount;
-    for (let i = 0; i < total && rec < records.count; i++, rec++) {
-      if (i >= cat.primaryCount) place(itemOf(map, records.nameKey[rec]!));
-      walk.enter(rec, cellStart);
-      while (walk.nextInRecord()) {
-        for (let k = walk.begin; k < walk.end; k++) {
-          const v = cells[k]!;
-          if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
-          const it = map[v >>> 2]!;
-          if (it >= 0 && newOffset[it]! < 0) place(it);
-        }
+  if (n > 0) plan.place(items.of(0));
+  const { categories, records } = g;
+  const nameKey = records.nameKey;
+  // Names are placed as the walk reaches their record (records without block fields included).
+  let nextRecord = 0;
+  let category = -1;
+  let categoryEnd = 0;
+  let primaryEnd = 0;
+  const namesThrough = (r: number): void => {
+    for (; nextRecord <= r; nextRecord++) {
+      while (nextRecord >= categoryEnd && category + 1 < categories.length) {
+        const cat = categories[++category]!;
+        plan.reference(cat.nameKey);
+        plan.reference(cat.typeNameKey);
+        plan.reference(cat.unk08Key);
+        primaryEnd = categoryEnd + cat.primaryCount;
+        categoryEnd = primaryEnd + cat.secondaryCount;
       }
-      cellStart += records.cellCount[rec]!;
+      if (nextRecord >= primaryEnd && nextRecord < categoryEnd) plan.reference(nameKey[nextRecord]!);
     }
-  }
-  return { order: out.subarray(0, count), newOffset, itemIndexByWord: map, size };
-}
-
-/**
- * Calls `visit(cellIndex)` for every cell of `g` that holds a string-block reference: cells inside their record
- * claimed by a field of a block type (through the record's own run).
- */
-export function forEachBlockCell(g: Gadb, visit: (cellIndex: number, record: number, typeByte: number) => void): void {
-  for (const s = gadbSpanWalk(g); s.next(); ) for (let k = s.begin; k < s.end; k++) visit(k, s.record, s.typeByte);
-}
-
-/**
- * Rewrites, in `cells` (a copy of `g.cells`), every string-block reference through `newOffset` (item index →
- * output offset); values that are not item keys stay as they are.
- */
-export function remapBlockCells(g: Gadb, plan: GadbStringPlan, cells: Uint32Array): void {
-  const map = plan.itemIndexByWord;
-  for (const s = gadbSpanWalk(g); s.next(); ) {
+  };
+  const cells = g.cells;
+  for (const s = gadbSpanWalk(g, 'sorted'); s.next(); ) {
+    if (s.record >= nextRecord) namesThrough(s.record);
     for (let k = s.begin; k < s.end; k++) {
       const v = cells[k]!;
-      if ((v & 3) !== 0 || v >>> 2 >= map.length) continue;
-      const it = map[v >>> 2]!;
-      if (it >= 0) cells[k] = plan.newOffset[it]!;
+      // In key order so far: below the laid-out size means placed already (or not an item key at all).
+      if (v >= plan.size || !plan.inKeyOrder) plan.reference(v);
     }
   }
+  namesThrough(records.count - 1);
+  // Categories after the last record (empty ones) still name items.
+  while (category + 1 < categories.length) {
+    const cat = categories[++category]!;
+    plan.reference(cat.nameKey);
+    plan.reference(cat.typeNameKey);
+    plan.reference(cat.unk08Key);
+  }
+  return plan.result();
 }
 
-/**
- * The string-block references of each record, computed once per distinct run (a run is shared by every record
- * with the same layout: 13,612 runs for 694,632 records in the real game). For run `u`, `spans[3s..3s+2]` for
- * `s` in `[runStart[u], runStart[u+1])` are `(link, elementCount, typeByte)` of its block-type fields, in
- * declaration order or in ascending field-hash order (the first-use order).
- */
-export interface GadbBlockSpans {
-  /** Run id of each record. */
-  recordRun: Int32Array;
-  /** First span of each run; length runs + 1. */
-  runStart: Int32Array;
-  /** Triples (link, elementCount, typeByte). */
-  spans: Int32Array;
+/** The state of a string-block plan (see `planGadbStringBlockWithItems`). */
+class StringPlanner {
+  /** Bytes laid out so far. */
+  size = 0;
+  /** True while every item placed so far sits at its own key, i.e. items `[0, placed)` in key order. */
+  inKeyOrder = true;
+  private placed = 0;
+  private readonly keys: Uint32Array;
+  private readonly sizes: Uint32Array;
+  private readonly items: GadbItemIndex;
+  /** Output offset per item once the plan leaves key order (-1: not placed). */
+  private newOffset: Int32Array | undefined;
+  private order: Uint32Array | undefined;
+  constructor(keys: Uint32Array, sizes: Uint32Array, items: GadbItemIndex) {
+    this.keys = keys;
+    this.sizes = sizes;
+    this.items = items;
+  }
+  /** A name or cell that references `key` (ignored when no item starts there). */
+  reference(key: number): void {
+    if (this.inKeyOrder) {
+      if (key < this.size) return;
+      if (key === this.size && this.placed < this.keys.length && this.keys[this.placed] === key) {
+        this.size += this.sizes[this.placed++]!;
+        return;
+      }
+    }
+    this.place(this.items.of(key));
+  }
+  /** Places item `i` next unless it is placed already (-1: nothing). */
+  place(i: number): void {
+    if (i < 0) return;
+    if (this.inKeyOrder) {
+      if (i < this.placed) return;
+      if (i === this.placed && this.keys[i] === this.size) {
+        this.size += this.sizes[this.placed++]!;
+        return;
+      }
+      this.leaveKeyOrder();
+    }
+    const newOffset = this.newOffset!;
+    if (newOffset[i]! >= 0) return;
+    newOffset[i] = this.size;
+    this.size += this.sizes[i]!;
+    this.order![this.placed++] = i;
+  }
+  private leaveKeyOrder(): void {
+    const n = this.keys.length;
+    const newOffset = new Int32Array(n).fill(-1);
+    const order = new Uint32Array(n);
+    for (let i = 0; i < this.placed; i++) {
+      newOffset[i] = this.keys[i]!;
+      order[i] = i;
+    }
+    this.newOffset = newOffset;
+    this.order = order;
+    this.inKeyOrder = false;
+  }
+  result(): GadbStringPlan {
+    const n = this.keys.length;
+    if (this.inKeyOrder) {
+      const newOffset = new Int32Array(n).fill(-1);
+      const order = new Uint32Array(this.placed);
+      for (let i = 0; i < this.placed; i++) {
+        newOffset[i] = this.keys[i]!;
+        order[i] = i;
+      }
+      return { order, newOffset, items: this.items, size: this.size, identity: this.placed === n };
+    }
+    return { order: this.order!.subarray(0, this.placed), newOffset: this.newOffset!, items: this.items, size: this.size, identity: false };
+  }
 }
 
 /**
  * The one walk over the cells of fields of one storage kind (string-block references, links…), record by record
  * through each record's own run, with no callback per cell. Each step gives one field's cell range of one
  * record, clipped to the record's cells (`begin`/`end` index `g.cells`; `begin - recordCellStart` is the cell's
- * slot in the record):
+ * slot in the record); fields with no cells are skipped:
  *
  *     for (const s = gadbSpanWalk(g, 'declared', GadbStorageCode.Block); s.next(); )
  *       for (let k = s.begin; k < s.end; k++) visit(g.cells[k]);
  *
  * Writers that emit records themselves position it per record instead: `s.enter(r, cellStart)` then
- * `while (s.nextInRecord())`.
+ * `while (s.nextInRecord())`. Spans are computed once per distinct run (13,612 runs under the real game's
+ * 694,632 records), on first use.
  */
 export class GadbSpanWalk {
-  readonly spans: GadbBlockSpans;
-  private readonly cellCounts: Uint16Array | Uint32Array | readonly number[];
-  private readonly recordCount: number;
+  readonly runs: GadbRunSpans;
+  private readonly records: Gadb['records'];
+  private readonly starts: Uint32Array;
   /** The current record. */
   record = -1;
   /** Index in `g.cells` of the current record's first cell. */
@@ -163,27 +249,39 @@ export class GadbSpanWalk {
   private cellCount = 0;
   private q = 0;
   private qEnd = 0;
+  private lastKey = -1;
+  private lastQ = 0;
+  private lastQEnd = 0;
 
-  constructor(g: Gadb, spans: GadbBlockSpans) {
-    this.spans = spans;
-    this.cellCounts = g.records.cellCount;
-    this.recordCount = g.records.count;
+  constructor(g: Gadb, runs: GadbRunSpans) {
+    this.runs = runs;
+    this.records = g.records;
+    this.starts = gadbRecordCellStarts(g);
   }
 
   /** Positions the walk at the spans of record `r`, whose first cell is `cellStart`. */
   enter(r: number, cellStart: number): void {
-    const { recordRun, runStart } = this.spans;
+    const { firstDescriptor, descriptorCount, cellCount } = this.records;
     this.record = r;
     this.recordCellStart = cellStart;
-    this.cellCount = this.cellCounts[r]!;
-    const u = recordRun[r]!;
-    this.q = runStart[u]! * 3;
-    this.qEnd = runStart[u + 1]! * 3;
+    this.cellCount = cellCount[r]!;
+    const first = firstDescriptor[r]!;
+    const n = descriptorCount[r]!;
+    const key = first * 256 + n;
+    if (key !== this.lastKey) {
+      // Records of one category mostly share their run: the previous record's is kept.
+      const u = this.runs.run(first, n);
+      this.lastKey = key;
+      this.lastQ = this.runs.start[u]! * 3;
+      this.lastQEnd = this.runs.start[u + 1]! * 3;
+    }
+    this.q = this.lastQ;
+    this.qEnd = this.lastQEnd;
   }
 
   /** Advances to the next non-empty span of the current record; false when the record has no more. */
   nextInRecord(): boolean {
-    const spans = this.spans.spans;
+    const spans = this.runs.spans;
     while (this.q < this.qEnd) {
       const q = this.q;
       this.q = q + 3;
@@ -201,65 +299,106 @@ export class GadbSpanWalk {
   /** Advances to the next non-empty span of the database, moving on to the next records as needed. */
   next(): boolean {
     for (;;) {
-      if (this.nextInRecord()) return true;
-      if (this.record + 1 >= this.recordCount) return false;
-      this.enter(this.record + 1, this.record < 0 ? 0 : this.recordCellStart + this.cellCount);
+      if (this.q < this.qEnd && this.nextInRecord()) return true;
+      const r = this.record + 1;
+      if (r >= this.records.count) return false;
+      this.enter(r, this.starts[r]!);
     }
   }
 }
 
 /** A walk over the cells of every field of storage kind `storage` (default: string-block references). */
 export function gadbSpanWalk(g: Gadb, order: 'declared' | 'sorted' = 'declared', storage: number = GadbStorageCode.Block): GadbSpanWalk {
-  return new GadbSpanWalk(g, gadbStorageSpans(g, order, storage));
+  return new GadbSpanWalk(g, new GadbRunSpans(g, order, storage));
 }
 
 /**
- * Builds the per-run spans of the fields of one storage code (`GadbStorageCode`: Block, Link, …); `order`:
- * `declared`, or `sorted` = ascending hash, the first-use order. Walk them with `GadbSpanWalk`.
+ * Where each record's cells start in `g.cells` (length `records.count + 1`): the model's `records.cellStart` when
+ * it has one (a parsed file), else back to back in record order (a built model), the last entry being the total.
  */
-export function gadbStorageSpans(g: Gadb, order: 'declared' | 'sorted', storage: number): GadbBlockSpans {
-  const { records, descriptors: d } = g;
-  const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
-  const sorted = order === 'sorted';
-  const recordRun = new Int32Array(records.count);
-  const runIds = new Map<number, number>();
-  let starts = new Int32Array(64);
-  let spans = new Int32Array(192);
-  let runs = 0;
-  let spanWords = 0;
-  // Records of one category mostly share their run: the previous record's run is checked before the map.
-  let lastKey = -1;
-  let lastId = -1;
-  for (let r = 0; r < records.count; r++) {
-    const first = records.firstDescriptor[r]!;
-    const n = records.descriptorCount[r]!;
-    const key = first * 256 + n;
-    if (key === lastKey) {
-      recordRun[r] = lastId;
-      continue;
-    }
-    let id = runIds.get(key);
-    if (id === undefined) {
-      id = runs++;
-      runIds.set(key, id);
-      if (runs + 1 > starts.length) starts = grow(starts, runs + 1);
-      if (spanWords + 3 * n > spans.length) spans = grow(spans, spanWords + 3 * n);
-      for (let j = 0; j < n; j++) {
-        const k = sorted ? first + d.sortedToDeclared[first + j]! : first + j;
-        if (k >= d.count) continue;
-        const t = d.typeCode[k]!;
-        if (storageByType[t] !== storage) continue;
-        spans[spanWords++] = d.link[k]!;
-        spans[spanWords++] = d.elementCount[k]!;
-        spans[spanWords++] = t;
-      }
-      starts[runs] = spanWords / 3;
-    }
-    lastKey = key;
-    lastId = id;
-    recordRun[r] = id;
+export function gadbRecordCellStarts(g: Gadb): Uint32Array {
+  const own = g.records.cellStart;
+  if (own) return own;
+  const { count, cellCount } = g.records;
+  const starts = new Uint32Array(count + 1);
+  for (let r = 0; r < count; r++) starts[r + 1] = starts[r]! + cellCount[r]!;
+  return starts;
+}
+
+/** The records' cells back to back in record order, in a new array (the layout of a model without `cellStart`). */
+export function gadbCompactCells(g: Gadb): Uint32Array {
+  const { count, cellCount, cellStart } = g.records;
+  if (!cellStart) return g.cells.slice();
+  const cells = g.cells;
+  const out = new Uint32Array(gadbCellTotal(g));
+  for (let r = 0, o = 0; r < count; r++) {
+    const n = cellCount[r]!;
+    const from = cellStart[r]!;
+    if (n > 16) out.set(cells.subarray(from, from + n), o);
+    else for (let k = 0; k < n; k++) out[o + k] = cells[from + k]!;
+    o += n;
   }
-  return { recordRun, runStart: starts.slice(0, runs + 1), spans: spans.slice(0, spanWords) };
+  return out;
+}
+
+/** How many cells the records own (the header's +0x18). */
+export function gadbCellTotal(g: Gadb): number {
+  const { count, cellCount } = g.records;
+  let n = 0;
+  for (let r = 0; r < count; r++) n += cellCount[r]!;
+  return n;
+}
+
+/**
+ * The fields of one storage kind of each distinct run, computed on first use: for run `u`, `spans[3s..3s+2]` for
+ * `s` in `[start[u], start[u+1])` are `(link, elementCount, typeByte)`, in declaration order or in ascending
+ * field-hash order (the first-use order). Fields with no elements (they own no cells) and rows past the descriptor
+ * table (`validateGadb` reports them) are left out.
+ */
+export class GadbRunSpans {
+  /** Triples (link, elementCount, typeByte). */
+  spans: Int32Array<ArrayBuffer> = new Int32Array(192);
+  /** First span of each run; run u's spans end at `start[u + 1]`. */
+  start: Int32Array<ArrayBuffer> = new Int32Array(64);
+  private runs = 0;
+  private words = 0;
+  private readonly ids = new Map<number, number>();
+  private readonly g: Gadb;
+  private readonly sorted: boolean;
+  private readonly storage: number;
+
+  constructor(g: Gadb, order: 'declared' | 'sorted', storage: number) {
+    this.g = g;
+    this.sorted = order === 'sorted';
+    this.storage = storage;
+  }
+
+  /** The id of the run `[first, first + n)`. */
+  run(first: number, n: number): number {
+    const key = first * 256 + n;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const d = this.g.descriptors;
+    const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
+    const id = this.runs++;
+    this.ids.set(key, id);
+    if (this.runs + 1 > this.start.length) this.start = grow(this.start, this.runs + 1);
+    if (this.words + 3 * n > this.spans.length) this.spans = grow(this.spans, this.words + 3 * n);
+    const spans = this.spans;
+    let w = this.words;
+    for (let j = 0; j < n; j++) {
+      const k = this.sorted ? first + d.sortedToDeclared[first + j]! : first + j;
+      if (k >= d.count) continue;
+      const t = d.typeCode[k]!;
+      if (storageByType[t] !== this.storage || d.elementCount[k] === 0) continue;
+      spans[w++] = d.link[k]!;
+      spans[w++] = d.elementCount[k]!;
+      spans[w++] = t;
+    }
+    this.words = w;
+    this.start[this.runs] = w / 3;
+    return id;
+  }
 }
 
 function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {

@@ -13,7 +13,7 @@
 import { ByteReader } from '../../binary/reader.ts';
 import { latin1Constant } from '../../binary/text.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { gadbSpanWalk } from './layout.ts';
+import { gadbCompactCells, gadbSpanWalk } from './layout.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -45,61 +45,6 @@ export const GADB_WRAPPER_SIZE = 8;
 const MAGIC_GADB = latin1Constant('GADB');
 /** True on little-endian hosts (all current ones): a `Uint32Array` over file bytes then reads the file's u32s. */
 export const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-/** Largest cell count of a record (its u16). */
-const GADB_MAX_CELLS = 0xffff;
-/** Bytes of the value section held at once by `GadbWordWindow` (at least one largest record: 12 + 4 * 0xFFFF). */
-const WORD_WINDOW_BYTES = 1 << 19;
-
-/**
- * The little-endian u32 words of `src[start, end)` (a range whose length is a multiple of 4), a window at a time,
- * in a 4-aligned buffer: on a little-endian host one bulk copy per window, elsewhere a DataView read per word.
- * Every position asked for must be congruent to `start` mod 4.
- */
-export class GadbWordWindow {
-  private readonly src: Uint8Array;
-  private readonly dv: DataView;
-  private readonly end: number;
-  private readonly littleEndianHost: boolean;
-  private readonly words: Uint32Array;
-  private readonly wordBytes: Uint8Array;
-  /** Source position of `words[0]`. */
-  private winStart = 0;
-  /** Source position just past the window's last word (`winStart` when empty). */
-  private winEnd = 0;
-  constructor(src: Uint8Array, start: number, end: number, littleEndianHost: boolean) {
-    this.src = src;
-    this.dv = new DataView(src.buffer, src.byteOffset, src.byteLength);
-    this.end = end;
-    this.littleEndianHost = littleEndianHost;
-    const size = Math.min(WORD_WINDOW_BYTES, end - start);
-    this.words = new Uint32Array(size >>> 2);
-    this.wordBytes = new Uint8Array(this.words.buffer);
-    this.winStart = start;
-    this.winEnd = start;
-  }
-  /** The window's words, holding `[pos, pos + want)` (clipped to the range's end); index them with `index(pos)`. */
-  at(pos: number, want: number): Uint32Array {
-    if (pos + want > this.winEnd && this.winEnd < this.end) this.fill(pos);
-    return this.words;
-  }
-  /** Index in the window of the word at source position `pos`. */
-  index(pos: number): number {
-    return (pos - this.winStart) >> 2;
-  }
-  private fill(pos: number): void {
-    const end = Math.min(this.end, pos + this.words.byteLength);
-    const n = (end - pos) & ~3;
-    if (this.littleEndianHost) {
-      this.wordBytes.set(this.src.subarray(pos, pos + n));
-    } else {
-      const { dv, words } = this;
-      for (let i = 0, q = pos; q < pos + n; i++, q += 4) words[i] = dv.getUint32(q, true);
-    }
-    this.winStart = pos;
-    this.winEnd = pos + n;
-  }
-}
-
 function hasMagicAt(bytes: Uint8Array, at: number): boolean {
   if (bytes.byteLength < at + 4) return false;
   for (let i = 0; i < 4; i++) if (bytes[at + i] !== MAGIC_GADB[i]) return false;
@@ -128,11 +73,20 @@ export function isGadb(bytes: Uint8Array): boolean {
 export interface ParseGadbOptions {
   /** Format id used in error messages (default `gadb`). */
   format?: string;
+  /**
+   * Copy everything the model holds out of the input, records' cells back to back (no `records.cellStart`), as
+   * the model was before views (default false). Without it the model **views** the input where it can: the
+   * string block always, and the value section (`cells`, with `records.cellStart`) when it lies 4-aligned in
+   * memory on a little-endian host (`readGadbFile` in `src/node` reads files that way), else one bulk copy of it.
+   * A viewing model reads the input's bytes on every access: it must not outlive changes to the input, and
+   * writing into its arrays writes into the input (the editor copies before it changes anything).
+   */
+  owned?: boolean;
 }
 
-/** Parses a GADB v17 database (bare, `.fxp` or `.bvr`) into a model that owns its bytes. */
+/** Parses a GADB v17 database (bare, `.fxp` or `.bvr`) into a model (a view of `bytes` unless `owned`). */
 export function parseGadb(bytes: Uint8Array, options: ParseGadbOptions = {}): Gadb {
-  return parseGadbWithLayout(bytes, options).gadb;
+  return parseGadbOnHost(bytes, options, HOST_LITTLE_ENDIAN, false).gadb;
 }
 
 /** `parseGadb`, plus where each part lay in the file (for findings with offsets and for tools). */
@@ -141,11 +95,28 @@ export function parseGadbWithLayout(bytes: Uint8Array, options: ParseGadbOptions
 }
 
 /**
- * `parseGadbWithLayout` with the host's byte order given (internal: tests run the big-endian host's path on a
- * little-endian machine).
+ * File offset of the value section of the GADB database in `head` (the file's first bytes: wrapper, header, the
+ * u16 after it), or -1 when `head` is too short or not a GADB header. A reader that places the file so that this
+ * offset is 4-aligned in memory lets `parseGadb` view the cells instead of copying them.
  */
-export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, littleEndianHost: boolean): { gadb: Gadb; layout: GadbLayout } {
+export function gadbValueSectionOffset(head: Uint8Array): number {
+  const at = gadbStart(head);
+  if (at < 0 || head.byteLength < at + GADB_HEADER_SIZE) return -1;
+  const u32 = (o: number): number => (head[o]! | (head[o + 1]! << 8) | (head[o + 2]! << 16) | (head[o + 3]! << 24)) >>> 0;
+  const headerSize = u32(at + 0x28);
+  if (headerSize < GADB_HEADER_SIZE || head.byteLength < at + headerSize + 2) return -1;
+  const stringLength = head[at + headerSize]! | (head[at + headerSize + 1]! << 8);
+  return at + headerSize + 2 + stringLength + u32(at + 8) + GADB_DESCRIPTOR_SIZE * u32(at + 0x1c);
+}
+
+/**
+ * `parseGadbWithLayout` with the host's byte order given (internal: tests run the big-endian host's path on a
+ * little-endian machine). `withRecordOffsets` false leaves `layout.recordOffsets` empty (`parseGadb` has no use
+ * for them).
+ */
+export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, littleEndianHost: boolean, withRecordOffsets = true): { gadb: Gadb; layout: GadbLayout } {
   const format = options.format ?? GADB_FORMAT;
+  const owned = options.owned === true;
   const file = new ByteReader(bytes, { format });
   const start = gadbStart(bytes);
   let container: GadbContainer;
@@ -194,89 +165,78 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   const stringBlockPos = r.pos;
   r.checkRange(stringBlockPos, header.stringBlockSize, '/strings');
   const blockSize = header.stringBlockSize;
-  const data = r.copyBytes(blockSize, '/strings');
+  const data = owned ? r.copyBytes(blockSize, '/strings') : r.bytes(blockSize, '/strings');
 
   const descriptorsPos = r.pos;
   const descriptors = readDescriptors(r, header.descriptorCount);
 
-  // Value section.
+  // Value section: from here on everything (u32s, 24-byte categories, 8/12-byte record headers, 4-byte cells,
+  // the trailer) keeps one alignment mod 4, so the section is read as u32 words: a view of the input when it lies
+  // 4-aligned on a little-endian host, otherwise one bulk copy into a 4-aligned pool.
   const valueSectionPos = r.pos;
+  const src = r.data;
+  const words = readWords(src, valueSectionPos, littleEndianHost, owned);
   const valueSectionUnk00 = r.u32('/values/unk00');
-  const categoryCountPos = r.pos;
   const categoryCount = r.u32('/values/categoryCount');
   r.guardCount(categoryCount, GADB_CATEGORY_SIZE, '/values/categoryCount');
 
   // Pass 1: walk categories and record headers, checking every size against the remaining bytes. (Field paths
   // are built only when a check fails: at game scale this loop visits 694,632 records.)
   const categories: GadbCategory[] = new Array<GadbCategory>(categoryCount);
-  const categoryOffsets = new Uint32Array(categoryCount);
   let recordTotal = 0;
-  let cellTotal = 0;
-  const walkStart = r.pos;
-  const src = r.data;
-  const srcLength = src.byteLength;
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
+  const PW = PH.size >> 2;
+  const SW = SH.size >> 2;
+  const pTail = PH.tailAt >> 2;
+  const sTail = SH.tailAt >> 2;
+  const wordCount = words.length;
+  let w = 2; // after unk00 and the category count
   for (let c = 0; c < categoryCount; c++) {
-    const at = r.pos;
-    const path = `/categories[${c}]`;
-    categoryOffsets[c] = r.fileOffset(at);
-    r.need(GADB_CATEGORY_SIZE, path);
+    if (w + 6 > wordCount) {
+      r.pos = valueSectionPos + w * 4;
+      r.need(GADB_CATEGORY_SIZE, `/categories[${c}]`);
+    }
     const cat: GadbCategory = {
-      nameKey: r.u32(),
-      typeNameKey: r.u32(),
-      unk08Key: r.u32(),
-      primaryCount: r.u32(),
-      secondaryCount: r.u32(),
-      sortKey: r.u32(),
+      nameKey: words[w]!,
+      typeNameKey: words[w + 1]!,
+      unk08Key: words[w + 2]!,
+      primaryCount: words[w + 3]!,
+      secondaryCount: words[w + 4]!,
+      sortKey: words[w + 5]!,
     };
+    w += 6;
     categories[c] = cat;
     // H-CAT-0C: primaries first, each at least a header.
-    r.guardCount(cat.primaryCount, GADB_PRIMARY_HEADER_SIZE, `${path}/primaryCount`);
-    let p = r.pos;
-    for (let i = 0; i < cat.primaryCount; i++) {
-      if (srcLength - p < PH.size) {
-        r.pos = p;
-        r.need(PH.size, `${path}/primaries[${i}]`);
-      }
-      const n = src[p + PH.tailAt]! | (src[p + PH.tailAt + 1]! << 8);
-      p += PH.size;
-      if (n * 4 > srcLength - p) {
-        r.pos = p;
-        r.skip(n * 4, `${path}/primaries[${i}]/cells`);
-      }
-      p += n * 4;
-      cellTotal += n;
+    r.pos = valueSectionPos + w * 4;
+    r.guardCount(cat.primaryCount, GADB_PRIMARY_HEADER_SIZE, `/categories[${c}]/primaryCount`);
+    for (let i = 0, n = cat.primaryCount; i < n; i++) {
+      if (w + PW > wordCount) failRecord(r, valueSectionPos + w * 4, PH.size, `/categories[${c}]/primaries[${i}]`);
+      const cells = words[w + pTail]! & 0xffff;
+      w += PW;
+      if (cells > wordCount - w) failCells(r, valueSectionPos + w * 4, cells, `/categories[${c}]/primaries[${i}]/cells`);
+      w += cells;
     }
-    r.pos = p;
-    r.guardCount(cat.secondaryCount, GADB_SECONDARY_HEADER_SIZE, `${path}/secondaryCount`);
-    for (let i = 0; i < cat.secondaryCount; i++) {
-      if (srcLength - p < SH.size) {
-        r.pos = p;
-        r.need(SH.size, `${path}/records[${i}]`);
-      }
-      const n = src[p + SH.tailAt]! | (src[p + SH.tailAt + 1]! << 8);
-      p += SH.size;
-      if (n * 4 > srcLength - p) {
-        r.pos = p;
-        r.skip(n * 4, `${path}/records[${i}]/cells`);
-      }
-      p += n * 4;
-      cellTotal += n;
+    r.pos = valueSectionPos + w * 4;
+    r.guardCount(cat.secondaryCount, GADB_SECONDARY_HEADER_SIZE, `/categories[${c}]/secondaryCount`);
+    for (let i = 0, n = cat.secondaryCount; i < n; i++) {
+      if (w + SW > wordCount) failRecord(r, valueSectionPos + w * 4, SH.size, `/categories[${c}]/records[${i}]`);
+      const cells = words[w + sTail]! & 0xffff;
+      w += SW;
+      if (cells > wordCount - w) failCells(r, valueSectionPos + w * 4, cells, `/categories[${c}]/records[${i}]/cells`);
+      w += cells;
     }
-    r.pos = p;
     recordTotal += cat.primaryCount + cat.secondaryCount;
   }
-  const trailerPos = r.pos;
+  const trailerWord = w;
+  const trailerPos = valueSectionPos + trailerWord * 4;
 
-  // Pass 2: fill the columns (sizes are now known and justified by the bytes walked). Everything from the value
-  // section on (u32s, 24-byte categories, 8/12-byte record headers, 4-byte cells) keeps one alignment mod 4, so
-  // the section is read through a window of u32 words (bulk-copied into a 4-aligned buffer) and cells are copied
-  // word for word, whatever the alignment of the input.
+  // Pass 2: the record columns (every size is now known and justified by the bytes walked).
   const records = allocRecords(recordTotal);
-  const recordOffsets = new Uint32Array(recordTotal);
-  const cells = new Uint32Array(cellTotal);
-  fillRecords(src, walkStart, trailerPos, littleEndianHost, r.fileOffset(0), categories, records, recordOffsets, cells);
+  const valueSectionOffset = r.fileOffset(valueSectionPos);
+  const categoryOffsets = new Uint32Array(categoryCount);
+  const recordOffsets = new Uint32Array(withRecordOffsets ? recordTotal : 0);
+  fillRecords(words, categories, records, categoryOffsets, valueSectionOffset, withRecordOffsets ? recordOffsets : undefined, blockSize, descriptors.count, format);
   // Trailer: u32 pair count, then the pairs (H-PAIRS).
   r.pos = trailerPos;
   const pairCount = r.u32('/trailer/pairCount');
@@ -295,59 +255,115 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
     valueSectionUnk00,
     categories,
     records,
-    cells,
+    cells: words.subarray(0, trailerWord),
     pairs,
   };
   const layout: GadbLayout = {
     gadbOffset: start,
     stringBlockOffset: r.fileOffset(stringBlockPos),
     descriptorsOffset: r.fileOffset(descriptorsPos),
-    valueSectionOffset: r.fileOffset(valueSectionPos),
+    valueSectionOffset,
     categoryOffsets,
     recordOffsets,
     trailerOffset: r.fileOffset(trailerPos),
     fileSize: bytes.byteLength,
   };
-  void categoryCountPos;
-  gadb.strings = deriveItems(gadb, layout, format);
+  gadb.strings = deriveItems(gadb);
+  if (owned) {
+    // Today's owned model: cells back to back, nothing shared with the input.
+    gadb.cells = gadbCompactCells(gadb);
+    delete gadb.records.cellStart;
+  }
   return { gadb, layout };
 }
 
-/** Pass 2 of the reader: the record columns, record offsets and cells (every size already checked by pass 1). */
-function fillRecords(src: Uint8Array, walkStart: number, trailerPos: number, littleEndianHost: boolean, baseOffset: number, categories: GadbCategory[], records: GadbRecords, recordOffsets: Uint32Array, cells: Uint32Array): void {
+/** Throws the reader's `EofError` for a record header that does not fit at `pos`. */
+function failRecord(r: ByteReader, pos: number, size: number, path: string): never {
+  r.pos = pos;
+  r.need(size, path);
+  throw new Error('unreachable');
+}
+
+/** Throws the reader's `EofError` for `n` cells that do not fit at `pos`. */
+function failCells(r: ByteReader, pos: number, n: number, path: string): never {
+  r.pos = pos;
+  r.skip(n * 4, path);
+  throw new Error('unreachable');
+}
+
+/**
+ * The u32 words of `src` from `pos` to its end (the value section and the trailer): a view when `src` holds them
+ * 4-aligned on a little-endian host and the caller allows views, otherwise an owned copy (one bulk copy on a
+ * little-endian host, a DataView read per word elsewhere).
+ */
+function readWords(src: Uint8Array, pos: number, littleEndianHost: boolean, owned: boolean): Uint32Array {
+  const n = Math.max(0, (src.byteLength - pos) >> 2);
+  if (!owned && littleEndianHost && (src.byteOffset + pos) % 4 === 0) return new Uint32Array(src.buffer, src.byteOffset + pos, n);
+  const words = new Uint32Array(n);
+  if (littleEndianHost) {
+    new Uint8Array(words.buffer).set(src.subarray(pos, pos + n * 4));
+  } else {
+    const dv = new DataView(src.buffer, src.byteOffset, src.byteLength);
+    for (let i = 0; i < n; i++) words[i] = dv.getUint32(pos + i * 4, true);
+  }
+  return words;
+}
+
+/**
+ * Pass 2 of the reader: category offsets, the record columns and each record's first cell (a word index into
+ * the value section's words, which the model's `cells` keeps). Every size was checked by pass 1; here every name
+ * must be a 4-aligned offset inside the string block and every run must lie inside the descriptor table.
+ */
+function fillRecords(words: Uint32Array, categories: GadbCategory[], records: GadbRecords, categoryOffsets: Uint32Array, valueSectionOffset: number, recordOffsets: Uint32Array | undefined, blockSize: number, descriptorTotal: number, format: string): void {
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
-  const words = new GadbWordWindow(src, walkStart, trailerPos, littleEndianHost);
   const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
+  const cellStart = records.cellStart!;
+  const badName = (key: number, at: number, path: string): never => {
+    throw new FormatError(format, at, path, `string-block offset ${key} is ${key >= blockSize ? `outside the block (size ${blockSize})` : 'not 4-aligned'}`, { actual: key });
+  };
   let rec = 0;
-  let cell = 0;
-  let p = walkStart;
+  let w = 2;
   for (let c = 0; c < categories.length; c++) {
     const cat = categories[c]!;
-    p += GADB_CATEGORY_SIZE;
-    const total = cat.primaryCount + cat.secondaryCount;
-    for (let i = 0; i < total; i++, rec++) {
-      recordOffsets[rec] = baseOffset + p;
-      const h = i < cat.primaryCount ? PH : SH;
-      const s = words.at(p, h.size + GADB_MAX_CELLS * 4);
-      const w = words.index(p);
-      nameKey[rec] = h.nameAt < 0 ? 0 : s[w + (h.nameAt >> 2)]!;
-      const t0 = s[w + (h.tailAt >> 2)]!;
-      const t1 = s[w + (h.tailAt >> 2) + 1]!;
-      const n = t0 & 0xffff;
-      cellCount[rec] = n;
-      descriptorCount[rec] = (t0 >>> 16) & 0xff;
-      firstDescriptor[rec] = (t0 >>> 24) | ((t1 & 0xffff) << 8); // u24, H-REC-FIRST-U24
-      unk0A[rec] = (t1 >>> 16) & 0xff;
-      flags[rec] = t1 >>> 24;
-      const from = w + (h.size >> 2);
-      if (n > 16) cells.set(s.subarray(from, from + n), cell);
-      else for (let k = 0; k < n; k++) cells[cell + k] = s[from + k]!;
-      cell += n;
-      p += h.size + n * 4;
+    const at = valueSectionOffset + w * 4;
+    categoryOffsets[c] = at;
+    if (cat.nameKey >= blockSize || (cat.nameKey & 3) !== 0) badName(cat.nameKey, at, `/categories[${c}]/name`);
+    if (cat.typeNameKey >= blockSize || (cat.typeNameKey & 3) !== 0) badName(cat.typeNameKey, at + 4, `/categories[${c}]/typeName`);
+    if (cat.unk08Key >= blockSize || (cat.unk08Key & 3) !== 0) badName(cat.unk08Key, at + 8, `/categories[${c}]/unk08`);
+    w += GADB_CATEGORY_SIZE >> 2;
+    for (let side = 0; side < 2; side++) {
+      const h = side === 0 ? PH : SH;
+      const nameAt = h.nameAt >> 2;
+      const tailAt = h.tailAt >> 2;
+      const size = h.size >> 2;
+      for (let i = 0, n = side === 0 ? cat.primaryCount : cat.secondaryCount; i < n; i++, rec++) {
+        const t0 = words[w + tailAt]!;
+        const t1 = words[w + tailAt + 1]!;
+        if (nameAt >= 0) {
+          const key = words[w + nameAt]!;
+          if (key >= blockSize || (key & 3) !== 0) badName(key, valueSectionOffset + w * 4, `/records[${rec}]/name`);
+          nameKey[rec] = key;
+        }
+        const count = t0 & 0xffff;
+        const runLength = (t0 >>> 16) & 0xff;
+        const first = (t0 >>> 24) | ((t1 & 0xffff) << 8); // u24, H-REC-FIRST-U24
+        if (first + runLength > descriptorTotal) {
+          throw new FormatError(format, valueSectionOffset + w * 4, `/records[${rec}]/firstDescriptor`, `descriptor run [${first}, ${first + runLength}) is outside the ${descriptorTotal} descriptors`, { actual: first });
+        }
+        cellCount[rec] = count;
+        descriptorCount[rec] = runLength;
+        firstDescriptor[rec] = first;
+        unk0A[rec] = (t1 >>> 16) & 0xff;
+        flags[rec] = t1 >>> 24;
+        if (recordOffsets) recordOffsets[rec] = valueSectionOffset + w * 4;
+        w += size;
+        cellStart[rec] = w;
+        w += count;
+      }
     }
   }
-
+  cellStart[rec] = w;
 }
 
 function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
@@ -387,43 +403,30 @@ function allocRecords(count: number): GadbRecords {
     firstDescriptor: new Uint32Array(count),
     unk0A: new Uint8Array(count),
     flags: new Uint8Array(count),
+    cellStart: new Uint32Array(count + 1),
   };
 }
 
 /**
- * Finds the string block's items from the references to it (every reference must be a 4-aligned offset inside
- * the block; names that are not are a `FormatError`). A block-type cell that is not a valid offset is not a
- * reference: it stays as it is and `verifyGadb` reports it.
+ * Finds the string block's items from the references to it (names were checked by `fillRecords`). A block-type
+ * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it.
  */
-function deriveItems(g: Gadb, layout: GadbLayout, format: string): GadbStringBlock {
+function deriveItems(g: Gadb): GadbStringBlock {
   const size = g.strings.data.byteLength;
+  if (size === 0) return { data: g.strings.data, itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
   const words = (size + 3) >>> 2;
   const starts = new Uint8Array(words + 1);
   starts[0] = 1;
-  const refName = (key: number, fileOffset: number, path: string): void => {
-    if (key >= size || (key & 3) !== 0) {
-      throw new FormatError(format, fileOffset, path, `string-block offset ${key} is ${key >= size ? `outside the block (size ${size})` : 'not 4-aligned'}`, { actual: key });
-    }
-    starts[key >>> 2] = 1;
-  };
-  const { categories, records, cells, descriptors: d } = g;
+  const { categories, records, cells } = g;
+  const { nameKey } = records;
   let rec = 0;
   for (let c = 0; c < categories.length; c++) {
     const cat = categories[c]!;
-    const at = layout.categoryOffsets[c]!;
-    refName(cat.nameKey, at, `/categories[${c}]/name`);
-    refName(cat.typeNameKey, at + 4, `/categories[${c}]/typeName`);
-    refName(cat.unk08Key, at + 8, `/categories[${c}]/unk08`);
+    starts[cat.nameKey >>> 2] = 1;
+    starts[cat.typeNameKey >>> 2] = 1;
+    starts[cat.unk08Key >>> 2] = 1;
     rec += cat.primaryCount;
-    for (let i = 0; i < cat.secondaryCount; i++, rec++) refName(records.nameKey[rec]!, layout.recordOffsets[rec]!, `/records[${rec}]/name`);
-  }
-  // Runs must lie inside the descriptor table.
-  for (let r = 0; r < records.count; r++) {
-    const first = records.firstDescriptor[r]!;
-    const count = records.descriptorCount[r]!;
-    if (first + count > d.count) {
-      throw new FormatError(format, layout.recordOffsets[r]!, `/records[${r}]/firstDescriptor`, `descriptor run [${first}, ${first + count}) is outside the ${d.count} descriptors`, { actual: first });
-    }
+    for (let end = rec + cat.secondaryCount; rec < end; rec++) starts[nameKey[rec]! >>> 2] = 1;
   }
   // Cells of block types, through each record's own run.
   for (const s = gadbSpanWalk(g); s.next(); ) {
@@ -437,8 +440,13 @@ function deriveItems(g: Gadb, layout: GadbLayout, format: string): GadbStringBlo
   const itemKeys = new Uint32Array(itemCount);
   const itemSizes = new Uint32Array(itemCount);
   let i = 0;
-  for (let w = 0; w < words; w++) if (starts[w]) itemKeys[i++] = w << 2;
-  for (let j = 0; j < itemCount; j++) itemSizes[j] = (j + 1 < itemCount ? itemKeys[j + 1]! : size) - itemKeys[j]!;
-  if (size === 0) return { data: g.strings.data, itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
+  for (let w = 0; w < words; w++) {
+    if (starts[w] === 0) continue;
+    const key = w << 2;
+    if (i > 0) itemSizes[i - 1] = key - itemKeys[i - 1]!;
+    itemKeys[i++] = key;
+  }
+  itemSizes[i - 1] = size - itemKeys[i - 1]!;
   return { data: g.strings.data, itemKeys, itemSizes };
 }
+

@@ -12,8 +12,11 @@
  * (`decode.ts`). Categories are few and are plain objects.
  *
  * Model rules:
- * - The model owns its bytes (nothing is a view of the parsed input), so it survives the input being reused,
- *   and it is `structuredClone`-able.
+ * - A parsed model **views** its input where it can (`parseGadb`): the string block's `data`, and `cells` when the
+ *   value section lies 4-aligned in memory on a little-endian host. Such a model must not outlive changes to its
+ *   input, and writing into its arrays writes into the input; `parseGadb(bytes, { owned: true })` copies instead,
+ *   and the editor (`src/gamedb/edit`) copies before it changes anything. Either way the model is plain data and
+ *   `structuredClone`-able (a clone owns copies).
  * - Every byte the writer needs is here: unknown fields by offset (`unk14`), the inline header string, the
  *   value section's leading word, record header bytes +0x0A/+0x0B, the pair table, and the string block's
  *   items with their padding.
@@ -143,7 +146,8 @@ export interface GadbCategory {
 
 /**
  * Every record of the file in file order (category by category, each category's primaries then its
- * secondaries), one column per header field. A record's cells are the next `cellCount` entries of `Gadb.cells`.
+ * secondaries), one column per header field. Record r's cells are `Gadb.cells[cellStart[r], cellStart[r] +
+ * cellCount[r])`; without `cellStart` (a built model) records' cells lie back to back in record order.
  *
  * Secondary header (12 bytes) [V]: +0x00 u32 name key, +0x04 u16 cell count, +0x06 u8 descriptor count, +0x07 u24
  * first descriptor, +0x0A u8, +0x0B u8. Primary header: the same without the name (8 bytes; H-PRIM-HDR).
@@ -166,6 +170,13 @@ export interface GadbRecords {
    * native structure; H-REC-FLAGS). Written verbatim.
    */
   flags: Uint8Array;
+  /**
+   * Index in `Gadb.cells` of each record's first cell, length `count + 1` (the last entry: one past the last
+   * record's cells). A parsed model has it: its `cells` are the value section's u32 words (a view of the file or
+   * one copy), so record headers lie between the records' cells. Absent: back to back (`gadbRecordCellStarts`).
+   * Never written to the file (it follows from the cell counts).
+   */
+  cellStart?: Uint32Array;
 }
 
 /** A parsed or built GADB v17 database. Plain data; see the module comment for the rules. */
@@ -183,7 +194,11 @@ export interface Gadb {
   /** Categories in file order; a category's ordinal (its index here) is what RecordLinks use [V]. */
   categories: GadbCategory[];
   records: GadbRecords;
-  /** Every record's cells, back to back in file order, as the raw u32 the file stores (floats as their bits). */
+  /**
+   * The cell pool: every record's cells as the raw u32 the file stores (floats as their bits), where
+   * `records.cellStart` says (a parsed file: the value section's words, headers in between), else back to back in
+   * file order. Only the records' own cells mean anything; the writer never reads the words between them.
+   */
   cells: Uint32Array;
   /** The trailer's pair table, flattened: pair i is `(pairs[2i], pairs[2i+1])`; empty in every known file (H-PAIRS). */
   pairs: Uint32Array;
@@ -194,7 +209,11 @@ export interface Gadb {
  * rebuilt whenever the model changes.
  */
 export interface GadbIndex {
-  /** `recordCellStart[r]` is the index in `Gadb.cells` of record r's first cell; length `records.count + 1`. */
+  /**
+   * `recordCellStart[r]` is the index in `Gadb.cells` of record r's first cell; length `records.count + 1`
+   * (`gadbRecordCellStarts`: the model's own `records.cellStart`, or back to back). A record's cells end at its
+   * start plus its cell count (not necessarily at the next record's start).
+   */
   recordCellStart: Uint32Array;
   /** Ordinal of each record's category. */
   recordCategory: Uint32Array;

@@ -4,7 +4,7 @@
  * files (sort orders, the slot rule, tiling, …) are `verifyGadb`'s.
  */
 import type { Issue } from '../../binary/errors.ts';
-import { itemIndexByWord, itemOf } from './layout.ts';
+import { gadbCellTotal, gadbItemIndex, type GadbItemIndex } from './layout.ts';
 import { GADB_HEADER_SIZE } from './parse.ts';
 import type { Gadb } from './types.ts';
 
@@ -39,8 +39,8 @@ export function validateGadb(g: Gadb): Issue[] {
   return validateGadbWithItems(g, undefined);
 }
 
-/** `validateGadb` with the model's `itemIndexByWord` already computed (internal: shared by write and verify). */
-export function validateGadbWithItems(g: Gadb, items: Int32Array | undefined): Issue[] {
+/** `validateGadb` with the model's item index already built (internal: shared by write and verify). */
+export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined): Issue[] {
   const out = new IssueList();
   const err = (rule: string, path: string, message: string): void => out.add({ rule, path, message, severity: 'error' });
   const { descriptors: d, records, categories, strings, cells, header } = g;
@@ -52,6 +52,7 @@ export function validateGadbWithItems(g: Gadb, items: Int32Array | undefined): I
   for (const [name, col] of Object.entries({ nameKey: records.nameKey, cellCount: records.cellCount, descriptorCount: records.descriptorCount, firstDescriptor: records.firstDescriptor, unk0A: records.unk0A, flags: records.flags })) {
     if (col.length !== records.count) err('model.columns', `/records/${name}`, `column has ${col.length} entries, record count is ${records.count}`);
   }
+  if (records.cellStart && records.cellStart.length !== records.count + 1) err('model.columns', '/records/cellStart', `column has ${records.cellStart.length} entries, record count + 1 is ${records.count + 1}`);
   if (strings.itemKeys.length !== strings.itemSizes.length) err('model.columns', '/strings/itemSizes', `${strings.itemSizes.length} sizes for ${strings.itemKeys.length} items`);
   if (out.issues.length > 0) return out.finish();
 
@@ -75,13 +76,26 @@ export function validateGadbWithItems(g: Gadb, items: Int32Array | undefined): I
   let recordTotal = 0;
   for (const c of categories) recordTotal += c.primaryCount + c.secondaryCount;
   if (recordTotal !== records.count) err('model.recordCount', '/categories', `categories hold ${recordTotal} records, the record table has ${records.count}`);
-  let cellTotal = 0;
-  for (let r = 0; r < records.count; r++) cellTotal += records.cellCount[r]!;
-  if (cellTotal !== cells.length) err('model.cellCount', '/cells', `records own ${cellTotal} cells, the cell pool has ${cells.length}`);
+  const cellTotal = gadbCellTotal(g);
+  const starts = records.cellStart;
+  if (!starts) {
+    if (cellTotal !== cells.length) err('model.cellCount', '/cells', `records own ${cellTotal} cells, the cell pool has ${cells.length}`);
+  } else {
+    // Each record's cells inside the pool, records in order and not overlapping.
+    const { cellCount } = records;
+    for (let r = 0, end = 0; r < records.count; r++) {
+      const s = starts[r]!;
+      if (s < end || s + cellCount[r]! > cells.length) {
+        err('model.cellCount', `/records/cellStart[${r}]`, `record ${r}'s cells [${s}, ${s + cellCount[r]!}) overlap the previous record's or run past the ${cells.length} cells of the pool`);
+        break;
+      }
+      end = s + cellCount[r]!;
+    }
+  }
 
-  const map = items ?? itemIndexByWord(g);
+  const map = items ?? gadbItemIndex(g);
   const needItem = (key: number, path: string): void => {
-    if (itemOf(map, key) < 0) err('strings.reference', path, `string-block reference ${key} is not an item key`);
+    if (map.of(key) < 0) err('strings.reference', path, `string-block reference ${key} is not an item key`);
   };
   let rec = 0;
   for (let c = 0; c < categories.length; c++) {
@@ -119,7 +133,7 @@ export function validateGadbWithItems(g: Gadb, items: Int32Array | undefined): I
     if (have !== computed) out.add({ rule: 'header.stale', path, message: `${what} is ${have} in the model; the writer writes ${computed}`, severity: 'warning' });
   };
   warn('/header/categoryCount', 'category count', header.categoryCount, categories.length);
-  warn('/header/cellCount', 'cell count', header.cellCount, cells.length);
+  warn('/header/cellCount', 'cell count', header.cellCount, cellTotal);
   warn('/header/descriptorCount', 'descriptor count', header.descriptorCount, d.count);
   warn('/header/headerSize', 'header size', header.headerSize, GADB_HEADER_SIZE + g.headerExtra.byteLength);
   warn('/header/headerStringLength', 'inline header string length', header.headerStringLength, g.headerString.byteLength);

@@ -17,7 +17,7 @@
 import type { Issue } from '../../binary/errors.ts';
 import { canHashP919, p919Unchecked } from '../../hash/p919.ts';
 import { parseGadbWithLayout, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE } from './parse.ts';
-import { gadbSpanWalk, planGadbStringBlockWithItems, itemIndexByWord, itemOf } from './layout.ts';
+import { gadbSpanWalk, gadbCellTotal, gadbItemIndex, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
 import { buildGadbIndexWithItems } from './gadb-index.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
@@ -57,7 +57,7 @@ export function verifyGadb(input: Uint8Array | Gadb, options: VerifyGadbOptions 
     g = input;
   }
   const out = new IssueList();
-  const items = itemIndexByWord(g);
+  const items = gadbItemIndex(g);
   const structural = validateGadbWithItems(g, items);
   for (const i of structural) out.add(i);
   if (structural.some((i) => i.severity === 'error')) return out.finish();
@@ -76,8 +76,8 @@ class Context {
   readonly out: IssueList;
   readonly layout: GadbLayout | undefined;
   readonly index;
-  readonly map: Int32Array;
-  constructor(g: Gadb, out: IssueList, layout: GadbLayout | undefined, items: Int32Array) {
+  readonly map: GadbItemIndex;
+  constructor(g: Gadb, out: IssueList, layout: GadbLayout | undefined, items: GadbItemIndex) {
     this.g = g;
     this.out = out;
     this.layout = layout;
@@ -117,7 +117,7 @@ class Context {
 
   /** Text of a name item, as bytes, or undefined when it is not a text item. */
   private nameBytes(key: number): Uint8Array | undefined {
-    const i = itemOf(this.map, key);
+    const i = this.map.of(key);
     if (i < 0) return undefined;
     const { data, itemSizes } = this.g.strings;
     const b = data.subarray(key, key + itemSizes[i]!);
@@ -139,7 +139,8 @@ class Context {
       secondaries += c.secondaryCount;
     }
     if (h.categoryCount !== g.categories.length) this.add('error', 'header.categoryCount', '/header/categoryCount', `header says ${h.categoryCount} categories, the value section has ${g.categories.length}`, this.gadbOffset(0x0c));
-    if (h.cellCount !== g.cells.length) this.add('error', 'header.cellCount', '/header/cellCount', `header says ${h.cellCount} cells, the records own ${g.cells.length}`, this.gadbOffset(0x18));
+    const cellTotal = gadbCellTotal(g);
+    if (h.cellCount !== cellTotal) this.add('error', 'header.cellCount', '/header/cellCount', `header says ${h.cellCount} cells, the records own ${cellTotal}`, this.gadbOffset(0x18));
     if (h.descriptorCount !== g.descriptors.count) this.add('error', 'header.descriptorCount', '/header/descriptorCount', `header says ${h.descriptorCount} descriptors, the model has ${g.descriptors.count}`, this.gadbOffset(0x1c));
     if (h.recordCount !== secondaries) {
       if (h.recordCount === secondaries + primaries) this.add('warning', 'header.recordCount', '/header/recordCount', `header record count ${h.recordCount} counts primaries too (${secondaries} secondaries + ${primaries} primaries)`, this.gadbOffset(0x10), 'H-HDR-10');
@@ -353,8 +354,8 @@ class Context {
   }
 
   links(): void {
-    const { g } = this;
-    const { categories, cells } = g;
+    const { g, index } = this;
+    const { records, descriptors: d, categories, cells } = g;
     const structures = categories.map((c) => {
       const b = this.nameBytes(c.nameKey);
       return b !== undefined && b.length >= 11 && latin1Decode(b.subarray(0, 11)) === '_Structures';
@@ -479,10 +480,11 @@ class Context {
     }
     // Block cells that are not item keys.
     const map = this.map;
+    const cells = g.cells;
     for (const s = gadbSpanWalk(g); s.next(); ) {
       for (let k = s.begin; k < s.end; k++) {
-        const v = g.cells[k]!;
-        if (itemOf(map, v) < 0) {
+        const v = cells[k]!;
+        if (map.of(v) < 0) {
           const e = k - s.recordCellStart;
           this.add('error', 'cells.blockReference', `/records[${s.record}]/cells[${e}]`, `${gadbTypeInfo(s.typeByte)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(s.record, e));
         }

@@ -5,7 +5,7 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { gadbSpanWalk, itemIndexByWord, itemOf, planGadbStringBlockWithItems, type GadbStringOrder } from './layout.ts';
+import { gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
 import type { Gadb } from './types.ts';
@@ -17,33 +17,38 @@ export interface WriteGadbOptions {
   stringOrder?: GadbStringOrder;
 }
 
-/** Writes `g` as a GADB v17 file (with its wrapper, if any). Throws a `ConsistencyError` when `validateGadb` finds errors. */
+/**
+ * Writes `g` as a GADB v17 file (with its wrapper, if any). Throws a `ConsistencyError` when `validateGadb` finds
+ * errors. The result lies in its buffer so that its value section is 4-aligned (its `byteOffset` may be 1 to 3):
+ * parsing it again views the cells instead of copying them.
+ */
 export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array<ArrayBuffer> {
   return writeGadbOnHost(g, options, HOST_LITTLE_ENDIAN);
 }
 
 /** `writeGadb` with the host's byte order given (internal: tests run the big-endian host's path on any machine). */
 export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndianHost: boolean): Uint8Array<ArrayBuffer> {
-  const map = itemIndexByWord(g);
-  const errors = validateGadbWithItems(g, map).filter((i) => i.severity === 'error');
+  const items = gadbItemIndex(g);
+  const errors = validateGadbWithItems(g, items).filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
 
-  const plan = planGadbStringBlockWithItems(g, options.stringOrder ?? 'first-use', map);
+  const plan = planGadbStringBlockWithItems(g, options.stringOrder ?? 'first-use', items);
   const remap = (key: number): number => {
-    const i = itemOf(plan.itemIndexByWord, key);
+    const i = items.of(key);
     return i >= 0 ? plan.newOffset[i]! : key;
   };
-  const cells = g.cells;
 
   const { header, descriptors: d, records, categories } = g;
+  const cellTotal = gadbCellTotal(g);
   const wrapper = g.container.kind === 'wrapped' ? GADB_WRAPPER_SIZE : 0;
   let recordBytes = 0;
   for (const c of categories) recordBytes += c.primaryCount * GADB_PRIMARY_HEADER_SIZE + c.secondaryCount * GADB_SECONDARY_HEADER_SIZE;
-  const total =
-    wrapper + GADB_HEADER_SIZE + g.headerExtra.byteLength + 2 + g.headerString.byteLength + plan.size + d.count * GADB_DESCRIPTOR_SIZE + 8 +
-    categories.length * GADB_CATEGORY_SIZE + recordBytes + cells.length * 4 + 4 + g.pairs.length * 4;
-  // The size is known exactly, so the file is filled in place (no growth, no final copy).
-  const w = new FileCursor(total);
+  const valueSectionAt = wrapper + GADB_HEADER_SIZE + g.headerExtra.byteLength + 2 + g.headerString.byteLength + plan.size + d.count * GADB_DESCRIPTOR_SIZE;
+  const valueWords = 2 + (categories.length * GADB_CATEGORY_SIZE + recordBytes) / 4 + cellTotal + 1 + g.pairs.length;
+  const total = valueSectionAt + valueWords * 4;
+  // The size is known exactly, so the file is filled in place (no growth, no final copy); it is placed in its
+  // buffer so that the value section is 4-aligned and can be filled as u32 words.
+  const w = new FileCursor(total, (4 - (valueSectionAt & 3)) & 3);
 
   if (g.container.kind === 'wrapped') {
     w.bytes(latin1Encode(g.container.magic.padEnd(4, '\0').slice(0, 4), { format: GADB_FORMAT, path: '/container/magic' }));
@@ -56,7 +61,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   w.u32(categories.length);
   w.u32(header.recordCount);
   w.u32(header.unk14);
-  w.u32(cells.length);
+  w.u32(cellTotal);
   w.u32(d.count);
   w.u32(header.unk20);
   w.u32(header.unk24);
@@ -65,132 +70,164 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   w.u16(g.headerString.byteLength);
   w.bytes(g.headerString);
 
-  // String block.
+  // String block: the model's bytes as they are when every item keeps its key, else item by item.
   const { data, itemKeys, itemSizes } = g.strings;
-  for (let j = 0; j < plan.order.length; j++) {
-    const i = plan.order[j]!;
-    w.copy(data, itemKeys[i]!, itemSizes[i]!);
+  if (plan.identity) {
+    w.bytes(data.subarray(0, plan.size));
+  } else {
+    for (let j = 0; j < plan.order.length; j++) {
+      const i = plan.order[j]!;
+      w.copy(data, itemKeys[i]!, itemSizes[i]!);
+    }
   }
 
   // Descriptors, 15 bytes a row.
-  for (let i = 0; i < d.count; i++) {
-    w.u32(d.declaredHash[i]!);
-    w.u32(d.sortedHash[i]!);
-    w.u8(d.schemaOrdinal[i]!);
-    w.u8(d.sortedToDeclared[i]!);
-    w.u8(d.typeCode[i]!);
-    w.u16(d.elementCount[i]!);
-    w.u16(d.link[i]!);
-  }
+  writeDescriptors(w, d);
 
-  // Value section.
-  w.u32(g.valueSectionUnk00);
-  w.u32(categories.length);
-  // Categories, record headers and cells are assembled as u32 words in a 4-aligned window and flushed in bulk;
-  // string-block references in cells are rewritten in the window (the model's cells are never copied whole).
-  const out = new GadbWordSink(w, littleEndianHost);
-  const walk = gadbSpanWalk(g);
-  const itemByWord = plan.itemIndexByWord;
-  const newOffset = plan.newOffset;
+  // Value section, filled as u32 words (in place on a little-endian host, else in a scratch pool then stored
+  // little-endian).
+  if (w.pos !== valueSectionAt) throw new Error(`gadb writer: value section at ${w.pos}, planned ${valueSectionAt}`);
+  const words = littleEndianHost ? new Uint32Array(w.out.buffer, w.out.byteOffset + valueSectionAt, valueWords) : new Uint32Array(valueWords);
+  fillValueSection(g, words, plan, remap);
+  if (!littleEndianHost) for (let i = 0; i < valueWords; i++) w.dv.setUint32(valueSectionAt + i * 4, words[i]!, true);
+  w.pos = total;
+  return w.finish();
+}
+
+/** The descriptor table: 15 bytes a row (u32 declared hash, u32 sorted hash, u8, u8, u8, u16, u16). */
+function writeDescriptors(w: FileCursor, d: Gadb['descriptors']): void {
+  const out = w.out;
+  const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
+  let p = w.pos;
+  for (let i = 0; i < d.count; i++, p += GADB_DESCRIPTOR_SIZE) {
+    const a = declaredHash[i]!;
+    const b = sortedHash[i]!;
+    const e = elementCount[i]!;
+    const l = link[i]!;
+    out[p] = a;
+    out[p + 1] = a >>> 8;
+    out[p + 2] = a >>> 16;
+    out[p + 3] = a >>> 24;
+    out[p + 4] = b;
+    out[p + 5] = b >>> 8;
+    out[p + 6] = b >>> 16;
+    out[p + 7] = b >>> 24;
+    out[p + 8] = schemaOrdinal[i]!;
+    out[p + 9] = sortedToDeclared[i]!;
+    out[p + 10] = typeCode[i]!;
+    out[p + 11] = e;
+    out[p + 12] = e >>> 8;
+    out[p + 13] = l;
+    out[p + 14] = l >>> 8;
+  }
+  w.pos = p;
+}
+
+/**
+ * The value section as u32 words: leading word, category count, each category's entry followed by its records
+ * (header, then cells), the trailer. Cells are copied from the model's pool in runs: consecutive records whose
+ * cells lie in the pool exactly as they will lie in the file (a parsed model, records unchanged) are one bulk
+ * copy, words between them included; headers and category entries are then written over those words from the
+ * model's columns, and string-block references rewritten where the plan moves items.
+ */
+function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, remap: (key: number) => number): void {
+  const { records, categories, cells } = g;
+  const starts = gadbRecordCellStarts(g);
   const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
+  words[0] = g.valueSectionUnk00;
+  words[1] = categories.length;
+  // Pass 1: cells, in runs of records that keep their distance to their place in the pool.
+  let runFrom = 0; // output word where the current run starts
+  let runDelta = 0; // pool index - output index within the run
+  let runEnd = 0; // output word just past the run
+  const flush = (): void => {
+    const n = runEnd - runFrom;
+    if (n > 32) words.set(cells.subarray(runFrom + runDelta, runEnd + runDelta), runFrom);
+    else for (let k = runFrom; k < runEnd; k++) words[k] = cells[k + runDelta]!;
+  };
+  let o = 2;
   let rec = 0;
-  let cell = 0;
   for (const cat of categories) {
-    let s = out.room(GADB_CATEGORY_SIZE >> 2);
-    let o = out.used;
-    s[o] = remap(cat.nameKey);
-    s[o + 1] = remap(cat.typeNameKey);
-    s[o + 2] = remap(cat.unk08Key);
-    s[o + 3] = cat.primaryCount;
-    s[o + 4] = cat.secondaryCount;
-    s[o + 5] = cat.sortKey;
-    out.used = o + 6;
+    o += GADB_CATEGORY_SIZE >> 2;
+    const n = cat.primaryCount + cat.secondaryCount;
+    for (let i = 0; i < n; i++, rec++) {
+      o += (i < cat.primaryCount ? PH.size : SH.size) >> 2;
+      const delta = starts[rec]! - o;
+      if (delta !== runDelta || rec === 0) {
+        if (runEnd > runFrom) flush();
+        runDelta = delta;
+        runFrom = o;
+      }
+      o += cellCount[rec]!;
+      runEnd = o;
+    }
+  }
+  if (runEnd > runFrom) flush();
+  // Pass 2: category entries and record headers from the columns.
+  o = 2;
+  rec = 0;
+  for (const cat of categories) {
+    words[o] = remap(cat.nameKey);
+    words[o + 1] = remap(cat.typeNameKey);
+    words[o + 2] = remap(cat.unk08Key);
+    words[o + 3] = cat.primaryCount;
+    words[o + 4] = cat.secondaryCount;
+    words[o + 5] = cat.sortKey;
+    o += GADB_CATEGORY_SIZE >> 2;
     const n = cat.primaryCount + cat.secondaryCount;
     for (let i = 0; i < n; i++, rec++) {
       const h = i < cat.primaryCount ? PH : SH;
       const count = cellCount[rec]!;
-      s = out.room((h.size >> 2) + count);
-      o = out.used;
-      if (h.nameAt >= 0) s[o + (h.nameAt >> 2)] = remap(nameKey[rec]!);
+      if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = plan.identity ? nameKey[rec]! : remap(nameKey[rec]!);
       // Tail: u16 cell count, u8 descriptor count, u24 first descriptor (H-REC-FIRST-U24), u8 +0x0A, u8 flags.
       const first = firstDescriptor[rec]!;
       const t = o + (h.tailAt >> 2);
-      s[t] = (count | (descriptorCount[rec]! << 16) | ((first & 0xff) << 24)) >>> 0;
-      s[t + 1] = (((first >>> 8) & 0xffff) | (unk0A[rec]! << 16) | (flags[rec]! << 24)) >>> 0;
-      const c0 = o + (h.size >> 2);
-      if (count > 16) s.set(cells.subarray(cell, cell + count), c0);
-      else for (let k = 0; k < count; k++) s[c0 + k] = cells[cell + k]!;
-      // The walk indexes the window: the record's cells start at c0 there.
-      walk.enter(rec, c0);
-      while (walk.nextInRecord()) {
-        for (let e = walk.begin; e < walk.end; e++) {
-          const v = s[e]!;
-          if ((v & 3) !== 0 || v >>> 2 >= itemByWord.length) continue;
-          const it = itemByWord[v >>> 2]!;
-          if (it >= 0) s[e] = newOffset[it]!;
-        }
-      }
-      out.used = c0 + count;
-      cell += count;
+      words[t] = (count | (descriptorCount[rec]! << 16) | ((first & 0xff) << 24)) >>> 0;
+      words[t + 1] = (((first >>> 8) & 0xffff) | (unk0A[rec]! << 16) | (flags[rec]! << 24)) >>> 0;
+      o += (h.size >> 2) + count;
     }
   }
-  out.flush();
-
   // Trailer.
-  w.u32(g.pairs.length >>> 1);
-  for (let i = 0; i < g.pairs.length; i++) w.u32(g.pairs[i]!);
-  return w.finish();
-}
-
-/** Bytes of the word window of `GadbWordSink` (at least one largest record: 12 + 4 * 0xFFFF). */
-const WORD_SINK_BYTES = 1 << 19;
-
-/**
- * Little-endian u32 words appended to a `FileCursor` through a 4-aligned window: `room(n)` makes room for `n`
- * words at `used` (flushing the window when full), `flush` copies the window to the file (one bulk copy on a
- * little-endian host, a DataView write per word elsewhere).
- */
-class GadbWordSink {
-  private readonly w: FileCursor;
-  private readonly littleEndianHost: boolean;
-  private readonly words = new Uint32Array(WORD_SINK_BYTES >> 2);
-  private readonly wordBytes = new Uint8Array(this.words.buffer);
-  used = 0;
-  constructor(w: FileCursor, littleEndianHost: boolean) {
-    this.w = w;
-    this.littleEndianHost = littleEndianHost;
-  }
-  room(n: number): Uint32Array {
-    if (this.used + n > this.words.length) this.flush();
-    return this.words;
-  }
-  flush(): void {
-    const n = this.used;
-    if (this.littleEndianHost) {
-      this.w.bytes(this.wordBytes.subarray(0, n * 4));
-    } else {
-      for (let i = 0; i < n; i++) this.w.u32(this.words[i]!);
+  words[o] = g.pairs.length >>> 1;
+  words.set(g.pairs, o + 1);
+  if (plan.identity) return;
+  // Pass 3: string-block references in the cells, where the plan moved items.
+  const outStart = new Uint32Array(records.count);
+  o = 2;
+  rec = 0;
+  for (const cat of categories) {
+    o += GADB_CATEGORY_SIZE >> 2;
+    const n = cat.primaryCount + cat.secondaryCount;
+    for (let i = 0; i < n; i++, rec++) {
+      o += (i < cat.primaryCount ? PH.size : SH.size) >> 2;
+      outStart[rec] = o;
+      o += cellCount[rec]!;
     }
-    this.used = 0;
+  }
+  const { items, newOffset } = plan;
+  for (const s = gadbSpanWalk(g); s.next(); ) {
+    const shift = outStart[s.record]! - s.recordCellStart;
+    for (let k = s.begin; k < s.end; k++) {
+      const it = items.of(cells[k]!);
+      if (it >= 0) words[k + shift] = newOffset[it]!;
+    }
   }
 }
 
 /**
- * A little-endian cursor over a buffer of exactly the file's size. (`ByteWriter` grows and copies; at the real
- * game's 57 MB the exact-size fill is measurably faster.) `finish` checks the size was right.
+ * A little-endian cursor over a buffer of exactly the file's size, placed `shift` bytes into its ArrayBuffer.
+ * (`ByteWriter` grows and copies; at the real game's 57 MB the exact-size fill is measurably faster.) `finish`
+ * checks the size was right.
  */
 class FileCursor {
   readonly out: Uint8Array<ArrayBuffer>;
-  private readonly dv: DataView;
+  readonly dv: DataView;
   pos = 0;
-  constructor(size: number) {
-    this.out = new Uint8Array(size);
-    this.dv = new DataView(this.out.buffer);
-  }
-  u8(v: number): void {
-    this.out[this.pos++] = v;
+  constructor(size: number, shift: number) {
+    this.out = new Uint8Array(new ArrayBuffer(size + shift), shift, size);
+    this.dv = new DataView(this.out.buffer, shift, size);
   }
   u16(v: number): void {
     this.dv.setUint16(this.pos, v, true);
@@ -218,24 +255,4 @@ class FileCursor {
     if (this.pos !== this.out.byteLength) throw new Error(`gadb writer: wrote ${this.pos} bytes, planned ${this.out.byteLength}`);
     return this.out;
   }
-}
-
-/** A record header, mirror of the reader: name (secondaries), then the 8-byte tail, as `GADB_RECORD_HEADER` lays them out. */
-function writeRecordHeader(w: FileCursor, g: Gadb, rec: number, primary: boolean, nameOffset: number): void {
-  const h = primary ? GADB_RECORD_HEADER.primary : GADB_RECORD_HEADER.secondary;
-  const start = w.pos;
-  if (h.nameAt >= 0) {
-    w.pos = start + h.nameAt;
-    w.u32(nameOffset);
-  }
-  w.pos = start + h.tailAt;
-  const r = g.records;
-  const first = r.firstDescriptor[rec]!;
-  w.u16(r.cellCount[rec]!);
-  w.u8(r.descriptorCount[rec]!);
-  w.u8(first & 0xff); // u24 first descriptor (H-REC-FIRST-U24)
-  w.u16((first >>> 8) & 0xffff);
-  w.u8(r.unk0A[rec]!);
-  w.u8(r.flags[rec]!);
-  w.pos = start + h.size;
 }

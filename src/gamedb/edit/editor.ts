@@ -25,6 +25,7 @@ import {
   blockText,
   categoryName,
   cloneGadb,
+  ownGadb,
   encodeLink,
   fieldHashOf,
   fieldLabel,
@@ -118,6 +119,7 @@ export class GadbEditor {
   #linkFieldsByRun = new Map<number, Uint32Array>();
 
   constructor(g: Gadb, options: EditorOptions = {}) {
+    if (options.inPlace) ownGadb(g);
     this.gadb = options.inPlace ? g : cloneGadb(g);
     this.hasher = options.hasher ?? p919Hasher();
     this.namer = options.namer;

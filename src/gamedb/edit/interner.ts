@@ -10,6 +10,7 @@ import { GADB_ITEM_KIND_BY_TYPE_BYTE } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind, type Gadb } from '../../formats/gadb/types.ts';
 import { itemIndexOfKey } from './model.ts';
 import { latin1Decode } from '../../binary/text.ts';
+import { gadbRecordCellStarts } from '../../formats/gadb/layout.ts';
 
 function keyOf(kind: number, bytes: Uint8Array): string {
   return String.fromCharCode(kind) + latin1Decode(bytes);
@@ -31,8 +32,8 @@ export function itemKindsOf(g: Gadb): Uint8Array {
     mark(c.unk08Key, GadbItemKind.Text);
   }
   const { records, descriptors: d, cells } = g;
+  const starts = gadbRecordCellStarts(g);
   let rec = 0;
-  let cellStart = 0;
   for (const c of g.categories) {
     const total = c.primaryCount + c.secondaryCount;
     for (let i = 0; i < total; i++, rec++) {
@@ -44,9 +45,8 @@ export function itemKindsOf(g: Gadb): Uint8Array {
         const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[d.typeCode[k]!]!;
         if (kind === 0) continue;
         const end = Math.min(cellCount, d.link[k]! + d.elementCount[k]!);
-        for (let e = d.link[k]!; e < end; e++) mark(cells[cellStart + e]!, kind);
+        for (let e = d.link[k]!; e < end; e++) mark(cells[starts[rec]! + e]!, kind);
       }
-      cellStart += cellCount;
     }
   }
   return kinds;

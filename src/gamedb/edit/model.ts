@@ -12,6 +12,7 @@ import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import { bytesToHex, findNonLatin1, latin1Decode, latin1Encode } from '../../binary/text.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
 import { findGadbItem } from '../../formats/gadb/decode.ts';
+import { gadbCompactCells, gadbRecordCellStarts } from '../../formats/gadb/layout.ts';
 import { gadbTypeInfo, GADB_TYPE_MASK, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
 import { p919, type P919Table } from '../../hash/p919.ts';
 
@@ -28,14 +29,7 @@ export interface ModelIndex {
 /** Builds the positions of every record and category (one pass over the record column). */
 export function indexModel(g: Gadb): ModelIndex {
   const n = g.records.count;
-  const recordCellStart = new Uint32Array(n + 1);
-  const cc = g.records.cellCount;
-  let acc = 0;
-  for (let r = 0; r < n; r++) {
-    recordCellStart[r] = acc;
-    acc += cc[r]!;
-  }
-  recordCellStart[n] = acc;
+  const recordCellStart = gadbRecordCellStarts(g);
   const categoryFirstRecord = new Uint32Array(g.categories.length + 1);
   const recordCategory = new Uint32Array(n);
   let r = 0;
@@ -50,9 +44,31 @@ export function indexModel(g: Gadb): ModelIndex {
   return { recordCellStart, categoryFirstRecord, recordCategory };
 }
 
-/** A deep copy of a model (typed arrays copied); editing the copy never changes the original. */
+/**
+ * A deep copy of a model that owns all its bytes, its records' cells back to back (no `records.cellStart`): the
+ * editor's working copy. Editing it never changes the original, nor the input a parsed model views.
+ */
 export function cloneGadb(g: Gadb): Gadb {
-  return structuredClone(g);
+  const { cells, strings, records, ...rest } = g;
+  const { cellStart, ...columns } = records;
+  const copy = structuredClone({ ...rest, records: columns }) as Gadb;
+  copy.strings = { data: strings.data.slice(), itemKeys: strings.itemKeys.slice(), itemSizes: strings.itemSizes.slice() };
+  copy.cells = gadbCompactCells(g);
+  void cellStart;
+  return copy;
+}
+
+/**
+ * Makes `g` own its bytes, in place, before it is edited (copy on write): cells back to back in record order (a
+ * parsed model's pool keeps the file's record headers between them) and the string block copied out of the
+ * input. The model object stays the same; its arrays no longer share memory with anything.
+ */
+export function ownGadb(g: Gadb): void {
+  g.cells = gadbCompactCells(g);
+  delete g.records.cellStart;
+  g.strings = { data: g.strings.data.slice(), itemKeys: g.strings.itemKeys.slice(), itemSizes: g.strings.itemSizes.slice() };
+  g.headerExtra = g.headerExtra.slice();
+  g.headerString = g.headerString.slice();
 }
 
 /**

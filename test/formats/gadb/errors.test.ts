@@ -99,7 +99,7 @@ describe('GADB bad input', () => {
   });
 
   it('writeGadb refuses an inconsistent model with a ConsistencyError listing the issues', () => {
-    const g = parseGadb(original);
+    const g = parseGadb(original, { owned: true });
     g.categories[0]!.secondaryCount = 5;
     expect(() => writeGadb(g)).toThrow(ConsistencyError);
     try {
@@ -107,21 +107,21 @@ describe('GADB bad input', () => {
     } catch (e) {
       expect((e as ConsistencyError).issues.map((i) => i.rule)).toContain('model.recordCount');
     }
-    const h = parseGadb(original);
+    const h = parseGadb(original, { owned: true });
     h.records.nameKey[0] = 0x9;
     expect(() => writeGadb(h)).toThrow(/not an item key/);
   });
 
   it('decoders raise typed errors for malformed items, never a RangeError', () => {
-    const g = parseGadb(original);
+    const g = parseGadb(original, { owned: true });
     // Not an item key.
     expect(() => decodeGadbText(g.strings, 0x1e)).toThrow(FormatError);
     // A text item whose NUL was overwritten: its extent ends before a terminator.
-    const t = parseGadb(original);
+    const t = parseGadb(original, { owned: true });
     t.strings.data.fill(0x41, 0x08, 0x18);
     expect(() => decodeGadbText(t.strings, 0x08)).toThrow(/no NUL terminator/);
     // A curve whose key count runs past its item (FloatCurve at sb+0xA8).
-    const c = parseGadb(original);
+    const c = parseGadb(original, { owned: true });
     new DataView(c.strings.data.buffer).setUint32(0xa8, 0x7fffffff, true);
     expect(() => decodeGadbCurve(c.strings, 0xa8, 13)).toThrow(FormatError);
     expect(() => decodeGadbCurve(c.strings, 0xa8, 13)).toThrow(/runs past/);

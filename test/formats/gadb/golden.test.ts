@@ -138,7 +138,7 @@ describe('GADB golden: landmine_curse.fxp', () => {
           er.bytes10_11[0],
           er.bytes10_11[1],
         ]);
-        expect(Array.from(gadb.cells.subarray(index.recordCellStart[r], index.recordCellStart[r + 1]))).toEqual(er.cells);
+        expect(Array.from(gadb.cells.subarray(index.recordCellStart[r], index.recordCellStart[r]! + rec.cellCount[r]!))).toEqual(er.cells);
         r++;
       }
     });

@@ -91,7 +91,7 @@ describe('GADB hypotheses on a hand-written file', () => {
   });
 
   it('recognises the other reading of H-SLOT-FLAGGED (0x44 grouped with String)', () => {
-    const m = parseGadb(SYNTHETIC);
+    const m = parseGadb(SYNTHETIC, { owned: true });
     // base order: String(0x44 -> 4) cell 1, Int64 cell 2, FloatPair cell 3.
     m.descriptors.link.set([2, 3, 1], 0);
     for (const start of [0, 4]) {
@@ -106,13 +106,13 @@ describe('GADB hypotheses on a hand-written file', () => {
   });
 
   it('reports a zero-field record that does not point at descriptor 0 (H-ZERO-FIELD)', () => {
-    const m = parseGadb(SYNTHETIC);
+    const m = parseGadb(SYNTHETIC, { owned: true });
     m.records.firstDescriptor[3] = 4;
     expect(verifyGadb(m).find((i) => i.rule === 'records.zeroField')).toMatchObject({ severity: 'warning', hypothesis: 'H-ZERO-FIELD' });
   });
 
   it('flags a count that includes primaries as H-HDR-10, not as an error', () => {
-    const m = parseGadb(SYNTHETIC);
+    const m = parseGadb(SYNTHETIC, { owned: true });
     m.header.recordCount = 4;
     expect(verifyGadb(m).find((i) => i.rule === 'header.recordCount')).toMatchObject({ severity: 'warning', hypothesis: 'H-HDR-10' });
     m.header.recordCount = 9;
@@ -120,7 +120,7 @@ describe('GADB hypotheses on a hand-written file', () => {
   });
 
   it('keeps extra header bytes and an inline header string (H-HDR-28, H-HDR-2C)', () => {
-    const m = parseGadb(SYNTHETIC);
+    const m = parseGadb(SYNTHETIC, { owned: true });
     m.headerExtra = Uint8Array.of(1, 2, 3, 4);
     m.headerString = Uint8Array.of(0x68, 0x69);
     const out = writeGadb(m);

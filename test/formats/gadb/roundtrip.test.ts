@@ -23,7 +23,7 @@ describe('GADB byte round-trip', () => {
 
   it('writes the same bytes after the input buffer is zeroed (the model owns its data)', () => {
     const input = original.slice();
-    const model = parseGadb(input);
+    const model = parseGadb(input, { owned: true });
     input.fill(0);
     expectSameBytes(writeGadb(model), original);
   });
@@ -36,7 +36,7 @@ describe('GADB byte round-trip', () => {
   it('rebuilds the string block: items given in scrambled key order are laid out again by first use', () => {
     // Move every item (except the root) to a new key in reverse order and rewrite the references; the writer must
     // still produce the original file, because the layout comes from the first-use rule, not from the keys.
-    const g = parseGadb(original);
+    const g = parseGadb(original, { owned: true });
     const { itemKeys, itemSizes, data } = g.strings;
     const n = itemKeys.length;
     const newKey = new Map<number, number>([[0, 0]]);
@@ -63,14 +63,14 @@ describe('GADB byte round-trip', () => {
     }
     g.records.nameKey = g.records.nameKey.map(remap);
     // Block cells, found from the descriptors independently of the library's own walk.
-    const blockCells = blockCellIndexes(parseGadb(original));
+    const blockCells = blockCellIndexes(parseGadb(original, { owned: true }));
     for (const k of blockCells) g.cells[k] = remap(g.cells[k]!);
     expectSameBytes(writeGadb(g), original);
     expectSameBytes(writeGadb(g, { stringOrder: 'model' }).subarray(0, 0x36), original.subarray(0, 0x36));
   });
 
   it('never mutates its argument', () => {
-    const g = parseGadb(original);
+    const g = parseGadb(original, { owned: true });
     const before = snapshot(g);
     writeGadb(g);
     writeGadb(g, { stringOrder: 'model' });

@@ -7,7 +7,7 @@ import { loadFixture } from '../../support/fixtures.ts';
 const original = loadFixture('gadb', 'landmine_curse.fxp');
 
 function issuesAfter(edit: (g: Gadb) => void): Issue[] {
-  const g = parseGadb(original);
+  const g = parseGadb(original, { owned: true });
   edit(g);
   return verifyGadb(g);
 }
@@ -93,7 +93,7 @@ describe('verifyGadb', () => {
 
   it('reports items that are not in first-use order', () => {
     // Swap the bytes of two same-size items ("0" and "1") and every reference to them: same content, other order.
-    const g = parseGadb(original);
+    const g = parseGadb(original, { owned: true });
     const k0 = g.records.nameKey[7]!;
     const k1 = g.records.nameKey[12]!;
     const a = g.strings.data.slice(k0, k0 + 4);
@@ -134,7 +134,7 @@ describe('verifyGadb', () => {
     });
     const sorted = issues.filter((i) => i.rule === 'categories.sortKey');
     expect(sorted.length).toBe(12);
-    const g = parseGadb(original);
+    const g = parseGadb(original, { owned: true });
     g.cells.fill(0xfffffff0);
     const many = verifyGadb(g).filter((i) => i.rule === 'cells.blockReference');
     expect(many.length).toBe(21);

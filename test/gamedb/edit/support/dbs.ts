@@ -6,7 +6,7 @@ import { loadFixture } from '../../../support/fixtures.ts';
 
 export const realBytes = loadFixture('gadb', 'landmine_curse.fxp');
 export function real(): Gadb {
-  return parseGadb(realBytes);
+  return parseGadb(realBytes, { owned: true });
 }
 
 let generated: Uint8Array | undefined;
@@ -15,7 +15,7 @@ export function generatedBytes(): Uint8Array {
   return (generated ??= generateGadbBytes({ seed: 42, scale: 0.002, exactSize: false }).bytes);
 }
 export function gen(): Gadb {
-  return parseGadb(generatedBytes());
+  return parseGadb(generatedBytes(), { owned: true });
 }
 
 export { parseGadb, writeGadb };
