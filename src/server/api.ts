@@ -12,6 +12,7 @@ import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
 import { registerSd2Api } from './api-sd2.ts';
 import { registerArchApi } from './api-arch.ts';
 import { registerScriptApi } from './api-script.ts';
+import { registerStreamingApi } from './api-streaming.ts';
 import { registerNamesApi } from './api-names.ts';
 import type { WorkbenchNames } from './names.ts';
 
@@ -49,6 +50,7 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
   registerNamesApi(router, context);
   registerArchApi(router, context);
   registerScriptApi(router, context);
+  registerStreamingApi(router);
   return router;
 }
 

@@ -62,6 +62,7 @@ export interface ViewExtension {
 /** Every extension view: one line each, e.g.
  *  `{ segment: 'run', scope: 'file', kinds: ['hks'], label: 'Run', load: () => import('./views/run.ts') },` */
 export const VIEW_EXTENSIONS: readonly ViewExtension[] = [
+  { segment: 'streaming', scope: 'file', kinds: ['gadb'], label: 'Streaming', load: () => import('./views/streaming.ts') },
 ];
 
 const BUILTIN_FILE_SEGMENTS = new Set(['c', 't', 'e', 'listing', 'search', 'edits']);

@@ -7,6 +7,7 @@ import { startWorkbench } from '../../server/server.ts';
 import { defaultCacheDir, prepareSamples } from '../../server/samples.ts';
 import { generateSampleArchive, generateSampleDatabase, sampleNamesPath } from '../../server/generate.ts';
 import { userConfigDir } from '../../node/names.ts';
+import { prepareWorldSamples } from '../../server/api-streaming.ts';
 
 /** Default port: stable across runs so shared URLs keep working (the next free one is used when taken). */
 export const DEFAULT_PORT = 7919;
@@ -47,6 +48,9 @@ const serveCommand: Command = {
       const samples = await prepareSamples(cacheDir, generateSampleDatabase, generateSampleArchive, sampleNamesPath);
       for (const n of samples.notes) ctx.err(n);
       files = samples.files;
+      const world = prepareWorldSamples(cacheDir);
+      for (const n of world.notes) ctx.err(n);
+      files.push(...world.files);
       sd2NameFiles.push(...samples.sd2NameFiles);
       nameFiles.push(...samples.nameFiles);
     }

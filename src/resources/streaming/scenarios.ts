@@ -311,3 +311,117 @@ export async function replayTrace(trace: StreamTrace, vfs: MountVector, options:
   await streamer.run();
   return { completions: streamer.completions, depths: streamer.depthSeries(), stream: streamer.report(), events: streamer.events };
 }
+
+// -------------------------------------------------------------------------------------------------------- visits
+
+export interface VisitOptions {
+  world: string;
+  /** Gear to equip after the region change (default: `defaultLoadout`). */
+  equips?: readonly GearEquip[];
+  budget?: number;
+  layers?: boolean;
+  /** Most samples per queue-depth series (default 400; peaks are kept). */
+  maxPoints?: number;
+  /** Most timeline events returned (default 2,000). */
+  maxEvents?: number;
+}
+
+export interface VisitBundleRow extends BundleRow {
+  /** Gear objects: cost (estimate until latched), priority, requesters. */
+  cost?: number;
+  estimate?: number;
+  priority?: number;
+  requesters?: number;
+}
+
+export interface VisitReport {
+  world: string;
+  isTestWorld: boolean;
+  bundles: VisitBundleRow[];
+  budget: { used: number; budget: number; required: number };
+  gear: GearReport['requests'];
+  depths: { open: [number[], number[]][]; load: [number[], number[]][] } | undefined;
+  events: StreamEvent[];
+  eventsTotal: number;
+  timeToResident: RegionReport['timeToResident'];
+  stream: StreamReport;
+}
+
+/** A loadout for the what-if page: the player in one set's five slots, three captains in other sets' pieces. */
+export function defaultLoadout(db: Database): GearEquip[] {
+  const pieces = (cat: string): string[] => db.findCategory(cat)?.records().map((r) => r.label) ?? [];
+  const all = [...pieces('Inventory/ArmorData'), ...pieces('Inventory/WeaponData')];
+  const bySet = new Map<string, string[]>();
+  for (const p of all) {
+    const set = p.slice(0, p.indexOf('_'));
+    if (!bySet.has(set)) bySet.set(set, []);
+    bySet.get(set)!.push(p);
+  }
+  const sets = [...bySet.keys()].sort();
+  const out: GearEquip[] = [];
+  const owners = ['player', 'captain_1', 'captain_2', 'captain_3'];
+  owners.forEach((owner, i) => {
+    const set = sets[(i * 17) % Math.max(1, sets.length)];
+    for (const item of set ? bySet.get(set)! : []) out.push({ item, owner, ...(owner === 'player' ? {} : { score: 10 + i * 7 }) });
+  });
+  return out;
+}
+
+/** Downsamples a depth series to at most `n` points, keeping each bucket's deepest value. */
+export function downsampleDepths(times: number[], depths: number[], n: number): [number[], number[]] {
+  if (times.length <= n) return [times, depths];
+  const t0 = times[0]!;
+  const span = Math.max(1e-9, times[times.length - 1]! - t0);
+  const ts: number[] = [];
+  const ds: number[] = [];
+  let bucket = -1;
+  for (let i = 0; i < times.length; i++) {
+    const b = Math.min(n - 1, Math.floor(((times[i]! - t0) / span) * n));
+    if (b !== bucket) {
+      bucket = b;
+      ts.push(times[i]!);
+      ds.push(depths[i]!);
+    } else if (depths[i]! > ds[ds.length - 1]!) ds[ds.length - 1] = depths[i]!;
+  }
+  return [ts, ds];
+}
+
+/** A region visit with gear: the region change, then the loadout through the gear budget, frame by frame. */
+export async function simulateVisit(ctx: WorldContext, options: VisitOptions): Promise<VisitReport> {
+  const w = createStreamingWorld(ctx, options.budget !== undefined ? { budget: options.budget } : {});
+  const region = await simulateRegion(ctx, options.world, { streamingWorld: w, ...(options.layers !== undefined ? { layers: options.layers } : {}) });
+  const gear = await simulateGear(ctx, options.equips ?? defaultLoadout(ctx.db), { streamingWorld: w });
+  const mgr = w.gear!;
+  const roles = new Map<string, string>();
+  for (const b of region.bundles) roles.set(vfsKey(b.path), b.role);
+  const info = w.cbm.region!;
+  for (const l of info.layers) roles.set(vfsKey(l), 'layer');
+  const objects = new Map(mgr.objects.filter((o) => o.requesters.size > 0 || o.state > 0).map((o) => [vfsKey(o.definition.path), o]));
+  const rows: VisitBundleRow[] = w.streamer.bundles.all().map((b) => {
+    const o = objects.get(vfsKey(b.path));
+    const row: VisitBundleRow = bundleRow(b, o ? 'gear' : (roles.get(vfsKey(b.path)) ?? 'direct'));
+    if (o) Object.assign(row, { cost: o.cost, estimate: o.estimate, priority: o.priority, requesters: o.requesters.size });
+    return row;
+  });
+  // gear objects over the budget have no registry row: list them too
+  for (const o of objects.values()) {
+    if (w.streamer.bundles.find(o.definition.path)) continue;
+    rows.push({ name: o.name, path: o.definition.path, role: 'gear', state: 'registered', references: 0, prefetches: 0, contentBytes: 0, resources: 0, requestedAt: undefined, residentAt: undefined, cost: o.cost, estimate: o.estimate, priority: o.priority, requesters: o.requesters.size });
+  }
+  const n = options.maxPoints ?? 400;
+  const series = w.streamer.depthSeries();
+  const depths = series ? { open: series.open.map(([t, d]) => downsampleDepths(t, d, n)), load: series.load.map(([t, d]) => downsampleDepths(t, d, n)) } : undefined;
+  const maxEvents = options.maxEvents ?? 2000;
+  return {
+    world: info.name,
+    isTestWorld: info.isTestWorld,
+    bundles: rows,
+    budget: { used: gear.used, budget: gear.budget, required: gear.required },
+    gear: gear.requests,
+    depths,
+    events: w.streamer.events.slice(0, maxEvents),
+    eventsTotal: Object.values(w.streamer.counts).reduce((s, x) => s + x, 0),
+    timeToResident: region.timeToResident,
+    stream: w.streamer.report(),
+  };
+}
