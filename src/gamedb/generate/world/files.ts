@@ -207,6 +207,9 @@ export function isShipped(path: string): boolean {
   return !vfsKey(path).startsWith(vfsKey(WORLD_UNSHIPPED_FOLDER) + '\\');
 }
 
+/** The largest filler entry: 4096 + 6 × 8192 bytes. */
+const FILLER_ZEROS = new Uint8Array(4096 + 6 * 8192);
+
 export interface WorldFileSourceOptions {
   name?: string;
   /** Multiply every resource size (tests: small files); default 1, the seed's sizes. */
@@ -284,9 +287,8 @@ export class WorldFileSource implements VfsSource {
     if (f) return f.manifest ? f.files.manifestBytes : worldBundleContent(f.files);
     const i = this.filler(key);
     if (i < 0) throw new NotFoundError(`${this.name}: no file ${JSON.stringify(normalizeVfsPath(path))}`);
-    const out = new Uint8Array((await this.size(path))!);
-    stamp(out, 0, out.length, key);
-    return out;
+    // filler content is all zeros: every read is a view of one shared buffer (never write into it)
+    return FILLER_ZEROS.subarray(0, (await this.size(path))!);
   }
 
   async list(): Promise<string[]> {
