@@ -23,7 +23,8 @@ export function worldGenCommand(ctx: CommandContext, seed: number): number {
   const dir = ctx.options['world-archives'];
   if (typeof dir === 'string') {
     const scaleText = ctx.options['size-scale'];
-    const sizeScale = scaleText === undefined ? 1 : Number(scaleText);
+    const frac = typeof scaleText === 'string' ? /^(\d+)\/(\d+)$/.exec(scaleText.trim()) : null;
+    const sizeScale = scaleText === undefined ? 1 : frac ? Number(frac[1]) / Number(frac[2]) : Number(scaleText);
     if (!(sizeScale > 0 && sizeScale <= 1)) throw new UsageError(`--size-scale must be in (0, 1], got ${JSON.stringify(scaleText)}`);
     archives = writeWorldArchives(ctx.resolvePath(dir), planBundleRefs(w.plan), { sizeScale, overwrite });
   }
