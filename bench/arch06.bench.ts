@@ -8,25 +8,9 @@
  *    same number of bytes (one `slice` of the archive) in the same run.
  * 3. LZB16 decode MB/s on the 16 KiB chunks and on the four real chunks. Floor: copying the decoded bytes.
  */
-import { performance } from 'node:perf_hooks';
-import { measure, report, sumU32, type Measurement } from './harness.ts';
+import { measure, measureAsync, report, sumU32 } from './harness.ts';
 import { Arch06Archive, ArchiveTreeSource, MountVector, decodeLzb16, encodeLzb16, packArch06, parseArch06Index, scanArch06Chunks, type Arch06PackEntry } from '../src/index.ts';
 import { loadFixture } from '../test/support/fixtures.ts';
-
-async function measureAsync(name: string, fn: () => Promise<unknown>, options: { runs?: number; bytes?: number } = {}): Promise<Measurement> {
-  const runs = options.runs ?? 3;
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const m: Measurement = { name, ms: times[Math.floor(times.length / 2)]!, runs };
-  if (options.bytes !== undefined) m.bytes = options.bytes;
-  return m;
-}
 
 const EXTS = ['.bndl', '.embb', '.tex', '.mesh', '.mat', '.anix', '.scripts', '.fxp'];
 

@@ -33,6 +33,22 @@ export function measure(name: string, fn: () => unknown, options: { runs?: numbe
   return m;
 }
 
+/** `measure` for async work: one warm-up, then the median of `runs` (default 3). */
+export async function measureAsync(name: string, fn: () => Promise<unknown>, options: { runs?: number; bytes?: number } = {}): Promise<Measurement> {
+  const runs = options.runs ?? 3;
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const m: Measurement = { name, ms: times[Math.floor(times.length / 2)]!, runs };
+  if (options.bytes !== undefined) m.bytes = options.bytes;
+  return m;
+}
+
 /** The floor used by most benchmarks: touch every byte of the input by summing it as u32 words. */
 export function sumU32(bytes: Uint8Array): number {
   const words = Math.floor(bytes.byteLength / 4);

@@ -23,7 +23,7 @@ import { Database, MountVector, packArch06, writeGadb, createStreamingWorld, def
 import { generateWorld, planBundleRefs, packWorldArchives, WorldFileSource, WORLD_FIGURES } from '../src/gamedb/generate/world/index.ts';
 import { mountPath, openArch06File } from '../src/node/index.ts';
 import { SAMPLE_ARCHIVE_ENTRIES } from '../src/server/generate.ts';
-import { peakRss } from './harness.ts';
+import { measureAsync, peakRss } from './harness.ts';
 
 const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
@@ -183,16 +183,7 @@ export async function realExtraction(): Promise<string> {
       await a.close();
     }
     const rawBytes = entries.reduce((s, e) => s + e.raw, 0);
-    const time = async (fn: () => Promise<unknown>, runs = 3): Promise<number> => {
-      await fn();
-      const ts: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
-        await fn();
-        ts.push(performance.now() - t0);
-      }
-      return ts.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-    };
+    const time = async (fn: () => Promise<unknown>): Promise<number> => (await measureAsync('', fn)).ms;
     const floor = await time(async () => {
       let n = 0;
       for (const f of files) n += await sequentialRead(f);

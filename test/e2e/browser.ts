@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['SCRY_CHROMIUM'] ?? '/usr/bin/chromium';
 
@@ -28,4 +28,14 @@ export async function launchChromium(viewport = { width: 1440, height: 900 }): P
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The context's first page, with every page error and console error appended to `errors`. */
+export async function firstPage(browser: Browser, errors: string[]): Promise<Page> {
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return page;
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGadb } from '../../src/formats/gadb/write.ts';
 import { generateWorld } from '../../src/gamedb/generate/world/index.ts';
 import { startWorkbench, type Workbench } from '../../src/server/server.ts';
-import { launchChromium, type Browser } from './browser.ts';
+import { firstPage, launchChromium, type Browser } from './browser.ts';
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
@@ -27,11 +27,7 @@ describe('the Streaming page in headless Chromium', () => {
     writeFileSync(join(dir, 'world.gamedb'), writeGadb(generateWorld({ seed: 1 }).gadb));
     wb = await startWorkbench({ files: [{ path: join(dir, 'world.gamedb'), origin: 'argument' }], port: 0, sampleOutDir: join(dir, 'out') });
     browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    page = await firstPage(browser, errors);
   });
 
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { readBytes } from '../../src/node/fs.ts';
 import { startWorkbench, type Workbench } from '../../src/server/server.ts';
 import { packArch06 } from '../../src/formats/arch06/pack.ts';
 import { fixturePath, loadFixture } from '../support/fixtures.ts';
-import { launchChromium, type Browser } from './browser.ts';
+import { firstPage, launchChromium, type Browser } from './browser.ts';
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
@@ -53,11 +53,7 @@ describe('workbench in headless Chromium', () => {
       sd2NameFiles: [fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-names.txt')],
     });
     browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    page = await firstPage(browser, errors);
   });
 
   afterAll(async () => {
