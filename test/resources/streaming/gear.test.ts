@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NemesisBundleMgr, Streamer, bundleDefinitions, equipFlags, requesterMultiplier } from '../../../src/index.ts';
-import { STARTER_GEAR_SETS, planBundleRefs, WorldFileSource } from '../../../src/gamedb/generate/world/index.ts';
+import { STARTER_GEAR_SETS, WorldFileSource } from '../../../src/gamedb/generate/world/index.ts';
 import { worldDb, worldVfs } from './world.ts';
 
 async function manager(budget?: number): Promise<{ s: Streamer; mgr: NemesisBundleMgr; source: WorldFileSource }> {
@@ -147,7 +147,7 @@ describe('NemesisBundleMgr (seed 001 "The gear budget")', () => {
 
   it('lets a bundle go when the last item requesting it goes; one another item still requests stays', async () => {
     const { world } = worldDb();
-    const twins = world.plan.armor.filter((p, i, all) => all.some((q) => q !== p && q.bundles[1] === p.bundles[1]));
+    const twins = world.plan.armor.filter((p, _, all) => all.some((q) => q !== p && q.bundles[1] === p.bundles[1]));
     const [p1, p2] = [twins[0]!, twins.find((q) => q !== twins[0] && q.bundles[1] === twins[0]!.bundles[1])!];
     const { s, mgr } = await manager();
     const r1 = mgr.equip('a', p1.name);
