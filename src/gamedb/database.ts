@@ -93,7 +93,6 @@ interface ReverseIndex {
 
 const EMPTY_ROWS = new Uint32Array(0);
 // Local bindings of the codec's tables for the hot paths (a transpiled module may expose imports through getters).
-const STORAGE_BY_TYPE_BYTE = GADB_STORAGE_BY_TYPE_BYTE;
 const typeInfoOf = gadbTypeInfo;
 
 /** P919 of a NUL-terminated name in the block, or -1 when it has a byte of unknown (or only inferred) value. */
@@ -800,7 +799,7 @@ export class DbRecord {
     return row < 0 ? [] : new Field(this, row).values();
   }
 
-  #typed(ref: FieldRef, element: number, want: readonly number[], wantName: string): number {
+  #typed(ref: FieldRef, want: readonly number[], wantName: string): number {
     const row = this.#row(ref);
     if (row < 0) return -1;
     const type = this.db.model.descriptors.typeCode[row]! & GADB_TYPE_MASK;
@@ -812,61 +811,61 @@ export class DbRecord {
 
   /** Bool element (bit `link + i` of the record's bool words); `fallback` when the slot rule gives no value. */
   getBool(ref: FieldRef, element = 0, fallback = false): boolean {
-    const row = this.#typed(ref, element, [T.Bool], 'Bool');
+    const row = this.#typed(ref, [T.Bool], 'Bool');
     const v = row < 0 ? undefined : decodeElement(this, row, element);
     return v === undefined ? fallback : (v as boolean);
   }
 
   getFloat(ref: FieldRef, element = 0, fallback = 0): number {
-    const row = this.#typed(ref, element, [T.Float], 'Float');
+    const row = this.#typed(ref, [T.Float], 'Float');
     const v = row < 0 ? undefined : decodeElement(this, row, element);
     return v === undefined ? fallback : (v as number);
   }
 
   getInt(ref: FieldRef, element = 0, fallback = 0): number {
-    const row = this.#typed(ref, element, [T.Int], 'Int');
+    const row = this.#typed(ref, [T.Int], 'Int');
     const v = row < 0 ? undefined : decodeElement(this, row, element);
     return v === undefined ? fallback : (v as number);
   }
 
   /** A String (plain or resource path, 0x44). */
   getString(ref: FieldRef, element = 0, fallback = ''): string {
-    const row = this.#typed(ref, element, [T.String], 'String');
+    const row = this.#typed(ref, [T.String], 'String');
     const v = row < 0 ? undefined : decodeElement(this, row, element);
     return v === undefined ? fallback : (v as string);
   }
 
   /** A StringEnum: its text and its P919 (the value the engine's cell holds after loading). */
   getEnum(ref: FieldRef, element = 0): EnumValue | undefined {
-    const row = this.#typed(ref, element, [T.StringEnum], 'StringEnum');
+    const row = this.#typed(ref, [T.StringEnum], 'StringEnum');
     return row < 0 ? undefined : (decodeElement(this, row, element) as EnumValue | undefined);
   }
 
   getInt64(ref: FieldRef, element = 0, fallback = 0n): bigint {
-    const row = this.#typed(ref, element, [T.Int64], 'Int64');
+    const row = this.#typed(ref, [T.Int64], 'Int64');
     const v = row < 0 ? undefined : decodeElement(this, row, element);
     return v === undefined ? fallback : (v as bigint);
   }
 
   getFloatPair(ref: FieldRef, element = 0): readonly [number, number] | undefined {
-    const row = this.#typed(ref, element, [T.FloatPair], 'FloatPair');
+    const row = this.#typed(ref, [T.FloatPair], 'FloatPair');
     return row < 0 ? undefined : (decodeElement(this, row, element) as readonly [number, number] | undefined);
   }
 
   getVector3(ref: FieldRef, element = 0): readonly [number, number, number] | undefined {
-    const row = this.#typed(ref, element, [T.Vector3], 'Vector3');
+    const row = this.#typed(ref, [T.Vector3], 'Vector3');
     return row < 0 ? undefined : (decodeElement(this, row, element) as readonly [number, number, number] | undefined);
   }
 
   /** A curve of any curve type (12 to 16). */
   getCurve(ref: FieldRef, element = 0): readonly CurveKey[] | undefined {
-    const row = this.#typed(ref, element, [12, 13, 14, 15, 16], 'a curve');
+    const row = this.#typed(ref, [12, 13, 14, 15, 16], 'a curve');
     return row < 0 ? undefined : (decodeElement(this, row, element) as readonly CurveKey[] | undefined);
   }
 
   /** The record a RecordLink names, `null` for a null or out-of-range link, `undefined` when there is no element. */
   getLink(ref: FieldRef, element = 0): DbRecord | null | undefined {
-    const row = this.#typed(ref, element, [T.RecordLink, T.RecordLink11], 'RecordLink');
+    const row = this.#typed(ref, [T.RecordLink, T.RecordLink11], 'RecordLink');
     return row < 0 ? undefined : (decodeElement(this, row, element) as DbRecord | null | undefined);
   }
 

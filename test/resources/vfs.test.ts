@@ -166,21 +166,3 @@ describe('the Node directory source', () => {
     await vfs.close();
   });
 });
-
-describe('browser safety', () => {
-  it('the codecs, formats and the mount vector import no node:* module', async () => {
-    const { readdirSync, readFileSync, statSync } = await import('node:fs');
-    const root = new URL('../../src/', import.meta.url).pathname;
-    const dirs = ['compress', 'resources', 'formats/arch06', 'formats/apl', 'formats/bndl', 'formats/embb', 'formats/strdb', 'formats/scripts'];
-    const offenders: string[] = [];
-    const walk = (d: string): void => {
-      for (const f of readdirSync(d)) {
-        const full = join(d, f);
-        if (statSync(full).isDirectory()) walk(full);
-        else if (f.endsWith('.ts') && /from 'node:|import\('node:/.test(readFileSync(full, 'utf8'))) offenders.push(full);
-      }
-    };
-    for (const d of dirs) walk(join(root, d));
-    expect(offenders).toEqual([]);
-  });
-});

@@ -111,7 +111,7 @@ function outputPath(ctx: CommandContext, fallbackToInput: boolean): { path: stri
   return { path: ctx.resolvePath(out), overwrite: force };
 }
 
-function writeDb(ctx: CommandContext, db: StaticDb, bytes: Uint8Array, fallbackToInput = true): string {
+function writeDb(ctx: CommandContext, bytes: Uint8Array, fallbackToInput = true): string {
   const { path, overwrite } = outputPath(ctx, fallbackToInput);
   writeFileAtomic(path, bytes, { overwrite });
   return path;
@@ -559,7 +559,7 @@ const setCmd: Command = {
     const before = table.cell(row, column.index);
     db.setCell(table, row, column.index, parseCliValue(valueText, column.type.kind));
     const after = table.cell(row, column.index);
-    const path = writeDb(ctx, db, db.write({ deflate: zlibDeflate }));
+    const path = writeDb(ctx, db.write({ deflate: zlibDeflate }));
     if (ctx.json) ctx.printJson({ ref: `${table.label}:${row}:${column.label}`, before: sd2JsonValue(before), after: sd2JsonValue(after), file: path });
     else ctx.err(`${table.label}:${row}:${column.label}: ${show(before)} → ${show(after)}; written to ${path}`);
     return 0;
@@ -580,7 +580,7 @@ const subsetCmd: Command = {
     if (refs.length === 0) throw new UsageError('name at least one table');
     const sub = db.subset(refs);
     const bytes = sub.write({ deflate: zlibDeflate });
-    const path = writeDb(ctx, sub, bytes, false);
+    const path = writeDb(ctx, bytes, false);
     const rows = sub.tables().reduce((n, t) => n + t.rowCount, 0);
     if (ctx.json) ctx.printJson({ file: path, tables: sub.tableCount, rows, bytes: bytes.length });
     else ctx.err(`${sub.tableCount} table(s), ${rows} row(s), ${bytes.length} bytes written to ${path}`);
@@ -630,7 +630,7 @@ const packCmd: Command = {
     if (setPatch !== undefined) file.header.patch = setPatch;
     const level = int(ctx, 'level', 1);
     const bytes = writeSd2(file, { level, deflate: zlibDeflate, ...(ctx.options['compact'] ? { layout: 'canonical' as const } : {}) });
-    const path = writeDb(ctx, db, bytes, false);
+    const path = writeDb(ctx, bytes, false);
     if (ctx.json) ctx.printJson({ file: path, bytes: bytes.length, fileVersion: file.header.fileVersion, memoryVersion: file.image.memoryVersion });
     else ctx.err(`${bytes.length} bytes (file version ${file.header.fileVersion}, memory version ${file.image.memoryVersion}) written to ${path}`);
     return 0;

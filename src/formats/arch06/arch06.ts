@@ -415,7 +415,7 @@ export function validateArch06Index(index: Arch06Index, archiveSize?: number): I
     }
   }
   for (const d of folders) if (!starts.has(d.nameOffset)) add('folders.nameOffset', `name offset ${d.nameOffset} is not the start of a string`, `/folders/${folders.indexOf(d)}/nameOffset`);
-  const sorted = files.map((f, i) => i).filter((i) => files[i]!.storedSize > 0).sort((a, b) => files[a]!.dataOffset - files[b]!.dataOffset);
+  const sorted = files.map((_f, i) => i).filter((i) => files[i]!.storedSize > 0).sort((a, b) => files[a]!.dataOffset - files[b]!.dataOffset);
   for (let k = 1; k < sorted.length; k++) {
     const prev = files[sorted[k - 1]!]!;
     const cur = files[sorted[k]!]!;

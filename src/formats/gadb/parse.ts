@@ -35,6 +35,26 @@ export const GADB_RECORD_HEADER = {
   primary: { size: 8, nameAt: -1, tailAt: 0 },
   secondary: { size: 12, nameAt: 0, tailAt: 4 },
 } as const;
+/**
+ * Reads a record tail (its two u32 words, little-endian values) into the record columns at `rec`: u16 cell
+ * count, u8 descriptor count, u24 first descriptor (H-REC-FIRST-U24), u8 +0x0A, u8 flags. Mirror:
+ * `encodeGadbRecordTail`.
+ */
+export function decodeGadbRecordTail(records: GadbRecords, rec: number, t0: number, t1: number): void {
+  records.cellCount[rec] = t0 & 0xffff;
+  records.descriptorCount[rec] = (t0 >>> 16) & 0xff;
+  records.firstDescriptor[rec] = (t0 >>> 24) | ((t1 & 0xffff) << 8);
+  records.unk0A[rec] = (t1 >>> 16) & 0xff;
+  records.flags[rec] = t1 >>> 24;
+}
+
+/** Writes record `rec`'s tail as two u32 words into `out[at]`, `out[at + 1]`: the mirror of `decodeGadbRecordTail`. */
+export function encodeGadbRecordTail(records: GadbRecords, rec: number, out: Uint32Array, at: number): void {
+  const first = records.firstDescriptor[rec]!;
+  out[at] = (records.cellCount[rec]! | (records.descriptorCount[rec]! << 16) | ((first & 0xff) << 24)) >>> 0;
+  out[at + 1] = (((first >>> 8) & 0xffff) | (records.unk0A[rec]! << 16) | (records.flags[rec]! << 24)) >>> 0;
+}
+
 /** Size of a secondary record header. */
 export const GADB_SECONDARY_HEADER_SIZE = GADB_RECORD_HEADER.secondary.size;
 /** Size of a primary record header (H-PRIM-HDR). */
@@ -317,7 +337,7 @@ function readWords(src: Uint8Array, pos: number, littleEndianHost: boolean, owne
 function fillRecords(words: Uint32Array, categories: GadbCategory[], records: GadbRecords, categoryOffsets: Uint32Array, valueSectionOffset: number, recordOffsets: Uint32Array | undefined, blockSize: number, descriptorTotal: number, format: string): void {
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
-  const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
+  const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
   const badName = (key: number, at: number, path: string): never => {
     throw new FormatError(format, at, path, `string-block offset ${key} is ${key >= blockSize ? `outside the block (size ${blockSize})` : 'not 4-aligned'}`, { actual: key });
@@ -345,17 +365,13 @@ function fillRecords(words: Uint32Array, categories: GadbCategory[], records: Ga
           if (key >= blockSize || (key & 3) !== 0) badName(key, valueSectionOffset + w * 4, `/records[${rec}]/name`);
           nameKey[rec] = key;
         }
-        const count = t0 & 0xffff;
-        const runLength = (t0 >>> 16) & 0xff;
-        const first = (t0 >>> 24) | ((t1 & 0xffff) << 8); // u24, H-REC-FIRST-U24
+        decodeGadbRecordTail(records, rec, t0, t1);
+        const first = firstDescriptor[rec]!;
+        const runLength = descriptorCount[rec]!;
         if (first + runLength > descriptorTotal) {
           throw new FormatError(format, valueSectionOffset + w * 4, `/records[${rec}]/firstDescriptor`, `descriptor run [${first}, ${first + runLength}) is outside the ${descriptorTotal} descriptors`, { actual: first });
         }
-        cellCount[rec] = count;
-        descriptorCount[rec] = runLength;
-        firstDescriptor[rec] = first;
-        unk0A[rec] = (t1 >>> 16) & 0xff;
-        flags[rec] = t1 >>> 24;
+        const count = cellCount[rec]!;
         if (recordOffsets) recordOffsets[rec] = valueSectionOffset + w * 4;
         w += size;
         cellStart[rec] = w;

@@ -354,8 +354,8 @@ class Context {
   }
 
   links(): void {
-    const { g, index } = this;
-    const { records, descriptors: d, categories, cells } = g;
+    const { g } = this;
+    const { categories, cells } = g;
     const structures = categories.map((c) => {
       const b = this.nameBytes(c.nameKey);
       return b !== undefined && b.length >= 11 && latin1Decode(b.subarray(0, 11)) === '_Structures';

@@ -6,7 +6,7 @@
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
 import { gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
-import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
+import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
 import type { Gadb } from './types.ts';
 
@@ -38,7 +38,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
     return i >= 0 ? plan.newOffset[i]! : key;
   };
 
-  const { header, descriptors: d, records, categories } = g;
+  const { header, descriptors: d, categories } = g;
   const cellTotal = gadbCellTotal(g);
   const wrapper = g.container.kind === 'wrapped' ? GADB_WRAPPER_SIZE : 0;
   let recordBytes = 0;
@@ -133,7 +133,7 @@ function writeDescriptors(w: FileCursor, d: Gadb['descriptors']): void {
 function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, remap: (key: number) => number): void {
   const { records, categories, cells } = g;
   const starts = gadbRecordCellStarts(g);
-  const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = records;
+  const { nameKey, cellCount } = records;
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
   words[0] = g.valueSectionUnk00;
@@ -181,11 +181,7 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, rem
       const h = i < cat.primaryCount ? PH : SH;
       const count = cellCount[rec]!;
       if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = plan.identity ? nameKey[rec]! : remap(nameKey[rec]!);
-      // Tail: u16 cell count, u8 descriptor count, u24 first descriptor (H-REC-FIRST-U24), u8 +0x0A, u8 flags.
-      const first = firstDescriptor[rec]!;
-      const t = o + (h.tailAt >> 2);
-      words[t] = (count | (descriptorCount[rec]! << 16) | ((first & 0xff) << 24)) >>> 0;
-      words[t + 1] = (((first >>> 8) & 0xffff) | (unk0A[rec]! << 16) | (flags[rec]! << 24)) >>> 0;
+      encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
       o += (h.size >> 2) + count;
     }
   }

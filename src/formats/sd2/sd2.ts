@@ -27,8 +27,6 @@ import { SD2_HYPOTHESES } from './hypotheses.ts';
 export const SD2_MAGIC = 0xda7aba5e;
 export const SD2_HEADER_SIZE = 128;
 export const SD2_PATCH_SIZE = 104;
-/** Bytes of the info section that do not depend on the counts: memory version, T, poolOffset, reserved 33. */
-const FIXED_INFO = 4 + 2 + 4 + 33;
 
 /** Header flag bits (FauFau names; §2 says what each actually does). */
 export const Sd2Flags = {

@@ -36,7 +36,6 @@ import {
   p919Hasher,
   recordFields,
   recordLabel,
-  textBytes,
   type FieldNamer,
   type ModelIndex,
   type NameHasher,

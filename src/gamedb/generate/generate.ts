@@ -15,7 +15,6 @@
  */
 import { DEFAULT_P919_TABLE, canHashP919, type P919Table } from '../../hash/p919.ts';
 import { assignGadbSlots, type GadbSlotField } from '../../formats/gadb/slots.ts';
-import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from '../../formats/gadb/type-codes.ts';
 import { encodeGadbLink, gadbFloatToCell, GADB_NULL_LINK } from '../../formats/gadb/decode.ts';
 import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
 import { Prng, apportion } from './prng.ts';

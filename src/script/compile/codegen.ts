@@ -121,7 +121,6 @@ const getOp = (i: number): number => i >>> 25;
 const getA = (i: number): number => i & 0xff;
 const getB = (i: number): number => (i >>> 17) & (CONSTANT_B[i >>> 25] ? 0x1ff : 0xff);
 const getC = (i: number): number => (i >>> 8) & 0x1ff;
-const getBx = (i: number): number => (i >>> 8) & 0x1ffff;
 const getSBx = (i: number): number => ((i >>> 8) & 0x1ffff) - MAXARG_SBX;
 const setA = (i: number, a: number): number => ((i & ~0xff) | (a & 0xff)) >>> 0;
 function setB(i: number, b: number): number {

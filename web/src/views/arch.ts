@@ -32,7 +32,7 @@ export function findingsList(findings: Finding[]): HTMLElement {
   );
 }
 
-export async function archOverviewView(app: App, file: string): Promise<HTMLElement> {
+export async function archOverviewView(_app: App, file: string): Promise<HTMLElement> {
   const o = await archOverview(file);
   const verify = h('section', { class: 'verify' }, h('h3', null, 'Verify ', h('span', { class: 'badge' }, 'running…')), h('p', { class: 'muted' }, 'Decoding every entry to its declared size.'));
   const codecs = h('section', null);

@@ -2,7 +2,7 @@
  * The record table of one category (virtual-scrolled, paged from the server) with the record inspector beside
  * it: typed values, curve plots, links to follow, referenced-by, and typed editors in edit mode.
  */
-import type { CategoryDetail, FieldColumn, RecordPage, RecordRef, RecordRow, RecordView, ReferencedBy, TypedValue, StagedEdit } from '../../../src/server/api-types.ts';
+import type { FieldColumn, RecordPage, RecordRef, RecordRow, RecordView, ReferencedBy, TypedValue, StagedEdit } from '../../../src/server/api-types.ts';
 import { get, send, ApiFailure } from '../api.ts';
 import { categoryDetail, link, type App } from '../app.ts';
 import { h, mount, num } from '../dom.ts';
@@ -35,7 +35,6 @@ export class CategoryView {
   readonly category: string;
   readonly element: HTMLElement;
   private table: VirtualTable<RecordRow> | undefined;
-  private detail: CategoryDetail | undefined;
   private readonly tableHost: HTMLElement;
   private readonly inspector: HTMLElement;
   private readonly app: App;
@@ -52,7 +51,6 @@ export class CategoryView {
 
   async load(): Promise<void> {
     const detail = await categoryDetail(this.file, this.category);
-    this.detail = detail;
     const onLink = (ref: RecordRef) => this.app.navigate(recordRoute(this.file, ref));
     const columns: Column<RecordRow>[] = [
       {
