@@ -15,6 +15,7 @@ export const HKS_HYPOTHESES: readonly HksHypothesis[] = [
   { id: 'hks.padding.byte', statement: "Pad bytes are '_' (0x5F); any other observed byte is kept and reported.", status: 'verified' },
   { id: 'hks.depth', statement: 'The engine refuses functions nested deeper than 128 ("code too deep"); the codec applies the same limit.', status: 'inferred' },
   { id: 'hks.data.unknown', statement: 'Opcodes never produced by any compiler we could run (CALL_C/M, TAILCALL_C/M, GETTABLE_N, INTRINSIC_*, GETSLOT_D, CHECKTYPE_D) own 0 DATA words; GETFIELD_MM owns 2 like GETFIELD.', status: 'open' },
+  { id: 'hks.semantics.unknown', statement: 'Opcodes never produced by any compiler we could run run as their nearest known relative: GETFIELD_MM as GETFIELD, CHECKTYPE_D as CHECKTYPES (hksc remaps its Bx the same way), GETSLOT_D as GETSLOT, CALL_C/CALL_M/CALL as CALL_I and the tail-call kinds as TAILCALL_I (the generic interpreters serve each group with one handler; they also share one handler between CHECKTYPE_D and GETSLOT_D, which this pairing does not explain).', status: 'open' },
   { id: 'hks.scri.trailing', statement: 'Nothing follows a SCRI body; any bytes after it are kept verbatim and reported.', status: 'open' },
   { id: 'hks.scri.flag', statement: 'SCRI flag 1 = Lua source text, 0 = bytecode; other values are unknown.', status: 'inferred' },
   { id: 'hks.lines.perword', statement: 'A debug block has one line entry per code word (DATA words included).', status: 'verified' },

@@ -124,6 +124,15 @@ export interface HksOpcodeInfo {
   /** B is an upvalue index (GETUPVAL, SETUPVAL, SETUPVAL_R1). */
   upvalueB: boolean;
   semantics: string;
+  /**
+   * The opcode whose run-time semantics this one has (its own name when it is a base): R1 forms and their base,
+   * `_BK` twins and their plain form (the operand kinds say which field is a constant), the call / tail-call /
+   * GETTABLE / SETTABLE kinds that the game's generic interpreters serve with one handler (seed 002, "The
+   * bytecode"), GETGLOBAL_MEM and GETGLOBAL (the memo word only speeds the real VM up), and the INTRINSIC_*
+   * family, which every interpreter loop treats like DATA (a no-op). Pairs never produced by a compiler we could
+   * run (GETFIELD_MM, CHECKTYPE_D, GETSLOT_D) are hypotheses `hks.semantics.unknown`.
+   */
+  sharesSemanticsOf: string;
 }
 
 const fixed = (count: number): HksDataRule => ({ kind: 'fixed', count });
@@ -327,11 +336,60 @@ function buildTable(dialect: HksDialect): HksOpcodeTable {
       check: x.check ?? null,
       upvalueB: x.upvalueB === true,
       semantics,
+      sharesSemanticsOf: SAME_SEMANTICS[name] ?? name,
     };
   });
   const byName = new Map(byOp.map((o) => [o.name, o]));
   return { dialect, byOp, byName, dataOp: byName.get('DATA')!.op };
 }
+
+/** Opcodes that run exactly as another one does (see `HksOpcodeInfo.sharesSemanticsOf`); the rest are their own base. */
+const SAME_SEMANTICS: Readonly<Record<string, string>> = {
+  GETFIELD_R1: 'GETFIELD',
+  GETFIELD_MM: 'GETFIELD',
+  TEST_R1: 'TEST',
+  CALL_I_R1: 'CALL_I',
+  CALL_C: 'CALL_I',
+  CALL_M: 'CALL_I',
+  CALL: 'CALL_I',
+  TAILCALL_I_R1: 'TAILCALL_I',
+  TAILCALL_C: 'TAILCALL_I',
+  TAILCALL_M: 'TAILCALL_I',
+  TAILCALL: 'TAILCALL_I',
+  EQ_BK: 'EQ',
+  LT_BK: 'LT',
+  LE_BK: 'LE',
+  ADD_BK: 'ADD',
+  SUB_BK: 'SUB',
+  MUL_BK: 'MUL',
+  DIV_BK: 'DIV',
+  MOD_BK: 'MOD',
+  POW_BK: 'POW',
+  GETTABLE: 'GETTABLE_S',
+  GETTABLE_N: 'GETTABLE_S',
+  SETTABLE_S_BK: 'SETTABLE_S',
+  SETTABLE_N: 'SETTABLE_S',
+  SETTABLE_N_BK: 'SETTABLE_S',
+  SETTABLE: 'SETTABLE_S',
+  SETTABLE_BK: 'SETTABLE_S',
+  SETUPVAL_R1: 'SETUPVAL',
+  NOT_R1: 'NOT',
+  SETFIELD_R1: 'SETFIELD',
+  GETGLOBAL_MEM: 'GETGLOBAL',
+  CHECKTYPE_D: 'CHECKTYPES',
+  GETSLOT_D: 'GETSLOT',
+  INTRINSIC_INDEX: 'DATA',
+  INTRINSIC_NEWINDEX: 'DATA',
+  INTRINSIC_SELF: 'DATA',
+  INTRINSIC_INDEX_LITERAL: 'DATA',
+  INTRINSIC_NEWINDEX_LITERAL: 'DATA',
+  INTRINSIC_SELF_LITERAL: 'DATA',
+  SHIFT_LEFT_BK: 'SHIFT_LEFT',
+  SHIFT_RIGHT_BK: 'SHIFT_RIGHT',
+  BITWISE_AND_BK: 'BITWISE_AND',
+  BITWISE_OR_BK: 'BITWISE_OR',
+  DELETE_BK: 'DELETE',
+};
 
 const TABLES = new Map<HksDialect, HksOpcodeTable>();
 

@@ -145,3 +145,23 @@ describe('one case per opcode: assemble, check fields, disassemble back', () => 
     expect(parseHksChunk(bytes).main.code[1]).toBe(word);
   });
 });
+
+describe('shared semantics column', () => {
+  it('maps every opcode to a base that is its own base, following the generic interpreters\' handler groups', () => {
+    for (const info of table.byOp) {
+      const base = table.byName.get(info.sharesSemanticsOf);
+      expect(base, info.name).toBeDefined();
+      expect(base!.sharesSemanticsOf, info.name).toBe(base!.name);
+    }
+    const group = (name: string): string[] => table.byOp.filter((o) => o.sharesSemanticsOf === name).map((o) => o.name).sort();
+    // seed 002: one handler serves the five call kinds, the five tail calls, the three GETTABLE and six SETTABLE forms
+    expect(group('CALL_I')).toEqual(['CALL', 'CALL_C', 'CALL_I', 'CALL_I_R1', 'CALL_M']);
+    expect(group('TAILCALL_I')).toEqual(['TAILCALL', 'TAILCALL_C', 'TAILCALL_I', 'TAILCALL_I_R1', 'TAILCALL_M']);
+    expect(group('GETTABLE_S')).toEqual(['GETTABLE', 'GETTABLE_N', 'GETTABLE_S']);
+    expect(group('SETTABLE_S')).toHaveLength(6);
+    // INTRINSIC_* (31-36) and DATA (76) go straight back to the fetch in every loop
+    expect(group('DATA').map((n) => table.byName.get(n)!.op).sort((a, b) => a - b)).toEqual([31, 32, 33, 34, 35, 36, 76]);
+    // each _BK twin runs as its plain form
+    for (const info of table.byOp) if (info.name.endsWith('_BK')) expect(table.byName.get(info.name.slice(0, -3))!.sharesSemanticsOf).toBe(info.sharesSemanticsOf);
+  });
+});
