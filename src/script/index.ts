@@ -1,3 +1,4 @@
-/** Public surface of the script runtime layer: the HavokScript AST and compiler (and, as it lands, the VM). */
+/** Public surface of the script runtime layer: the HavokScript AST, compiler and VM. */
 export * from './ast.ts';
 export * from './compile/index.ts';
+export * from './vm/index.ts';

@@ -1,0 +1,489 @@
+/**
+ * The VM state: globals, registry, the main thread, the number mode, limits and budgets, loading chunks, calls and
+ * coroutines from the host, and Lua errors.
+ *
+ * Errors inside the VM are thrown as {@link LuaError} (a Lua value, not a JavaScript Error: throwing one captures
+ * no JavaScript stack). At the host boundary they become a {@link ScriptError} carrying `chunk:line: message` and
+ * the Lua traceback. A budget exhaustion is fatal: no `pcall` can catch it.
+ */
+import { ToolkitError } from '../../binary/errors.ts';
+import type { HksChunk } from '../../formats/hks/chunk.ts';
+import { LuaTable, TableOverflow } from './table.ts';
+import { HostFunction, LuaClosure, type LuaValue, type NativeFn } from './value.ts';
+import { defineHostFunction, type HostCall, type HostResult } from './host.ts';
+import { LuaThread, type ThreadStatus } from './thread.ts';
+import { decodeFunction, type ChunkInfo } from './proto.ts';
+import { buildStructDefs } from './structs.ts';
+import { callHost, callValue, execute, MINSTACK, pushLuaFrame, resolveCallable } from './interp.ts';
+import { chunkId, currentLine, objectName, traceback } from './debuginfo.ts';
+import { scratch, typeName } from './meta.ts';
+import { numberToString } from './numfmt.ts';
+
+/** Limits a host sets on the scripts it runs. */
+export interface VMLimits {
+  /** Instructions the VM may execute before it stops with a fatal budget error (Infinity = no budget). */
+  instructions: number;
+  /** Frames per thread (Lua 5.1's LUAI_MAXCALLS is 20000). "stack overflow" past it. */
+  maxCallDepth: number;
+  /** Nested host-to-Lua calls (metamethods, pcall, resume, sort comparators…; Lua 5.1's LUAI_MAXCCALLS 200). */
+  maxCDepth: number;
+  /** Stack slots per thread. */
+  maxStackSlots: number;
+  /** Bytes per string. */
+  maxStringLength: number;
+  /** Slots (array + hash) per table. */
+  maxTableEntries: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<VMLimits> = {
+  instructions: Infinity,
+  maxCallDepth: 20000,
+  maxCDepth: 200,
+  maxStackSlots: 1 << 22,
+  maxStringLength: 1 << 28,
+  maxTableEntries: 1 << 26,
+};
+
+/** What kind of failure a script had. */
+export type ScriptErrorKind = 'runtime' | 'budget' | 'limit' | 'syntax' | 'internal';
+
+/** A Lua error in flight inside the VM. */
+export class LuaError {
+  value: LuaValue;
+  kind: ScriptErrorKind;
+  /** Lua traceback, captured where the error was caught by the host. */
+  traceback: string | null = null;
+  constructor(value: LuaValue, kind: ScriptErrorKind = 'runtime') {
+    this.value = value;
+    this.kind = kind;
+  }
+}
+
+/** A script failure as the host sees it: `message` is `chunk:line: message`; `traceback` the Lua stack. */
+export class ScriptError extends ToolkitError {
+  override name = 'ScriptError';
+  /** The Lua error value (a string for most errors; any value for `error(obj)`). */
+  readonly value: LuaValue;
+  readonly kind: ScriptErrorKind;
+  readonly traceback: string;
+  constructor(message: string, value: LuaValue, kind: ScriptErrorKind, tb: string) {
+    super('E_SCRIPT', message);
+    this.value = value;
+    this.kind = kind;
+    this.traceback = tb;
+  }
+}
+
+/** The result of resuming a coroutine inside the VM. */
+export type LuaResumeResult = { status: 'yield' | 'return'; values: LuaValue[] } | { status: 'error'; error: LuaError };
+
+/** The result of resuming a coroutine from the host: its yielded or returned values, or its error. */
+export type ResumeResult = { status: 'yield' | 'return'; values: LuaValue[] } | { status: 'error'; error: ScriptError };
+
+/** The host's I/O as scripts see it (`print`, `io.write`, `io.read`). Bytes are one char per byte strings. */
+export interface ScriptIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Next chunk of standard input (blocking), or null at end of input. Absent: stdin is empty. */
+  stdin?: () => string | null;
+}
+
+export interface VMOptions {
+  /** Number mode: float32 (Shadow of War) or double. */
+  numbers?: 'float' | 'double';
+  limits?: Partial<VMLimits>;
+  /** Mode 2's instruction-pointer checks ("VM Kernel error: invalid instruction pointer."). */
+  checked?: boolean;
+  io?: ScriptIo;
+}
+
+const NULL_IO: ScriptIo = { stdout: () => {}, stderr: () => {} };
+
+export class LuaVM {
+  readonly float32: boolean;
+  readonly limits: VMLimits;
+  readonly checked: boolean;
+  readonly io: ScriptIo;
+  readonly globals: LuaTable;
+  readonly registry: LuaTable;
+  readonly main: LuaThread;
+  /** The running thread. */
+  current: LuaThread;
+  /** Metatable shared by all strings (`__index` = the string library). */
+  stringMeta: LuaTable | null = null;
+  /** The string library table, for method calls on strings without a metatable walk. */
+  stringIndex: LuaTable | null = null;
+  /** Metatables of the other basic types (`debug.setmetatable`). */
+  readonly typeMetas = new Map<string, LuaTable>();
+  /** The base library's `next`, recognised by generic `for` loops. */
+  nextFn: LuaValue = undefined;
+  readonly nextOut: { k: LuaValue; v: LuaValue } = { k: undefined, v: undefined };
+  /** Instructions left in the budget. */
+  steps: number;
+  /** Nested host-to-Lua calls in progress. */
+  cDepth = 0;
+  /** The base library's ipairs iterator, recognised by generic `for` loops. */
+  ipairsAux: LuaValue = undefined;
+  /** Values the host keeps alive (for `collectgarbage` weak-table clearing). */
+  readonly anchors = new Set<LuaValue>();
+  /** Tables that have (or had) a metatable with `__mode` (weak tables), cleared by {@link collectGarbage}. */
+  readonly weakTables = new Set<LuaTable>();
+
+  constructor(options: VMOptions = {}) {
+    this.float32 = (options.numbers ?? 'double') === 'float';
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.checked = options.checked ?? false;
+    this.io = options.io ?? NULL_IO;
+    this.steps = this.limits.instructions;
+    this.globals = this.newTable();
+    this.registry = this.newTable();
+    this.main = new LuaThread(this, 1024);
+    this.main.status = 'running';
+    this.current = this.main;
+  }
+
+  newTable(narray = 0, nhash = 0): LuaTable {
+    return new LuaTable(narray, nhash, this.limits.maxTableEntries);
+  }
+
+  /** The remaining instruction budget; assign to give a script more (or fewer) instructions. */
+  get budget(): number {
+    return this.steps;
+  }
+  set budget(n: number) {
+    this.steps = n;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- loading
+
+  /**
+   * Loads a parsed chunk as a function (not yet run). `name` is the chunk's name for messages when the chunk has no
+   * debug source (Lua style: `@file` for a file, `=name` for a name shown as is).
+   */
+  load(chunk: HksChunk, name = '=?', env: LuaTable = this.globals): LuaClosure {
+    const numberSize = chunk.header.numberSize;
+    if (chunk.header.integralNumbers !== 0) throw new ToolkitError('E_UNSUPPORTED', 'hks: chunks with integral numbers (header byte 11 = 1) are not supported by the VM');
+    if ((numberSize === 4) !== this.float32) {
+      throw new ToolkitError('E_UNSUPPORTED', `hks: the chunk's numbers are ${numberSize === 4 ? 'float32' : 'double'} but this VM runs in ${this.float32 ? 'float32' : 'double'} mode`);
+    }
+    const source = chunk.main.debug?.source ?? name;
+    const info: ChunkInfo = {
+      source,
+      structs: buildStructDefs(chunk.structures?.structures ?? []),
+      numberSize,
+      checked: this.checked,
+    };
+    const proto = decodeFunction(chunk.main, info);
+    return new LuaClosure(proto, [], env);
+  }
+
+  // ---------------------------------------------------------------------------------------------------- host functions
+
+  /** Wraps a native function (the stack protocol of `NativeFn`). */
+  hostFunction(name: string, fn: NativeFn): HostFunction {
+    return new HostFunction(name, fn, this.globals);
+  }
+
+  /** Registers a typed host function as a global (see `host.ts`). */
+  register(name: string, fn: (call: HostCall) => HostResult): HostFunction {
+    const f = defineHostFunction(this, name, fn);
+    this.globals.setStr(name, f);
+    return f;
+  }
+
+  /** Registers a table of typed host functions as a global library (`name.fn`). */
+  registerLibrary(name: string, fns: Record<string, (call: HostCall) => HostResult>): LuaTable {
+    let t = this.globals.getStr(name);
+    if (!(t instanceof LuaTable)) {
+      t = this.newTable();
+      this.globals.setStr(name, t);
+    }
+    for (const [k, fn] of Object.entries(fns)) (t as LuaTable).setStr(k, defineHostFunction(this, `${name}.${k}`, fn));
+    return t as LuaTable;
+  }
+
+  getGlobal(name: string): LuaValue {
+    return this.globals.getStr(name);
+  }
+
+  /** Sets a global (numbers are rounded to float32 in float mode, as a script's would be). */
+  setGlobal(name: string, value: LuaValue): void {
+    this.globals.setStr(name, this.fromHost(value));
+  }
+
+  /** A host number as the VM keeps it (float32-rounded in float mode); other values unchanged. */
+  fromHost<T extends LuaValue>(v: T): T {
+    return (typeof v === 'number' && this.float32 ? Math.fround(v) : v) as T;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- calls
+
+  /**
+   * Calls a Lua value with arguments and returns all its results. Runs on the running thread (the main thread when
+   * no script runs). Raises a {@link ScriptError} when the script fails.
+   */
+  call(fn: LuaValue, args: readonly LuaValue[] = []): LuaValue[] {
+    const L = this.current;
+    const savedCi = L.ciTop;
+    const savedNny = L.nny;
+    const savedC = this.cDepth;
+    const fi = scratch(L);
+    const savedTop = L.top;
+    try {
+      L.ensure(fi + args.length + 1 + MINSTACK);
+      L.set(fi, fn);
+      for (let i = 0; i < args.length; i++) L.set(fi + 1 + i, args[i]);
+      L.top = fi + 1 + args.length;
+      callValue(L, fi, args.length, -1);
+      const out: LuaValue[] = [];
+      for (let i = fi; i < L.top; i++) out.push(L.get(i));
+      L.top = savedTop;
+      return out;
+    } catch (e) {
+      const err = this.toLuaError(L, e);
+      err.traceback ??= traceback(L);
+      L.closeUpvals(fi);
+      L.ciTop = savedCi;
+      L.nny = savedNny;
+      this.cDepth = savedC;
+      L.top = savedTop;
+      throw this.scriptError(err);
+    }
+  }
+
+  /** A host-facing error for a Lua error. */
+  scriptError(err: LuaError): ScriptError {
+    const v = err.value;
+    const msg = typeof v === 'string' ? v : typeof v === 'number' ? numberToString(v) : v === undefined ? 'nil' : `(error object is a ${typeName(v)} value)`;
+    return new ScriptError(msg, v, err.kind, err.traceback ?? 'stack traceback:');
+  }
+
+  /**
+   * Calls slot `fi` protected (pcall / xpcall): returns null on success (results from `fi`, `L.top` after them with
+   * `nres = -1`), else the error, with the thread's frames restored. `handler` runs on the failing frames first
+   * (xpcall's message handler). Fatal errors (the budget) propagate.
+   */
+  pcall(L: LuaThread, fi: number, nargs: number, nres: number, handler?: LuaValue): LuaError | null {
+    const savedCi = L.ciTop;
+    const savedNny = L.nny;
+    const savedC = this.cDepth;
+    try {
+      callValue(L, fi, nargs, nres);
+      return null;
+    } catch (e) {
+      const err = this.toLuaError(L, e);
+      if (err.kind === 'budget' || err.kind === 'internal') throw err;
+      if (handler !== undefined) {
+        this.cDepth = savedC;
+        try {
+          const top = scratch(L);
+          L.ensure(top + 3);
+          L.set(top, handler);
+          L.set(top + 1, err.value);
+          L.top = top + 2;
+          callValue(L, top, 1, 1);
+          err.value = L.get(top);
+        } catch (e2) {
+          const err2 = this.toLuaError(L, e2);
+          if (err2.kind === 'budget' || err2.kind === 'internal') throw err2;
+          err.value = 'error in error handling';
+        }
+      }
+      L.closeUpvals(fi);
+      L.ciTop = savedCi;
+      L.nny = savedNny;
+      this.cDepth = savedC;
+      return err;
+    }
+  }
+
+  /** Turns anything thrown inside the VM into a LuaError (JavaScript stack exhaustion becomes "stack overflow"). */
+  toLuaError(L: LuaThread, e: unknown): LuaError {
+    if (e instanceof LuaError) return e;
+    if (e instanceof TableOverflow) return new LuaError(this.where(L) + `table overflow (a table may hold ${this.limits.maxTableEntries} slots)`, 'limit');
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return new LuaError(this.where(L) + 'stack overflow (host call stack exhausted)', 'limit');
+    const err = new LuaError(`internal error in the VM: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, 'internal');
+    return err;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- coroutines
+
+  /** A new coroutine running `fn`. */
+  newThread(fn: LuaValue): LuaThread {
+    const co = new LuaThread(this, 64);
+    co.body = fn;
+    co.env = this.current.env;
+    return co;
+  }
+
+  /**
+   * Resumes a coroutine with values from the host: it runs until it yields (`status: 'yield'`), returns
+   * (`'return'`) or fails (`'error'`, the coroutine is then dead). A fatal error (the budget) is thrown as a
+   * {@link ScriptError} of kind `budget`.
+   */
+  resume(co: LuaThread, args: readonly LuaValue[] = []): ResumeResult {
+    let r: LuaResumeResult;
+    try {
+      r = this.resumeLua(co, args);
+    } catch (e) {
+      throw this.scriptError(e instanceof LuaError ? e : this.toLuaError(co, e));
+    }
+    if (r.status === 'error') return { status: 'error', error: this.scriptError(r.error) };
+    return r;
+  }
+
+  /** `coroutine.resume` inside the VM: errors stay Lua errors. Fatal errors propagate. */
+  resumeLua(co: LuaThread, args: readonly LuaValue[]): LuaResumeResult {
+    if (co.status !== 'suspended') {
+      const msg = co.status === 'dead' ? 'cannot resume dead coroutine' : 'cannot resume non-suspended coroutine';
+      return { status: 'error', error: new LuaError(msg) };
+    }
+    const prev = this.current;
+    if (this.cDepth >= this.limits.maxCDepth) return { status: 'error', error: new LuaError('C stack overflow') };
+    const savedC = this.cDepth;
+    this.cDepth++;
+    prev.status = 'normal';
+    co.status = 'running';
+    this.current = co;
+    try {
+      const n = args.length;
+      if (co.ciTop === 0) {
+        const fi = 1;
+        co.ensure(fi + n + 1 + MINSTACK);
+        co.set(fi, co.body);
+        for (let i = 0; i < n; i++) co.set(fi + 1 + i, args[i]);
+        co.top = fi + 1 + n;
+        let f = co.sv[fi];
+        let nargs = n;
+        if (!(f instanceof LuaClosure || f instanceof HostFunction)) {
+          nargs = resolveCallable(co, fi, n);
+          f = co.sv[fi];
+        }
+        if (f instanceof LuaClosure) {
+          const ci = pushLuaFrame(co, f, fi, nargs, -1);
+          ci.entry = true;
+          execute(co, false);
+        } else {
+          const r = callHost(co, f as HostFunction, fi, nargs, -1);
+          if (r >= 0) co.top = fi + r;
+        }
+      } else {
+        // the top frame is the host function that yielded: the resume values are its results
+        const hci = co.ci;
+        const fi = hci.func;
+        const want = hci.nresults;
+        co.ensure(fi + n + MINSTACK);
+        for (let i = 0; i < n; i++) co.set(fi + i, args[i]);
+        if (want >= 0) for (let i = n; i < want; i++) co.sv[fi + i] = undefined;
+        else co.top = fi + n;
+        co.ciTop--;
+        if (co.ciTop > 0) execute(co, true);
+        else co.top = fi + n;
+      }
+      if ((co.status as ThreadStatus) === 'suspended') {
+        const values: LuaValue[] = [];
+        for (let i = 0; i < co.yieldCount; i++) values.push(co.get(co.yieldFrom + i));
+        return { status: 'yield', values };
+      }
+      co.status = 'dead';
+      const values: LuaValue[] = [];
+      for (let i = 1; i < co.top; i++) values.push(co.get(i));
+      return { status: 'return', values };
+    } catch (e) {
+      co.status = 'dead';
+      const err = this.toLuaError(co, e);
+      if (err.kind === 'budget' || err.kind === 'internal') {
+        err.traceback ??= traceback(co);
+        throw err;
+      }
+      err.traceback ??= traceback(co);
+      return { status: 'error', error: err };
+    } finally {
+      this.current = prev;
+      prev.status = 'running';
+      this.cDepth = savedC;
+    }
+  }
+
+  /**
+   * From a native function: suspends the running coroutine, handing `count` values from slot `from` to the resumer.
+   * Return the result to the interpreter. Raises the Lua error when the thread cannot yield here.
+   */
+  yieldValues(L: LuaThread, from: number, count: number): number {
+    if (L === this.main) this.runError(L, 'attempt to yield across metamethod/C-call boundary');
+    if (L.nny > 0) this.runError(L, 'attempt to yield across metamethod/C-call boundary');
+    L.yieldFrom = from;
+    L.yieldCount = count;
+    L.status = 'suspended';
+    return -1;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- memory
+
+  /** Called when a table gets a metatable: tracks weak tables. */
+  noteMetatable(t: LuaTable): void {
+    const mode = t.metatable?.getStr('__mode');
+    if (typeof mode === 'string' && (mode.includes('k') || mode.includes('v'))) this.weakTables.add(t);
+  }
+
+  /** A rough size of the script heap in KiB (`collectgarbage('count')`): JavaScript does not expose the real one. */
+  memoryEstimateKb(): number {
+    return 32 + this.weakTables.size / 16;
+  }
+
+  /** `collectgarbage('collect')`: clears the dead entries of weak tables (see `gc.ts`). */
+  collectGarbage(): void {
+    // weak tables are cleared by the collector module when present
+    this.gcHook?.(this);
+  }
+
+  /** Installed by the collector module. */
+  gcHook: ((vm: LuaVM) => void) | null = null;
+
+  // ---------------------------------------------------------------------------------------------------- errors
+
+  /** `chunk:line: ` of the running Lua frame, or '' when a host function runs (luaG_runerror's addinfo). */
+  where(L: LuaThread): string {
+    const ci = L.ci;
+    if (ci.cl === null) return '';
+    const line = currentLine(ci);
+    return `${chunkId(ci.cl.p.chunk.source)}:${line >= 0 ? line : '?'}: `;
+  }
+
+  /** Raises a runtime error with the running frame's position. */
+  runError(L: LuaThread, msg: string): never {
+    throw new LuaError(this.where(L) + msg);
+  }
+
+  /** "attempt to <op> <kind> 'name' (a <type> value)" (`luaG_typeerror`); `reg` is the register, -1 when not one. */
+  typeError(L: LuaThread, v: LuaValue, op: string, reg: number): never {
+    const t = typeName(v);
+    const ci = L.ci;
+    if (ci.cl !== null && reg >= 0) {
+      const nm = objectName(ci.cl.p, ci.pc >> 2, reg);
+      if (nm) this.runError(L, `attempt to ${op} ${nm.kind} '${nm.name}' (a ${t} value)`);
+    }
+    this.runError(L, `attempt to ${op} a ${t} value`);
+  }
+
+  /** A limit (string or table size) was reached: a catchable error. */
+  limitError(L: LuaThread, msg: string): never {
+    throw new LuaError(this.where(L) + msg, 'limit');
+  }
+
+  /** Too many frames or nested calls. */
+  stackOverflow(L: LuaThread, msg: string): never {
+    throw new LuaError(this.where(L) + msg, 'limit');
+  }
+
+  /** The instruction budget is spent: fatal. */
+  budgetExceeded(L: LuaThread): never {
+    throw new LuaError(this.where(L) + `instruction budget exhausted (${this.limits.instructions} instructions)`, 'budget');
+  }
+
+  /** Control left a function's code (a jump or fall-through outside it). */
+  instructionPointerError(L: LuaThread): never {
+    if (this.checked) throw new LuaError(this.where(L) + 'VM Kernel error: invalid instruction pointer.');
+    throw new LuaError(this.where(L) + 'invalid bytecode: control left the function (a jump or fall-through outside its code)');
+  }
+}
