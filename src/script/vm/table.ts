@@ -174,6 +174,11 @@ export class LuaTable {
         return;
       }
     }
+    this.appendHash(key, v);
+  }
+
+  /** Appends a new entry to the hash part (the caller knows there is room). */
+  private appendHash(key: LuaValue, v: LuaValue): void {
     let m = this.hmap;
     if (m === null) {
       m = this.hmap = new Map();
@@ -277,16 +282,7 @@ export class LuaTable {
       this.arr[ai - 1] = v;
       return;
     }
-    let m = this.hmap;
-    if (m === null) {
-      m = this.hmap = new Map();
-      this.hk = [];
-      this.hv = [];
-    }
-    const i = this.hused++;
-    m.set(key, i);
-    this.hk[i] = key;
-    this.hv[i] = v;
+    this.appendHash(key, v);
   }
 
   /** `luaH_resizearray` (SETLIST growing a constructor's array part). */

@@ -75,6 +75,17 @@ export function rawToString(v: LuaValue): string {
   }
 }
 
+/** pcall / xpcall results from slot `ra`: true and the results, or false and the error value. */
+function protectedResults(L: LuaThread, ra: number, err: LuaError | null): number {
+  if (err === null) {
+    L.sv[ra] = true;
+    return L.top - ra;
+  }
+  L.sv[ra] = false;
+  L.set(ra + 1, err.value);
+  return 2;
+}
+
 /** The frame of a function level (1 = the caller of the native function) or a function argument (getfenv/setfenv). */
 function levelOrFunction(L: LuaThread, ra: number, nargs: number, i: number, def: number): { fn: LuaValue; level: number } {
   const v = arg(L, ra, nargs, i);
@@ -191,29 +202,13 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     },
     pcall(L, ra, nargs) {
       checkAny(L, ra, nargs, 1);
-      const err = vm.pcall(L, ra + 1, nargs - 1, -1);
-      if (err === null) {
-        L.sv[ra] = true;
-        return L.top - ra;
-      }
-      L.sv[ra] = false;
-      L.set(ra + 1, err.value);
-      return 2;
+      return protectedResults(L, ra, vm.pcall(L, ra + 1, nargs - 1, -1));
     },
     xpcall(L, ra, nargs) {
       checkAny(L, ra, nargs, 2);
       const handler = L.get(ra + 2);
-      const f = L.get(ra + 1);
-      L.set(ra + 1, f);
       L.top = ra + 2;
-      const err = vm.pcall(L, ra + 1, 0, -1, handler);
-      if (err === null) {
-        L.sv[ra] = true;
-        return L.top - ra;
-      }
-      L.sv[ra] = false;
-      L.set(ra + 1, err.value);
-      return 2;
+      return protectedResults(L, ra, vm.pcall(L, ra + 1, 0, -1, handler));
     },
     print(L, ra, nargs) {
       const parts: string[] = [];
