@@ -61,7 +61,6 @@ export function objectName(p: Proto, pc: number, reg: number): { kind: string; n
     const op = code[o]!;
     const a = code[o + 1]!;
     const b = code[o + 2]!;
-    const c = code[o + 3]!;
     switch (op) {
       case Op.LOADNIL:
         if (a <= reg && reg <= b) last = i;
