@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHksChunk, verifyHksChunk, writeHksChunk } from '../../src/formats/hks/index.ts';
-import { compileLua } from '../../src/script/compile/index.ts';
+import { compileLua, compileLuaWithAst } from '../../src/script/compile/index.ts';
 import { loadFixture } from '../support/fixtures.ts';
 import { describeDifference, goldenCorpus } from './helpers.ts';
 
@@ -35,6 +35,16 @@ describe('compiler output is byte-identical to hksc (ds3 build, -L) at every str
       for (const i of verifyHksChunk(chunk)) if (i.severity !== 'info') findings.push(`${c.program}: ${i.message}`);
     }
     expect(findings).toEqual([]);
+  });
+});
+
+describe('with and without the AST', () => {
+  it('compileLuaWithAst gives the same bytes as compileLua (the AST-less path only skips node building)', () => {
+    for (const c of corpus.filter((x) => x.set === 'hksc-tests')) {
+      const withAst = compileLuaWithAst(c.source, { name: `${c.program}.lua` });
+      expect(describeDifference(writeHksChunk(compileLua(c.source, { name: `${c.program}.lua` })), writeHksChunk(withAst.chunk))).toBe('identical');
+      expect(withAst.ast.type).toBe('Chunk');
+    }
   });
 });
 

@@ -82,6 +82,11 @@ describe('parseLua: the AST of Lua 5.1 and the HavokScript extensions', () => {
     expect(find(parseLua('x = "é"'), 'StringLiteral')[0]!.value).toBe('\u00c3\u00a9');
   });
 
+  it('reads numerals as C strtod does (decimal, exponent, trailing or leading dot, hexadecimal)', () => {
+    const values = find(parseLua('x = {.5, 3., 1e2, 0x10, 12, 0.25, 1E-1, 0XfF, 007}'), 'NumberLiteral').map((n) => [n.raw, n.value]);
+    expect(values).toEqual([['.5', 0.5], ['3.', 3], ['1e2', 100], ['0x10', 16], ['12', 12], ['0.25', 0.25], ['1E-1', 0.1], ['0XfF', 255], ['007', 7]]);
+  });
+
   it('keeps parentheses, call styles and method calls', () => {
     const chunk = parseLua('f(a)(b) g{1} h"s" o:m(1, 2) x = (f())');
     expect(shape(chunk).filter((t) => t.endsWith('Expression'))).toEqual([

@@ -323,8 +323,12 @@ export class FuncState {
   private kString = new Map<string, number>();
   private kBool: [number, number] = [-1, -1];
   private kNil = -1;
-  /** Light-userdata keys: literal constants and global-name memo pairs share hksc's table (keyed by the value). */
-  private kLud = new Map<bigint, { kind: number; index: number }>();
+  /**
+   * Light-userdata keys: literal constants and global-name memo pairs (keyed by the name's constant index) share
+   * hksc's table, keyed by the value; values below 2^31 (every memo key) are kept under a number key.
+   */
+  private kLudSmall = new Map<number, { kind: number; index: number }>();
+  private kLudBig = new Map<bigint, { kind: number; index: number }>();
   private kUi64 = new Map<bigint, number>();
   children: Proto[] = [];
   bl: BlockCnt | null = null;
@@ -355,10 +359,6 @@ export class FuncState {
     this.ls = ctx.ls;
     this.prev = prev;
     this.name = name;
-  }
-
-  get nk(): number {
-    return this.constants.length;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -588,10 +588,12 @@ export class FuncState {
   }
 
   lightUserdataK(v: bigint): number {
-    const e = this.kLud.get(v);
+    const small = v < 0x80000000n;
+    const e = small ? this.kLudSmall.get(Number(v)) : this.kLudBig.get(v);
     if (e && e.kind === LUD_CONSTANT) return e.index;
     const index = this.newConstant({ type: 'lightuserdata', value: v });
-    this.kLud.set(v, { kind: LUD_CONSTANT, index });
+    if (small) this.kLudSmall.set(Number(v), { kind: LUD_CONSTANT, index });
+    else this.kLudBig.set(v, { kind: LUD_CONSTANT, index });
     return index;
   }
 
@@ -606,13 +608,12 @@ export class FuncState {
 
   /** The memo pair of a global read: two nil constants reserved at the global's first read. */
   private memoSlot(kslot: number): number {
-    const key = BigInt(kslot);
-    const e = this.kLud.get(key);
+    const e = this.kLudSmall.get(kslot);
     if (e && e.kind === LUD_MEMO) return e.index;
     if (this.constants.length + 2 > MAXARG_BX) this.semError('constant table overflow');
     const index = this.constants.length;
     this.constants.push({ type: 'nil' }, { type: 'nil' });
-    this.kLud.set(key, { kind: LUD_MEMO, index });
+    this.kLudSmall.set(kslot, { kind: LUD_MEMO, index });
     return index;
   }
 
@@ -989,7 +990,7 @@ export class FuncState {
       case Exp.TRUE:
       case Exp.FALSE:
       case Exp.NIL:
-        if (this.nk <= MAXINDEXRK) {
+        if (this.constants.length <= MAXINDEXRK) {
           e.info = e.k === Exp.NIL ? this.nilK() : e.k === Exp.KNUM ? this.numberK(e.nval) : this.boolK(e.k === Exp.TRUE);
           e.k = Exp.K;
           return rkAsK(e.info);
@@ -1438,7 +1439,7 @@ export class FuncState {
    * skipped) makes R1 and wrote the operand register.
    */
   specialize(): Uint32Array {
-    const code = Uint32Array.from(this.code);
+    const code = new Uint32Array(this.code);
     const k = this.constants;
     const n = code.length;
     for (let i = 0; i < n; i++) {

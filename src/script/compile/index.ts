@@ -7,6 +7,7 @@
  * run without bound (nesting is limited like hksc's: 128 syntax levels, 200 locals, 250 registers…).
  */
 import type { Chunk } from '../ast.ts';
+import { findLoneSurrogate, latin1Decode, utf8Encode } from '../../binary/text.ts';
 import { HKS_SHADOW_OF_WAR_HEADER, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader } from '../../formats/hks/chunk.ts';
 import type { CompileContext, NumberMode, Proto } from './codegen.ts';
 import { CompileError, luaChunkId } from './errors.ts';
@@ -49,18 +50,29 @@ export interface CompileResult {
   chunk: HksChunk;
 }
 
-const textEncoder = new TextEncoder();
+const TEXT_FIELD = { format: 'lua', path: '/source' };
 
 /** hksc's source name for a user-given name, as a byte string (UTF-8 bytes, one char per byte). */
 function sourceName(name: string | undefined): string {
   if (name === undefined) return '?';
   const full = name.startsWith('@') || name.startsWith('=') ? name : `@${name}`;
-  return /^[\x00-\x7f]*$/.test(full) ? full : String.fromCharCode(...textEncoder.encode(full));
+  return /^[\x00-\x7f]*$/.test(full) ? full : latin1Decode(utf8Encode(full, { format: 'lua', path: '/name' }));
 }
 
-/** The bytes hksc's file loader hands the lexer: a first line starting with `#` (a shebang) becomes empty. */
-function sourceBytes(source: string | Uint8Array): Uint8Array {
-  const bytes = typeof source === 'string' ? textEncoder.encode(source) : source;
+/**
+ * The bytes hksc's file loader hands the lexer: a string as UTF-8 (a lone surrogate, which UTF-8 cannot hold, is
+ * refused), and a first line starting with `#` (a shebang) becomes empty.
+ */
+function sourceBytes(source: string | Uint8Array, chunkId: string): Uint8Array {
+  if (typeof source === 'string') {
+    const at = findLoneSurrogate(source);
+    if (at >= 0) {
+      const before = source.slice(0, at);
+      const line = before.split('\n').length;
+      throw new CompileError(chunkId, line, at - before.lastIndexOf('\n'), `source text has a lone surrogate U+${source.charCodeAt(at).toString(16).toUpperCase()} at index ${at}, which UTF-8 cannot hold`);
+    }
+  }
+  const bytes = typeof source === 'string' ? utf8Encode(source, TEXT_FIELD) : source;
   if (bytes.length > 0 && bytes[0] === 0x23) {
     const nl = bytes.indexOf(0x0a);
     const rest = nl < 0 ? new Uint8Array(0) : bytes.subarray(nl + 1);
@@ -72,15 +84,15 @@ function sourceBytes(source: string | Uint8Array): Uint8Array {
   return bytes;
 }
 
-function run(source: string | Uint8Array, name: string, numbers: NumberMode): { parsed: ReturnType<Parser['parseMain']>; structs: StructRegistry } {
-  const src = sourceBytes(source);
+function run(source: string | Uint8Array, name: string, numbers: NumberMode, ast: boolean): { parsed: ReturnType<Parser['parseMain']>; structs: StructRegistry } {
   const chunkId = luaChunkId(name);
+  const src = sourceBytes(source, chunkId);
   if (src.length > 0 && src[0] === 0x1b) throw new CompileError(chunkId, 1, 1, 'input is a bytecode chunk, not source text');
   const ls = new Lexer(src, chunkId);
   const structs = new StructRegistry();
   const ctx: CompileContext = { ls, numbers, structs, num: numbers === 'float' ? Math.fround : (x: number) => x };
   try {
-    return { parsed: new Parser(ctx).parseMain(), structs };
+    return { parsed: new Parser(ctx, { ast }).parseMain(), structs };
   } catch (e) {
     if (e instanceof CompileError) throw e;
     // A JavaScript engine limit (e.g. the call stack on a pathological input) is still a problem of the input.
@@ -95,20 +107,24 @@ function run(source: string | Uint8Array, name: string, numbers: NumberMode): { 
  * stores), as a {@link CompileError}.
  */
 export function parseLua(source: string | Uint8Array, options: ParseOptions = {}): Chunk {
-  return run(source, sourceName(options.chunkName), 'float').parsed.chunk;
+  return run(source, sourceName(options.chunkName), 'float', true).parsed.chunk;
 }
 
 /** Compiles HavokScript source into a chunk model, byte-identical to hksc's once written by `writeHksChunk`. */
 export function compileLua(source: string | Uint8Array, options: CompileOptions = {}): HksChunk {
-  return compileLuaWithAst(source, options).chunk;
+  return compile(source, options, false).chunk;
 }
 
 /** Like {@link compileLua}, also returning the AST of the source. */
 export function compileLuaWithAst(source: string | Uint8Array, options: CompileOptions = {}): CompileResult {
+  return compile(source, options, true);
+}
+
+function compile(source: string | Uint8Array, options: CompileOptions, ast: boolean): CompileResult {
   const name = sourceName(options.name);
   const numbers = options.numbers ?? 'float';
   const strip = options.strip ?? 'none';
-  const { parsed, structs } = run(source, name, numbers);
+  const { parsed, structs } = run(source, name, numbers, ast);
   const main = toHksFunction(parsed.main, strip, name, true);
   const header: HksHeader = { ...HKS_SHADOW_OF_WAR_HEADER, numberSize: numbers === 'float' ? 4 : 8, buildFlags: numbers === 'float' ? 0x03 : 0x0b };
   const chunk: HksChunk = {

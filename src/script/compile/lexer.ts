@@ -10,6 +10,7 @@
  * `check_next` helper matches any set, so `a.` at the very end lexes as `a ...`; and the "near" text of a message
  * for a name, string or number token is the text of the last token lexed, which may be the look-ahead token.
  */
+import { latin1Decode } from '../../binary/text.ts';
 import { CompileError } from './errors.ts';
 import { readIntLiteralDigits, readLuaNumeral } from './numbers.ts';
 
@@ -86,24 +87,75 @@ for (let c = 0; c < 256; c++) {
   if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) k |= C_SPACE;
   CLASS[c] = k;
 }
+/** Name characters (letters, digits, `_`). */
+const C_NAME = 16;
+for (let c = 0; c < 256; c++) if ((CLASS[c]! & (C_DIGIT | C_ALPHA)) !== 0 || c === 0x5f) CLASS[c]! |= C_NAME;
 const isDigit = (c: number): boolean => (CLASS[c]! & C_DIGIT) !== 0;
-const isAlnumOrUnderscore = (c: number): boolean => (CLASS[c]! & (C_DIGIT | C_ALPHA)) !== 0 || c === 0x5f;
+const isNameChar = (c: number): boolean => (CLASS[c]! & C_NAME) !== 0;
 const isNewline = (c: number): boolean => c === 0x0a || c === 0x0d;
 
-/** Latin-1 text of a byte range (one char per byte). */
-function latin1(bytes: Uint8Array, start: number, end: number): string {
-  if (end - start <= 8192) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
-  let s = '';
-  for (let i = start; i < end; i += 8192) s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
-  return s;
-}
+/**
+ * Names seen in this source, interned by their bytes: a name token costs no string allocation once seen, and the
+ * same string object serves every later lookup (constant tables, scopes). Reserved words are preloaded.
+ */
+class NameTable {
+  private slots: (string | undefined)[] = new Array<string | undefined>(1024);
+  private tokens = new Int32Array(1024);
+  private count = 0;
 
-/** Text of char codes `codes[start..end)` (chunked: `apply` has an argument limit). */
-function codesText(codes: number[], start: number, end: number): string {
-  if (end - start <= 8192) return String.fromCharCode.apply(null, codes.slice(start, end));
-  let s = '';
-  for (let i = start; i < end; i += 8192) s += String.fromCharCode.apply(null, codes.slice(i, Math.min(end, i + 8192)));
-  return s;
+  constructor() {
+    for (const [word, token] of RESERVED) this.insert(word, token);
+  }
+
+  private static hashText(s: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  }
+
+  private insert(name: string, token: number): void {
+    if ((this.count + 1) * 2 > this.slots.length) this.grow();
+    const mask = this.slots.length - 1;
+    let i = NameTable.hashText(name) & mask;
+    while (this.slots[i] !== undefined) i = (i + 1) & mask;
+    this.slots[i] = name;
+    this.tokens[i] = token;
+    this.count++;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const oldTokens = this.tokens;
+    this.slots = new Array<string | undefined>(old.length * 2);
+    this.tokens = new Int32Array(old.length * 2);
+    this.count = 0;
+    for (let i = 0; i < old.length; i++) if (old[i] !== undefined) this.insert(old[i]!, oldTokens[i]!);
+  }
+
+  /** Token of the last `lookup` (NAME or a reserved word). */
+  token = 0;
+
+  /** The interned string of `src[start..end)` (hash `h` of those bytes, FNV-1a); its token is left in `token`. */
+  lookup(src: Uint8Array, start: number, end: number, h: number): string {
+    const mask = this.slots.length - 1;
+    const len = end - start;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = this.slots[i];
+      if (s === undefined) break;
+      if (s.length === len) {
+        let k = 0;
+        while (k < len && s.charCodeAt(k) === src[start + k]) k++;
+        if (k === len) {
+          this.token = this.tokens[i]!;
+          return s;
+        }
+      }
+    }
+    const name = latin1Decode(src.subarray(start, end));
+    this.insert(name, Tok.NAME);
+    this.token = Tok.NAME;
+    return name;
+  }
 }
 
 /** Printed form of a token code in messages (modern Lua style, as hksc prints it). */
@@ -121,14 +173,12 @@ export type TokenValue = number | string | bigint | undefined;
 export class Lexer {
   readonly src: Uint8Array;
   readonly chunkName: string;
-  /** Index of the byte after the current character. */
+  private readonly n: number;
+  /** Index of the current character (`n` at the end of the input, where the current character is 0). */
   private p = 0;
-  /** Current character (0 at the end of the input). */
-  private current = 0;
-  /** False once the input is exhausted (hksc's stream state). */
-  private more = true;
   /** Offset of the first byte of the current line (for columns). */
   private lineStart = 0;
+  private readonly names = new NameTable();
   /** True after a UTF-8 byte-order mark. */
   utf8 = false;
 
@@ -144,8 +194,9 @@ export class Lexer {
   tokCol = 1;
   tokEndLine = 1;
   tokEndCol = 0;
-  tokStart = 0;
-  tokEnd = 0;
+  private tokStart = 0;
+  private tokEnd = 0;
+  private tokRaw: string | null = null;
 
   // The look-ahead token (ahead === Tok.EOS: none).
   private ahead: number = Tok.EOS;
@@ -156,6 +207,7 @@ export class Lexer {
   private aheadEndCol = 0;
   private aheadStart = 0;
   private aheadEnd = 0;
+  private aheadRaw: string | null = null;
 
   /** End position of the last consumed token (for AST end positions). */
   prevEndLine = 1;
@@ -166,18 +218,20 @@ export class Lexer {
   private lxLine = 1;
   private lxCol = 1;
   private lxStart = 0;
+  private lxRaw: string | null = null;
 
   /** hksc's token buffer (luaZ_buffer) for strings and numerals: its text is what messages quote. */
-  private buf: number[] = [];
-  /** Where the last name token lexed starts and ends (its text is the buffer for names). */
+  private buf = new Uint8Array(256);
+  private bufLen = 0;
+  /** True when the buffer is the source range of the last name (names are not copied). */
   private bufIsSource = false;
   private bufStart = 0;
   private bufEnd = 0;
 
   constructor(src: Uint8Array, chunkName: string) {
     this.src = src;
+    this.n = src.length;
     this.chunkName = chunkName;
-    this.next();
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -219,9 +273,7 @@ export class Lexer {
 
   /** The buffer as C prints it with %s: up to its first NUL. */
   private bufferText(): string {
-    let text: string;
-    if (this.bufIsSource) text = latin1(this.src, this.bufStart, this.bufEnd);
-    else text = codesText(this.buf, 0, this.buf.length);
+    const text = this.bufIsSource ? latin1Decode(this.src.subarray(this.bufStart, this.bufEnd)) : latin1Decode(this.buf.subarray(0, this.bufLen));
     const nul = text.indexOf('\0');
     return nul >= 0 ? text.slice(0, nul) : text;
   }
@@ -229,43 +281,49 @@ export class Lexer {
   // -------------------------------------------------------------------------------------------------------------
   // Characters
 
-  /** The current character (a method, so type narrowing never outlives `next()`). */
+  /** The current character (0 at the end of the input). */
   private ch(): number {
-    return this.current;
+    return this.p < this.n ? this.src[this.p]! : 0;
+  }
+
+  /** hksc's stream state: false once the input is exhausted. */
+  private more(): boolean {
+    return this.p < this.n;
   }
 
   private next(): void {
-    if (this.p < this.src.length) this.current = this.src[this.p++]!;
-    else {
-      if (this.more) this.p = this.src.length + 1;
-      this.more = false;
-      this.current = 0;
-    }
+    if (this.p < this.n) this.p++;
   }
 
   private save(c: number): void {
-    this.buf.push(c);
+    if (this.bufLen === this.buf.length) {
+      const b = new Uint8Array(this.buf.length * 2);
+      b.set(this.buf);
+      this.buf = b;
+    }
+    this.buf[this.bufLen++] = c;
   }
 
   private saveAndNext(): void {
-    this.buf.push(this.current);
+    this.save(this.ch());
     this.next();
   }
 
   /** hksc's check_next: `strchr(set, current)`, which also matches the NUL terminator (current 0). */
   private checkNext(a: number, b = -1): boolean {
-    const c = this.current;
+    const c = this.ch();
     if (c !== 0 && c !== a && c !== b) return false;
     this.saveAndNext();
     return true;
   }
 
   private incLine(): void {
-    const old = this.current;
+    const old = this.ch();
     this.next();
-    if (isNewline(this.current) && this.current !== old) this.next();
+    const c = this.ch();
+    if (isNewline(c) && c !== old) this.next();
     this.line++;
-    this.lineStart = this.p - 1;
+    this.lineStart = this.p;
     if (this.line >= 0x7fffffff) throw this.inputError('chunk has too many lines');
   }
 
@@ -274,64 +332,54 @@ export class Lexer {
 
   /** Reads the first token, handling a byte-order mark (sets `utf8` after a UTF-8 BOM, refuses any other). */
   readFirstToken(): void {
-    if (!this.more) {
-      this.setCurrentFromLex(Tok.EOS);
+    if (!this.more()) {
+      this.setCurrentFromLex(this.llex());
       return;
     }
-    const c = this.current;
+    const c = this.ch();
     if (c === 0xef || c === 0xfe || c === 0xff || c === 0) {
       const bom = this.readBom();
       if (bom !== Tok.BOM_UTF8) throw this.inputError('Invalid or unsupported file encoding. Only ASCII and UTF-8 are supported');
       this.utf8 = true;
-      this.lineStart = this.p - 1;
+      this.lineStart = this.p;
       this.advance();
       return;
     }
     this.setCurrentFromLex(this.llex());
   }
 
+  /** hksc's readBOM: which byte-order mark the input starts with (BOM_INVALID for none it knows). */
   private readBom(): number {
     const first = this.ch();
-    const nextIsZero = (): boolean => {
+    const nextChar = (): number => {
       this.next();
-      return this.ch() === 0 && this.more;
+      return this.ch();
     };
     if (first === 0xef) {
-      this.next();
-      if (this.ch() === 0xbb) {
+      if (nextChar() === 0xbb && nextChar() === 0xbf) {
         this.next();
-        if (this.ch() === 0xbf) {
-          this.next();
-          return Tok.BOM_UTF8;
-        }
+        return Tok.BOM_UTF8;
       }
     } else if (first === 0xfe) {
-      this.next();
-      if (this.ch() === 0xff) {
+      if (nextChar() === 0xff) {
         this.next();
         return Tok.BOM_UTF16BE;
       }
     } else if (first === 0xff) {
-      this.next();
-      if (this.ch() === 0xfe) {
-        this.next();
-        if (!this.more || this.ch() !== 0) return Tok.BOM_UTF16LE;
-        this.next();
-        if (this.more && this.ch() === 0) {
+      if (nextChar() === 0xfe) {
+        let c = nextChar();
+        if (!this.more() || c !== 0) return Tok.BOM_UTF16LE;
+        c = nextChar();
+        if (this.more() && c === 0) {
           this.next();
           return Tok.BOM_UTF32LE;
         }
       }
     } else if (first === 0) {
-      if (nextIsZero()) {
+      const zero = nextChar() === 0 && this.more();
+      if (zero && nextChar() === 0xfe && nextChar() === 0xff) {
         this.next();
-        if (this.ch() === 0xfe) {
-          this.next();
-          if (this.ch() === 0xff) {
-            this.next();
-            return Tok.BOM_UTF32BE;
-          }
-        }
+        return Tok.BOM_UTF32BE;
       }
     }
     return Tok.BOM_INVALID;
@@ -343,9 +391,10 @@ export class Lexer {
     this.tokLine = this.lxLine;
     this.tokCol = this.lxCol;
     this.tokStart = this.lxStart;
-    this.tokEnd = this.p - 1;
+    this.tokEnd = this.p;
+    this.tokRaw = this.lxRaw;
     this.tokEndLine = this.line;
-    this.tokEndCol = this.p - 1 - this.lineStart;
+    this.tokEndCol = this.p - this.lineStart;
   }
 
   /** luaX_next: consume the current token. */
@@ -362,6 +411,7 @@ export class Lexer {
       this.tokEndCol = this.aheadEndCol;
       this.tokStart = this.aheadStart;
       this.tokEnd = this.aheadEnd;
+      this.tokRaw = this.aheadRaw;
       this.ahead = Tok.EOS;
     } else this.setCurrentFromLex(this.llex());
   }
@@ -374,54 +424,94 @@ export class Lexer {
     this.aheadLine = this.lxLine;
     this.aheadCol = this.lxCol;
     this.aheadStart = this.lxStart;
-    this.aheadEnd = this.p - 1;
+    this.aheadEnd = this.p;
+    this.aheadRaw = this.lxRaw;
     this.aheadEndLine = this.line;
-    this.aheadEndCol = this.p - 1 - this.lineStart;
+    this.aheadEndCol = this.p - this.lineStart;
     return kind;
   }
 
   /** Source text of the current token (latin-1). */
   tokenSource(): string {
-    return latin1(this.src, this.tokStart, this.tokEnd);
+    return this.tokRaw ?? latin1Decode(this.src.subarray(this.tokStart, this.tokEnd));
   }
 
   private startToken(): void {
     this.lxLine = this.line;
-    this.lxStart = this.p - 1;
-    this.lxCol = this.p - this.lineStart;
+    this.lxStart = this.p;
+    this.lxCol = this.p - this.lineStart + 1;
   }
 
   private llex(): number {
-    this.buf.length = 0;
+    const src = this.src;
+    const n = this.n;
+    this.bufLen = 0;
     this.bufIsSource = false;
     this.lxVal = undefined;
+    this.lxRaw = null;
     for (;;) {
-      if (!this.more) {
+      const p = this.p;
+      if (p >= n) {
         this.startToken();
         return Tok.EOS;
       }
-      const c = this.ch();
-      if ((c & 0x80) !== 0 && this.utf8) throw this.error('Multi-byte characters are only supported in strings and comments', this.tok, this.p - this.lineStart);
+      const c = src[p]!;
+      if (c >= 0x80 && this.utf8) throw this.error('Multi-byte characters are only supported in strings and comments', this.tok, p - this.lineStart + 1);
+      const k = CLASS[c]!;
+      if ((k & C_NAME) !== 0) {
+        this.startToken();
+        if ((k & C_DIGIT) !== 0) return this.readNumeral();
+        // identifier or reserved word
+        let q = p;
+        let h = 0x811c9dc5;
+        while (q < n && (CLASS[src[q]!]! & C_NAME) !== 0) h = Math.imul(h ^ src[q++]!, 0x01000193);
+        this.p = q;
+        const name = this.names.lookup(src, p, q, h >>> 0);
+        const token = this.names.token;
+        if (token !== Tok.NAME) return token;
+        this.bufIsSource = true;
+        this.bufStart = p;
+        this.bufEnd = q;
+        this.lxVal = name;
+        return Tok.NAME;
+      }
       switch (c) {
         case 0x0a:
         case 0x0d:
           this.incLine();
           continue;
+        case 0x20:
+        case 0x09:
+        case 0x0b:
+        case 0x0c: {
+          let q = p + 1;
+          while (q < n) {
+            const d = src[q]!;
+            if (d !== 0x20 && d !== 0x09 && d !== 0x0b && d !== 0x0c) break;
+            q++;
+          }
+          this.p = q;
+          continue;
+        }
         case 0x2d: // '-'
           this.startToken();
-          this.next();
+          this.p++;
           if (this.ch() !== 0x2d) return 0x2d;
-          this.next();
+          this.p++;
           if (this.ch() === 0x5b) {
             const sep = this.skipSep();
-            this.buf.length = 0;
+            this.bufLen = 0;
             if (sep >= 0) {
               this.readLongString(sep, false);
-              this.buf.length = 0;
+              this.bufLen = 0;
               continue;
             }
           }
-          while (!isNewline(this.ch()) && this.more) this.next();
+          {
+            let q = this.p;
+            while (q < n && src[q] !== 0x0a && src[q] !== 0x0d) q++;
+            this.p = q;
+          }
           continue;
         case 0x5b: {
           // '['
@@ -436,27 +526,27 @@ export class Lexer {
         }
         case 0x3d: // '='
           this.startToken();
-          this.next();
+          this.p++;
           if (this.ch() !== 0x3d) return 0x3d;
-          this.next();
+          this.p++;
           return Tok.EQ;
         case 0x3c: // '<'
           this.startToken();
-          this.next();
+          this.p++;
           if (this.ch() !== 0x3d) return 0x3c;
-          this.next();
+          this.p++;
           return Tok.LE;
         case 0x3e: // '>'
           this.startToken();
-          this.next();
+          this.p++;
           if (this.ch() !== 0x3d) return 0x3e;
-          this.next();
+          this.p++;
           return Tok.GE;
         case 0x7e: // '~'
           this.startToken();
-          this.next();
+          this.p++;
           if (this.ch() !== 0x3d) return 0x7e;
-          this.next();
+          this.p++;
           return Tok.NE;
         case 0x22: // '"'
         case 0x27: // "'"
@@ -472,30 +562,10 @@ export class Lexer {
           }
           if (!isDigit(this.ch())) return 0x2e;
           return this.readNumeral();
-        default: {
-          if ((CLASS[c]! & C_SPACE) !== 0) {
-            this.next();
-            continue;
-          }
+        default:
           this.startToken();
-          if (isDigit(c)) return this.readNumeral();
-          if ((CLASS[c]! & C_ALPHA) !== 0 || c === 0x5f) {
-            const start = this.p - 1;
-            do this.next();
-            while (isAlnumOrUnderscore(this.ch()));
-            const end = this.p - 1;
-            const name = latin1(this.src, start, end);
-            const reserved = RESERVED.get(name);
-            if (reserved !== undefined) return reserved;
-            this.bufIsSource = true;
-            this.bufStart = start;
-            this.bufEnd = end;
-            this.lxVal = name;
-            return Tok.NAME;
-          }
-          this.next();
-          return c;
-        }
+          this.p++;
+          return c; // single-character token (any other byte, NUL included)
       }
     }
   }
@@ -515,9 +585,12 @@ export class Lexer {
   private readLongString(sep: number, isString: boolean): void {
     this.saveAndNext(); // the second '['
     if (isNewline(this.ch())) this.incLine();
+    const src = this.src;
+    const n = this.n;
     for (;;) {
-      if (!this.more) throw this.lexError(isString ? 'unfinished long string' : 'unfinished long comment', Tok.EOS);
-      switch (this.ch()) {
+      if (!this.more()) throw this.lexError(isString ? 'unfinished long string' : 'unfinished long comment', Tok.EOS);
+      const c = src[this.p]!;
+      switch (c) {
         case 0x5b: // '[': nested [[ is refused (LUA_COMPAT_LSTR 1)
           if (this.skipSep() === sep) {
             this.saveAndNext();
@@ -528,8 +601,8 @@ export class Lexer {
           if (this.skipSep() === sep) {
             this.saveAndNext();
             if (isString) {
-              const b = this.buf;
-              this.lxVal = codesText(b, 2 + sep, b.length - (2 + sep));
+              this.lxVal = latin1Decode(this.buf.subarray(2 + sep, this.bufLen - (2 + sep)));
+              this.lxRaw = null;
             }
             return;
           }
@@ -538,19 +611,48 @@ export class Lexer {
         case 0x0d:
           this.save(0x0a);
           this.incLine();
-          if (!isString) this.buf.length = 0;
+          if (!isString) this.bufLen = 0;
           break;
-        default:
-          if (isString) this.saveAndNext();
-          else this.next();
+        default: {
+          // A run of ordinary characters at once.
+          let q = this.p + 1;
+          while (q < n) {
+            const d = src[q]!;
+            if (d === 0x5b || d === 0x5d || d === 0x0a || d === 0x0d) break;
+            q++;
+          }
+          if (isString) for (let i = this.p; i < q; i++) this.save(src[i]!);
+          this.p = q;
+        }
       }
     }
   }
 
   private readString(del: number): void {
+    const src = this.src;
+    const n = this.n;
+    // Fast path: no escape and no line end before the closing delimiter.
+    let q = this.p + 1;
+    while (q < n) {
+      const d = src[q]!;
+      if (d === del || d === 0x5c || d === 0x0a || d === 0x0d) break;
+      q++;
+    }
+    if (q < n && src[q] === del) {
+      const value = latin1Decode(src.subarray(this.p + 1, q));
+      this.lxVal = value;
+      const quote = del === 0x22 ? '"' : "'";
+      this.lxRaw = quote + value + quote;
+      // The buffer (for messages about this token) is the whole token.
+      this.bufIsSource = true;
+      this.bufStart = this.p;
+      this.bufEnd = q + 1;
+      this.p = q + 1;
+      return;
+    }
     this.saveAndNext();
     while (this.ch() !== del) {
-      if (!this.more) throw this.lexError('unfinished string', Tok.EOS);
+      if (!this.more()) throw this.lexError('unfinished string', Tok.EOS);
       switch (this.ch()) {
         case 0x0a:
         case 0x0d:
@@ -558,7 +660,7 @@ export class Lexer {
         case 0x5c: {
           // '\\'
           this.next();
-          if (!this.more) continue;
+          if (!this.more()) continue;
           let c: number;
           switch (this.ch()) {
             case 0x61: c = 7; break; // \a
@@ -583,7 +685,7 @@ export class Lexer {
               do {
                 c = 10 * c + (this.ch() - 0x30);
                 this.next();
-              } while (++i < 3 && isDigit(this.ch()) && this.more);
+              } while (++i < 3 && isDigit(this.ch()) && this.more());
               if (c > 255) throw this.lexError('escape sequence too large', Tok.STRING);
               this.save(c);
               continue;
@@ -598,34 +700,52 @@ export class Lexer {
       }
     }
     this.saveAndNext();
-    const b = this.buf;
-    this.lxVal = codesText(b, 1, b.length - 1);
+    this.lxVal = latin1Decode(this.buf.subarray(1, this.bufLen - 1));
   }
 
   private readNumeral(): number {
+    const src = this.src;
+    const n = this.n;
+    // Fast path: a decimal integer of up to 15 digits followed by a character that ends the numeral for sure (not
+    // after a '.' already in the buffer).
+    const start = this.p;
+    let q = start;
+    let v = 0;
+    while (q < n && q - start < 15 && isDigit(src[q]!)) v = v * 10 + (src[q++]! - 0x30);
+    if (this.bufLen === 0 && q < n && q > start) {
+      const d = src[q]!;
+      if (d !== 0 && d !== 0x2e && d !== 0x45 && d !== 0x65 && !isNameChar(d) && !isDigit(d)) {
+        this.p = q;
+        this.lxVal = v;
+        this.bufIsSource = true;
+        this.bufStart = start;
+        this.bufEnd = q;
+        return Tok.NUMBER;
+      }
+    }
     do this.saveAndNext();
     while (isDigit(this.ch()) || this.ch() === 0x2e);
     if (this.checkNext(0x45, 0x65)) this.checkNext(0x2b, 0x2d);
-    while (isAlnumOrUnderscore(this.ch())) this.saveAndNext();
+    while (isNameChar(this.ch())) this.saveAndNext();
     this.save(0);
     const b = this.buf;
-    const n = b.length;
-    // numeral_type: `0x…hi` / `0x…hl` (n counts the terminating NUL).
-    if (n >= 6 && b[0] === 0x30 && (b[1] === 0x78 || b[1] === 0x58) && (b[n - 3] === 0x68 || b[n - 3] === 0x48)) {
-      const s = b[n - 2];
+    const len = this.bufLen;
+    // numeral_type: `0x…hi` / `0x…hl` (len counts the terminating NUL).
+    if (len >= 6 && b[0] === 0x30 && (b[1] === 0x78 || b[1] === 0x58) && (b[len - 3] === 0x68 || b[len - 3] === 0x48)) {
+      const s = b[len - 2];
       const token = s === 0x69 || s === 0x49 ? Tok.LITERALLUD : s === 0x6c || s === 0x4c ? Tok.LITERALUI64 : 0;
       if (token !== 0) {
-        const digits = codesText(b, 2, n - 3);
+        const digits = latin1Decode(b.subarray(2, len - 3));
         const value = digits.includes('\0') ? undefined : readIntLiteralDigits(digits);
-        b.length = n - 1; // messages leave the NUL out
+        this.bufLen = len - 1; // messages leave the NUL out
         if (value === undefined) throw this.lexError('malformed int literal', token);
         if (token === Tok.LITERALUI64 && (value & 0xfn) !== 0n) throw this.lexError('60-bit literal must have lowest 4 bits zero', token);
-        b.push(0);
+        this.save(0);
         this.lxVal = value;
         return token;
       }
     }
-    let text = codesText(b, 0, b.length);
+    let text = latin1Decode(b.subarray(0, len));
     const nul = text.indexOf('\0');
     if (nul >= 0) text = text.slice(0, nul);
     const value = readLuaNumeral(text);

@@ -108,6 +108,7 @@ const hasMultRet = (k: number): boolean => k === Exp.CALL || k === Exp.VARARG;
 
 /** A `name : type` declaration being parsed (types are resolved when the variable is created). */
 interface Declared {
+  name: string;
   node: A.LocalVariable;
   typeName: string | null;
 }
@@ -131,8 +132,13 @@ export interface ParseResult {
   main: Proto;
 }
 
+/** What the parser returns for every node when no AST is wanted (compileLua): one shared placeholder. */
+const NO_NODE: A.NilLiteral = { type: 'NilLiteral', line: 0, column: 0 };
+
 export class Parser {
   private readonly ls: Lexer;
+  /** Build the AST (parseLua); without it the parser only drives the code generator. */
+  private readonly ast: boolean;
   private readonly ctx: CompileContext;
   private fs!: FuncState;
   private nCcalls = 0;
@@ -140,17 +146,14 @@ export class Parser {
   /** The structure of the `hmake` being compiled (consumed by its constructor). */
   private consProto: StructProto | null = null;
 
-  constructor(ctx: CompileContext) {
+  constructor(ctx: CompileContext, options: { ast: boolean }) {
     this.ctx = ctx;
     this.ls = ctx.ls;
+    this.ast = options.ast;
   }
 
   // -------------------------------------------------------------------------------------------------------------
   // Positions and tokens
-
-  private span(line: number, column: number): A.SourceSpan {
-    return { line, column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol };
-  }
 
   private errorExpected(token: number): never {
     throw this.ls.syntaxError(`${tokenText(token)} expected`);
@@ -196,7 +199,7 @@ export class Parser {
     const line = this.ls.tokLine;
     const column = this.ls.tokCol;
     const name = this.checkName();
-    return { type: 'Identifier', name, ...this.span(line, column) };
+    return { type: 'Identifier', name, line, column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol };
   }
 
   private enterLevel(): void {
@@ -306,8 +309,8 @@ export class Parser {
     const line = this.ls.tokLine;
     const column = this.ls.tokCol;
     const name = this.checkName();
-    const node: A.LocalVariable = { type: 'LocalVariable', name, line, column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol };
-    return { node, typeName: null };
+    const node: A.LocalVariable = this.ast ? { type: 'LocalVariable', name, line, column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+    return { name, node, typeName: null };
   }
 
   /** The annotation after `:` (the name token is consumed). */
@@ -315,7 +318,7 @@ export class Parser {
     const line = this.ls.tokLine;
     const column = this.ls.tokCol;
     const name = this.checkName();
-    return { type: 'TypeAnnotation', name, ...this.span(line, column) };
+    return { type: 'TypeAnnotation', name, line, column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol };
   }
 
   /** `name [: type]` (the look-ahead tells whether a type follows), declared as the n-th new local. */
@@ -326,19 +329,20 @@ export class Parser {
       this.ls.advance(); // ':'
       const ann = this.annotation();
       this.annotate(d, ann);
-      this.typedLocalVar(d.node.name, ann.name, n);
+      this.typedLocalVar(d.name, ann.name, n);
       return d.node;
     }
     const d = this.declaredName();
-    this.newLocalVar(d.node.name, n);
+    this.newLocalVar(d.name, n);
     return d.node;
   }
 
   private annotate(d: Declared, ann: A.TypeAnnotation): void {
+    d.typeName = ann.name;
+    if (!this.ast) return;
     d.node.annotation = ann;
     d.node.endLine = ann.endLine;
     d.node.endColumn = ann.endColumn;
-    d.typeName = ann.name;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -501,8 +505,8 @@ export class Parser {
     const body = this.chunk();
     this.check(Tok.EOS);
     const main = this.closeFunc();
-    const chunk: A.Chunk = { type: 'Chunk', body, line: body.line, column: body.column, endLine: body.endLine, endColumn: body.endColumn };
-    if (ls.utf8) chunk.utf8Bom = true;
+    const chunk: A.Chunk = this.ast ? { type: 'Chunk', body, line: body.line, column: body.column, endLine: body.endLine, endColumn: body.endColumn } : (NO_NODE as never);
+    if (ls.utf8 && this.ast) chunk.utf8Bom = true;
     return { chunk, main };
   }
 
@@ -524,7 +528,7 @@ export class Parser {
     this.checkMatch(Tok.END, Tok.FUNCTION, line);
     const proto = this.closeFunc();
     this.pushClosure(newFs, proto, e);
-    return { type: 'FunctionExpression', params, isVararg, body, ...this.span(startLine, startCol) };
+    return this.ast ? { type: 'FunctionExpression', params, isVararg, body, line: startLine, column: startCol, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private parList(): { params: A.LocalVariable[]; isVararg: boolean } {
@@ -565,15 +569,15 @@ export class Parser {
     let isLast = false;
     this.enterLevel();
     while (!isLast && !blockFollow(ls.tok)) {
-      const [stat, last] = this.statement();
-      body.push(stat);
-      isLast = last;
+      isLast = ls.tok === Tok.RETURN || ls.tok === Tok.BREAK;
+      const stat = this.statement();
+      if (this.ast) body.push(stat);
       this.testNext(0x3b);
       this.fs.freeReg = this.fs.nactvar;
     }
     this.nCcalls--;
-    if (body.length === 0) return { type: 'Block', body, line, column, endLine: line, endColumn: column };
-    return { type: 'Block', body, ...this.span(line, column) };
+    if (body.length === 0) return this.ast ? { type: 'Block', body, line, column, endLine: line, endColumn: column } : (NO_NODE as never);
+    return this.ast ? { type: 'Block', body, line: line, column: column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private block(): A.Block {
@@ -591,11 +595,13 @@ export class Parser {
     const fs = this.fs;
     fs.exp2anyreg(v);
     this.ls.advance(); // '.' or ':'
-    const id = this.identifier();
-    const key = new ExpDesc().init(Exp.K, fs.stringK(id.name), LuaType.STRING);
-    if (nameType !== NAMEPART_NONE) this.addNamePart(id.name, nameType);
+    const line = this.ls.tokLine;
+    const column = this.ls.tokCol;
+    const name = this.checkName();
+    const key = new ExpDesc().init(Exp.K, fs.stringK(name), LuaType.STRING);
+    if (nameType !== NAMEPART_NONE) this.addNamePart(name, nameType);
     fs.indexed(v, key);
-    return id;
+    return this.ast ? { type: 'Identifier', name, line, column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   /** `[ expr ]` of an index or a constructor key. */
@@ -635,8 +641,8 @@ export class Parser {
       fs.setSlot(s.slot, s.t, cc.t.info, rkKey, rkVal, res);
     } else fs.codeABC(OP.SETTABLE, cc.t.info, rkKey, rkVal);
     fs.freeReg = reg;
-    if (name) return { type: 'TableNamedField', name, value, ...this.span(line, column) };
-    return { type: 'TableKeyedField', key: keyNode!, value, ...this.span(line, column) };
+    if (name) return this.ast ? { type: 'TableNamedField', name, value, line: line, column: column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+    return this.ast ? { type: 'TableKeyedField', key: keyNode!, value, line: line, column: column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private invalidSlot(proto: StructProto, name: string): never {
@@ -712,7 +718,7 @@ export class Parser {
     this.fs.checkLimit(cc.na, MAX_INT, 'items in a constructor');
     cc.na++;
     cc.tostore++;
-    return { type: 'TableArrayField', value, ...this.span(line, column) };
+    return this.ast ? { type: 'TableArrayField', value, line: line, column: column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private constructor_(t: ExpDesc): A.TableConstructor {
@@ -755,7 +761,7 @@ export class Parser {
     this.checkMatch(0x7d, 0x7b, line);
     this.lastListField(cc);
     fs.setInstr(pc, setNewTableSizes(fs.instr(pc), int2fb(cc.na), int2fb(cc.nh)));
-    return { type: 'TableConstructor', fields, ...this.span(startLine, startCol) };
+    return this.ast ? { type: 'TableConstructor', fields, line: startLine, column: startCol, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private hmake(t: ExpDesc): A.HmakeExpression {
@@ -768,7 +774,7 @@ export class Parser {
     if (!p) this.fs.semError(`Attempt to reference an undefined structure '${structure.name}'.`);
     this.consProto = p;
     const table = this.constructor_(t);
-    return { type: 'HmakeExpression', structure, table, ...this.span(line, column) };
+    return this.ast ? { type: 'HmakeExpression', structure, table, line: line, column: column, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private explist1(v: ExpDesc, nodes: A.Expression[]): number {
@@ -823,7 +829,7 @@ export class Parser {
         const raw = ls.tokenSource();
         args.init(Exp.K, fs.stringK(value), LuaType.STRING);
         ls.advance();
-        nodes.push({ type: 'StringLiteral', value, raw, ...this.span(sl, sc) });
+        nodes.push(this.ast ? { type: 'StringLiteral', value, raw, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never));
         style = 'string';
         break;
       }
@@ -855,11 +861,11 @@ export class Parser {
         const inner = this.expr(v);
         this.checkMatch(0x29, 0x28, line);
         this.fs.dischargeVars(v);
-        return { type: 'ParenExpression', expression: inner, ...this.span(sl, sc) };
+        return this.ast ? { type: 'ParenExpression', expression: inner, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
       }
       case Tok.NAME: {
         const name = this.singleVar(v);
-        return { type: 'NameExpression', name, ...this.span(sl, sc) };
+        return this.ast ? { type: 'NameExpression', name, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
       }
       default:
         throw ls.syntaxError('unexpected symbol');
@@ -876,7 +882,7 @@ export class Parser {
       switch (ls.tok) {
         case 0x2e: {
           const property = this.field(v, NAMEPART_NONE);
-          node = { type: 'MemberExpression', object: node, property, ...this.span(sl, sc) };
+          node = this.ast ? { type: 'MemberExpression', object: node, property, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
           break;
         }
         case 0x5b: {
@@ -884,7 +890,7 @@ export class Parser {
           fs.exp2anyreg(v);
           const index = this.yindex(key);
           fs.indexed(v, key);
-          node = { type: 'IndexExpression', object: node, index, ...this.span(sl, sc) };
+          node = this.ast ? { type: 'IndexExpression', object: node, index, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
           break;
         }
         case 0x3a: {
@@ -894,7 +900,7 @@ export class Parser {
           key.init(Exp.K, fs.stringK(method.name), LuaType.STRING);
           fs.self(v, key);
           const { args, style } = this.funcArgs(v);
-          node = { type: 'MethodCallExpression', receiver: node, method, args, argStyle: style, ...this.span(sl, sc) };
+          node = this.ast ? { type: 'MethodCallExpression', receiver: node, method, args, argStyle: style, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
           break;
         }
         case 0x28:
@@ -902,7 +908,7 @@ export class Parser {
         case 0x7b: {
           fs.exp2nextreg(v);
           const { args, style } = this.funcArgs(v);
-          node = { type: 'CallExpression', callee: node, args, argStyle: style, ...this.span(sl, sc) };
+          node = this.ast ? { type: 'CallExpression', callee: node, args, argStyle: style, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
           break;
         }
         default:
@@ -922,44 +928,44 @@ export class Parser {
         const value = ls.val as number;
         v.init(Exp.KNUM, 0, LuaType.NUMBER);
         v.nval = this.ctx.num(value);
-        node = { type: 'NumberLiteral', value, raw: ls.tokenSource(), line: sl, column: sc };
+        node = this.ast ? { type: 'NumberLiteral', value, raw: ls.tokenSource(), line: sl, column: sc } : (NO_NODE as never);
         break;
       }
       case Tok.LITERALLUD: {
         const value = ls.val as bigint;
         v.init(Exp.K, fs.lightUserdataK(value & 0xffffffffffffffffn), LuaType.LIGHTUSERDATA);
-        node = { type: 'LightUserdataLiteral', value, raw: ls.tokenSource(), line: sl, column: sc };
+        node = this.ast ? { type: 'LightUserdataLiteral', value, raw: ls.tokenSource(), line: sl, column: sc } : (NO_NODE as never);
         break;
       }
       case Tok.LITERALUI64: {
         const value = ls.val as bigint;
         v.init(Exp.K, fs.ui64K(value), LuaType.UI64);
-        node = { type: 'Ui64Literal', value, raw: ls.tokenSource(), line: sl, column: sc };
+        node = this.ast ? { type: 'Ui64Literal', value, raw: ls.tokenSource(), line: sl, column: sc } : (NO_NODE as never);
         break;
       }
       case Tok.STRING: {
         const value = ls.val as string;
         v.init(Exp.K, fs.stringK(value), LuaType.STRING);
-        node = { type: 'StringLiteral', value, raw: ls.tokenSource(), line: sl, column: sc };
+        node = this.ast ? { type: 'StringLiteral', value, raw: ls.tokenSource(), line: sl, column: sc } : (NO_NODE as never);
         break;
       }
       case Tok.NIL:
         v.init(Exp.NIL, 0, LuaType.NIL);
-        node = { type: 'NilLiteral', line: sl, column: sc };
+        node = this.ast ? { type: 'NilLiteral', line: sl, column: sc } : (NO_NODE as never);
         break;
       case Tok.TRUE:
         v.init(Exp.TRUE, 0, LuaType.BOOLEAN);
-        node = { type: 'BooleanLiteral', value: true, line: sl, column: sc };
+        node = this.ast ? { type: 'BooleanLiteral', value: true, line: sl, column: sc } : (NO_NODE as never);
         break;
       case Tok.FALSE:
         v.init(Exp.FALSE, 0, LuaType.BOOLEAN);
-        node = { type: 'BooleanLiteral', value: false, line: sl, column: sc };
+        node = this.ast ? { type: 'BooleanLiteral', value: false, line: sl, column: sc } : (NO_NODE as never);
         break;
       case Tok.DOTS:
         if (!fs.varargFlags) throw ls.syntaxError("cannot use '...' outside a vararg function");
         fs.varargFlags &= ~VARARG_NEEDSARG;
         v.init(Exp.VARARG, fs.codeABC(OP.VARARG, 0, 1, 0));
-        node = { type: 'VarargLiteral', line: sl, column: sc };
+        node = this.ast ? { type: 'VarargLiteral', line: sl, column: sc } : (NO_NODE as never);
         break;
       case Tok.HMAKE:
         return this.hmake(v);
@@ -972,12 +978,17 @@ export class Parser {
         return this.primaryExp(v);
     }
     ls.advance();
-    node.endLine = ls.prevEndLine;
-    node.endColumn = ls.prevEndCol;
+    if (this.ast) {
+      node.endLine = ls.prevEndLine;
+      node.endColumn = ls.prevEndCol;
+    }
     return node;
   }
 
-  private subExpr(v: ExpDesc, limit: number): { node: A.Expression; op: number } {
+  /** The first operator `subExpr` left untreated (hksc's return value). */
+  private pendingOp = NO_BINOP;
+
+  private subExpr(v: ExpDesc, limit: number): A.Expression {
     const ls = this.ls;
     const fs = this.fs;
     const sl = ls.tokLine;
@@ -987,26 +998,28 @@ export class Parser {
     const uop = ls.tok === Tok.NOT ? UnaryOp.NOT : ls.tok === 0x2d ? UnaryOp.MINUS : ls.tok === 0x23 ? UnaryOp.LEN : -1;
     if (uop >= 0) {
       ls.advance();
-      const argument = this.subExpr(v, UNARY_PRIORITY).node;
+      const argument = this.subExpr(v, UNARY_PRIORITY);
       fs.prefix(uop as UnaryOp, v);
-      node = { type: 'UnaryExpression', operator: uop === UnaryOp.NOT ? 'not' : uop === UnaryOp.MINUS ? '-' : '#', argument, ...this.span(sl, sc) };
+      node = this.ast ? { type: 'UnaryExpression', operator: uop === UnaryOp.NOT ? 'not' : uop === UnaryOp.MINUS ? '-' : '#', argument, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
     } else node = this.simpleExp(v);
     let op = binaryOpOf(ls.tok);
     while (op !== NO_BINOP && PRIORITY_LEFT[op]! > limit) {
       const v2 = new ExpDesc();
       ls.advance();
       fs.infix(op as BinaryOp, v);
-      const r = this.subExpr(v2, PRIORITY_RIGHT[op]!);
+      const right = this.subExpr(v2, PRIORITY_RIGHT[op]!);
+      const nextOp = this.pendingOp;
       fs.posfix(op as BinaryOp, v, v2);
-      node = { type: 'BinaryExpression', operator: BINARY_TEXT[op]!, left: node, right: r.node, ...this.span(sl, sc) };
-      op = r.op;
+      node = this.ast ? { type: 'BinaryExpression', operator: BINARY_TEXT[op]!, left: node, right, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+      op = nextOp;
     }
     this.nCcalls--;
-    return { node, op };
+    this.pendingOp = op;
+    return node;
   }
 
   private expr(v: ExpDesc): A.Expression {
-    return this.subExpr(v, 0).node;
+    return this.subExpr(v, 0);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -1115,7 +1128,7 @@ export class Parser {
     this.checkMatch(Tok.END, Tok.WHILE, line);
     this.leaveBlock();
     fs.patchToHere(c.list);
-    return { type: 'WhileStatement', condition: c.node, body, ...this.span(sl, sc) };
+    return this.ast ? { type: 'WhileStatement', condition: c.node, body, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private repeatStat(line: number, sl: number, sc: number): A.RepeatStatement {
@@ -1139,7 +1152,7 @@ export class Parser {
       fs.patchList(fs.jump(), repeatInit);
     }
     this.leaveBlock();
-    return { type: 'RepeatStatement', body, condition: c.node, ...this.span(sl, sc) };
+    return this.ast ? { type: 'RepeatStatement', body, condition: c.node, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private exp1(): A.Expression {
@@ -1180,8 +1193,8 @@ export class Parser {
     if (d.typeName !== null) {
       const t = this.parseType(d.typeName);
       if (t.type !== LuaType.NONE && t.type !== LuaType.NUMBER) throw this.ls.syntaxError(`Only 'number' is allowed as a type for numeric FOR iterator. Got '${d.typeName}'`);
-      this.newLocalVar(d.node.name, 3, t.type);
-    } else this.newLocalVar(d.node.name, 3);
+      this.newLocalVar(d.name, 3, t.type);
+    } else this.newLocalVar(d.name, 3);
     this.checkNext(0x3d);
     const start = this.exp1();
     this.checkNext(0x2c);
@@ -1193,8 +1206,8 @@ export class Parser {
       fs.reserveRegs(1);
     }
     const body = this.forBody(base, line, 1, true);
-    const node: A.NumericForStatement = { type: 'NumericForStatement', variable: d.node, start, limit, body, line: sl, column: sc };
-    if (step) node.step = step;
+    const node: A.NumericForStatement = this.ast ? { type: 'NumericForStatement', variable: d.node, start, limit, body, line: sl, column: sc } : (NO_NODE as never);
+    if (step && this.ast) node.step = step;
     return node;
   }
 
@@ -1207,8 +1220,8 @@ export class Parser {
     this.newLocalVar('(for generator)', nvars++);
     this.newLocalVar('(for state)', nvars++);
     this.newLocalVar('(for control)', nvars++);
-    if (first.typeName !== null) this.typedLocalVar(first.node.name, first.typeName, nvars++);
-    else this.newLocalVar(first.node.name, nvars++);
+    if (first.typeName !== null) this.typedLocalVar(first.name, first.typeName, nvars++);
+    else this.newLocalVar(first.name, nvars++);
     while (this.testNext(0x2c)) variables.push(this.declareVariable(nvars++));
     this.checkNext(Tok.IN);
     const line = ls.line;
@@ -1219,7 +1232,7 @@ export class Parser {
     this.popExpList();
     fs.checkStack(3);
     const body = this.forBody(base, line, nvars - 3, false);
-    return { type: 'GenericForStatement', variables, iterators, body, line: sl, column: sc };
+    return this.ast ? { type: 'GenericForStatement', variables, iterators, body, line: sl, column: sc } : (NO_NODE as never);
   }
 
   private forStat(line: number, sl: number, sc: number): A.NumericForStatement | A.GenericForStatement {
@@ -1248,8 +1261,10 @@ export class Parser {
     }
     this.checkMatch(Tok.END, Tok.FOR, line);
     this.leaveBlock();
-    node.endLine = ls.prevEndLine;
-    node.endColumn = ls.prevEndCol;
+    if (this.ast) {
+      node.endLine = ls.prevEndLine;
+      node.endColumn = ls.prevEndCol;
+    }
     return node;
   }
 
@@ -1261,7 +1276,7 @@ export class Parser {
     const c = this.cond();
     this.checkNext(Tok.THEN);
     const body = this.block();
-    return { list: c.list, clause: { type: 'IfClause', condition: c.node, body, ...this.span(sl, sc) } };
+    return { list: c.list, clause: { type: 'IfClause', condition: c.node, body, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } };
   }
 
   private ifStat(line: number, sl: number, sc: number): A.IfStatement {
@@ -1287,8 +1302,8 @@ export class Parser {
     } else escapeList = fs.concat(escapeList, flist);
     fs.patchToHere(escapeList);
     this.checkMatch(Tok.END, Tok.IF, line);
-    const node: A.IfStatement = { type: 'IfStatement', clauses, ...this.span(sl, sc) };
-    if (orelse) node.orelse = orelse;
+    const node: A.IfStatement = this.ast ? { type: 'IfStatement', clauses, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+    if (orelse && this.ast) node.orelse = orelse;
     return node;
   }
 
@@ -1297,8 +1312,8 @@ export class Parser {
     const ls = this.ls;
     const b = new ExpDesc();
     const d = this.declaredName();
-    this.newLocalVar(d.node.name, 0);
-    this.addNamePart(d.node.name, NAMEPART_NAME);
+    this.newLocalVar(d.name, 0);
+    this.addNamePart(d.name, NAMEPART_NAME);
     const v = new ExpDesc().init(Exp.LOCAL, fs.freeReg, LuaType.IFUNCTION);
     fs.reserveRegs(1);
     this.adjustLocalVars(1);
@@ -1307,7 +1322,7 @@ export class Parser {
     const func = this.body(b, false, ls.line, fl, fc);
     fs.storeVar(v, b);
     fs.locals[fs.actvar[fs.nactvar - 1]!]!.startPc = fs.pc;
-    return { type: 'LocalFunctionStatement', name: d.node, func, ...this.span(sl, sc) };
+    return this.ast ? { type: 'LocalFunctionStatement', name: d.node, func, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private localStat(sl: number, sc: number): A.LocalStatement {
@@ -1330,12 +1345,12 @@ export class Parser {
         const typeName = this.peekName();
         t = this.parseType(typeName);
         ls.advance();
-        this.annotate(d, { type: 'TypeAnnotation', name: typeName, ...this.span(tl, tc) });
-        this.newLocalVar(d.node.name, nvars, t.type, t.proto);
+        this.annotate(d, { type: 'TypeAnnotation', name: typeName, line: tl, column: tc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol });
+        this.newLocalVar(d.name, nvars, t.type, t.proto);
         names.push(d.node);
       } else {
         const d = this.declaredName();
-        this.newLocalVar(d.node.name, nvars);
+        this.newLocalVar(d.name, nvars);
         names.push(d.node);
         t = typeInfo(LuaType.NONE, null, false);
       }
@@ -1359,7 +1374,7 @@ export class Parser {
     this.adjustLocalVars(nvars);
     fs.lhsTypes.length = 0;
     if (nexps) this.popExpList();
-    return { type: 'LocalStatement', names, values, ...this.span(sl, sc) };
+    return this.ast ? { type: 'LocalStatement', names, values, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private funcStat(line: number, sl: number, sc: number): A.FunctionStatement {
@@ -1371,17 +1386,21 @@ export class Parser {
     const nc = ls.tokCol;
     const name = this.singleVar(v);
     this.addNamePart(name, NAMEPART_NAME);
-    let target: A.NameExpression | A.MemberExpression = { type: 'NameExpression', name, ...this.span(nl, nc) };
+    let target: A.NameExpression | A.MemberExpression = this.ast ? { type: 'NameExpression', name, line: nl, column: nc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
     let isMethod = false;
-    while (ls.tok === 0x2e) target = { type: 'MemberExpression', object: target, property: this.field(v, NAMEPART_FIELD), ...this.span(nl, nc) };
+    while (ls.tok === 0x2e) {
+      const property = this.field(v, NAMEPART_FIELD);
+      target = this.ast ? { type: 'MemberExpression', object: target, property, line: nl, column: nc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+    }
     if (ls.tok === 0x3a) {
       isMethod = true;
-      target = { type: 'MemberExpression', object: target, property: this.field(v, NAMEPART_SELF), ...this.span(nl, nc) };
+      const property = this.field(v, NAMEPART_SELF);
+      target = this.ast ? { type: 'MemberExpression', object: target, property, line: nl, column: nc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
     }
     const func = this.body(b, isMethod, line, sl, sc);
     this.fs.storeVar(v, b);
     this.fs.fixLine(line);
-    return { type: 'FunctionStatement', target, isMethod, func, ...this.span(sl, sc) };
+    return this.ast ? { type: 'FunctionStatement', target, isMethod, func, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private structStat(sl: number, sc: number): A.StructureStatement {
@@ -1401,7 +1420,7 @@ export class Parser {
         if (seenRegularSlot) fs.semError('proxytable/meta definition must be at the start of the struct.');
         if (p.hasProxy) fs.semError("Duplicate 'proxytable' slot definition.");
         p.hasProxy = true;
-        items.push({ type: 'StructureProxyTable', ...this.span(il, ic) });
+        items.push(this.ast ? { type: 'StructureProxyTable', line: il, column: ic, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never));
       } else if (slot.name === 'meta') {
         if (seenRegularSlot) fs.semError('proxytable/meta definition must be at the start of the struct.');
         this.checkNext(0x3a);
@@ -1410,8 +1429,8 @@ export class Parser {
         const typeName = this.peekName();
         this.addStructMeta(p, typeName);
         ls.advance();
-        const annotation: A.TypeAnnotation = { type: 'TypeAnnotation', name: typeName, ...this.span(tl, tc) };
-        items.push({ type: 'StructureMeta', annotation, ...this.span(il, ic) });
+        const annotation: A.TypeAnnotation = this.ast ? { type: 'TypeAnnotation', name: typeName, line: tl, column: tc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+        items.push(this.ast ? { type: 'StructureMeta', annotation, line: il, column: ic, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never));
       } else {
         seenRegularSlot = true;
         this.checkNext(0x3a);
@@ -1420,8 +1439,8 @@ export class Parser {
         const typeName = this.peekName();
         this.addStructSlot(p, slot.name, typeName);
         ls.advance();
-        const annotation: A.TypeAnnotation = { type: 'TypeAnnotation', name: typeName, ...this.span(tl, tc) };
-        items.push({ type: 'StructureSlot', name: slot, annotation, ...this.span(il, ic) });
+        const annotation: A.TypeAnnotation = this.ast ? { type: 'TypeAnnotation', name: typeName, line: tl, column: tc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
+        items.push(this.ast ? { type: 'StructureSlot', name: slot, annotation, line: il, column: ic, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never));
       }
     }
     if (p.slots.length === NUM_RESERVED_SLOTS && !p.hasMeta && !p.hasProxy) fs.semError('Empty structure definitions are not allowed.');
@@ -1433,7 +1452,7 @@ export class Parser {
       this.ctx.structs.add(p);
     }
     ls.advance(); // end
-    return { type: 'StructureStatement', name, items, ...this.span(sl, sc) };
+    return this.ast ? { type: 'StructureStatement', name, items, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private addStructMeta(p: StructProto, typeName: string): void {
@@ -1482,12 +1501,12 @@ export class Parser {
     const target = this.primaryExp(v.v);
     if (v.v.k === Exp.CALL) {
       fs.setInstr(v.v.info, setCField(fs.instr(v.v.info), 1));
-      return { type: 'CallStatement', call: target as A.CallExpression | A.MethodCallExpression, ...this.span(sl, sc) };
+      return this.ast ? { type: 'CallStatement', call: target as A.CallExpression | A.MethodCallExpression, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
     }
     const targets: A.AssignmentTarget[] = [target as A.AssignmentTarget];
     const values: A.Expression[] = [];
     this.assignment(v, 1, targets, values);
-    return { type: 'AssignmentStatement', targets, values, ...this.span(sl, sc) };
+    return this.ast ? { type: 'AssignmentStatement', targets, values, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
   private retStat(sl: number, sc: number): A.ReturnStatement {
@@ -1513,47 +1532,47 @@ export class Parser {
       }
     }
     fs.ret(first, nret);
-    return { type: 'ReturnStatement', values, ...this.span(sl, sc) };
+    return this.ast ? { type: 'ReturnStatement', values, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
   }
 
-  /** One statement; `true` when it must be the last of its block (return, break). */
-  private statement(): [A.Statement, boolean] {
+  /** One statement (a return or break must be the last of its block). */
+  private statement(): A.Statement {
     const ls = this.ls;
     const line = ls.line;
     const sl = ls.tokLine;
     const sc = ls.tokCol;
     switch (ls.tok) {
       case Tok.IF:
-        return [this.ifStat(line, sl, sc), false];
+        return this.ifStat(line, sl, sc);
       case Tok.WHILE:
-        return [this.whileStat(line, sl, sc), false];
+        return this.whileStat(line, sl, sc);
       case Tok.DO: {
         ls.advance();
         const body = this.block();
         this.checkMatch(Tok.END, Tok.DO, line);
-        return [{ type: 'DoStatement', body, ...this.span(sl, sc) }, false];
+        return this.ast ? { type: 'DoStatement', body, line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
       }
       case Tok.FOR:
-        return [this.forStat(line, sl, sc), false];
+        return this.forStat(line, sl, sc);
       case Tok.REPEAT:
-        return [this.repeatStat(line, sl, sc), false];
+        return this.repeatStat(line, sl, sc);
       case Tok.FUNCTION:
-        return [this.funcStat(line, sl, sc), false];
+        return this.funcStat(line, sl, sc);
       case Tok.LOCAL:
         ls.advance();
-        if (this.testNext(Tok.FUNCTION)) return [this.localFunc(sl, sc), false];
-        return [this.localStat(sl, sc), false];
+        if (this.testNext(Tok.FUNCTION)) return this.localFunc(sl, sc);
+        return this.localStat(sl, sc);
       case Tok.RETURN:
-        return [this.retStat(sl, sc), true];
+        return this.retStat(sl, sc);
       case Tok.BREAK:
         ls.advance();
         this.breakStat();
-        return [{ type: 'BreakStatement', ...this.span(sl, sc) }, true];
+        return this.ast ? { type: 'BreakStatement', line: sl, column: sc, endLine: this.ls.prevEndLine, endColumn: this.ls.prevEndCol } : (NO_NODE as never);
       case Tok.HSTRUCTURE:
         ls.advance();
-        return [this.structStat(sl, sc), false];
+        return this.structStat(sl, sc);
       default:
-        return [this.exprStat(sl, sc), false];
+        return this.exprStat(sl, sc);
     }
   }
 }
