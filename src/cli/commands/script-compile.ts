@@ -3,7 +3,7 @@
  * container whose body is source text) to bytecode, as hksc compiles it. Thin over `src/script/compile`.
  */
 import { UsageError } from '../../binary/errors.ts';
-import { analyzeHksChunk, writeHksChunk } from '../../formats/hks/index.ts';
+import { analyzeHksChunk, HKS_STRUCTURE_ORDERS, writeHksChunk } from '../../formats/hks/index.ts';
 import { isScri, parseScri, writeScri } from '../../formats/scri/scri.ts';
 import { readBytes, writeFileAtomic } from '../../node/fs.ts';
 import { CompileError, compileLua, NUMBER_MODES, STRIP_LEVELS, type NumberMode, type StripLevel, type StructureOrder } from '../../script/compile/index.ts';
@@ -64,7 +64,7 @@ const compileCommand: Command = {
     const arg = ctx.args[0]!;
     const strip = choice<StripLevel>(ctx, 'strip', STRIP_LEVELS, 'none');
     const numbers = choice<NumberMode>(ctx, 'numbers', NUMBER_MODES, 'float');
-    const structureOrder = choice<StructureOrder>(ctx, 'structure-order', ['ds3', 'iw6'], 'ds3');
+    const structureOrder = choice<StructureOrder>(ctx, 'structure-order', HKS_STRUCTURE_ORDERS, 'ds3');
     const nameOpt = ctx.options['name'];
     const name = typeof nameOpt === 'string' ? nameOpt : arg === '-' ? '=stdin' : cleanFileName(arg);
     const { bytes, container } = await readSource(ctx, arg);

@@ -18,5 +18,11 @@ export const HKS_HYPOTHESES: readonly HksHypothesis[] = [
   { id: 'hks.semantics.unknown', statement: 'Opcodes never produced by any compiler we could run run as their nearest known relative: GETFIELD_MM as GETFIELD, CHECKTYPE_D as CHECKTYPES (hksc remaps its Bx the same way), GETSLOT_D as GETSLOT, CALL_C/CALL_M/CALL as CALL_I and the tail-call kinds as TAILCALL_I (the generic interpreters serve each group with one handler; they also share one handler between CHECKTYPE_D and GETSLOT_D, which this pairing does not explain).', status: 'open' },
   { id: 'hks.scri.trailing', statement: 'Nothing follows a SCRI body; any bytes after it are kept verbatim and reported.', status: 'open' },
   { id: 'hks.scri.flag', statement: 'SCRI flag 1 = Lua source text, 0 = bytecode; other values are unknown.', status: 'inferred' },
+  {
+    id: 'H-STRUCT-ORDER',
+    statement:
+      "The structure section lists the referenced structures in the traversal order of hksc's ds3 build (FromSoftware's insertion-ordered Lua tables, walked from the last insertion), each followed by the structures its struct-typed slots name (structure-order.ts). hksc's iw6 build walks the same table in node order; the two differ on 3 of hksc's 10 structure tests. Which one Shadow of War's compiler uses is unknown (no SoW bytecode with two or more structures is public). Evidence for iw6: the one real Havok-compiled chunk with structures we have (Halo Infinite hsc_example, 25 structures) follows the iw6 order exactly (with each structure's extends parents written before it); ds3 order comes from FromSoftware's modified tables. The compiler writes ds3 order (hksc's reference build) unless asked for iw6; verify says which order a file follows.",
+    status: 'open',
+  },
   { id: 'hks.lines.perword', statement: 'A debug block has one line entry per code word (DATA words included).', status: 'verified' },
 ];

@@ -8,3 +8,4 @@ export * from './file.ts';
 export * from './hypotheses.ts';
 export * from './verify.ts';
 export * from './analyze.ts';
+export * from './structure-order.ts';

@@ -7,6 +7,7 @@
  */
 import type { Issue } from '../../binary/errors.ts';
 import { HKS_DEFAULT_PAD_BYTE, listHksFunctions, type HksChunk, type HksFunction } from './chunk.ts';
+import { hksMatchingStructureOrders } from './structure-order.ts';
 import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksRegisterSpan, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind } from './opcodes.ts';
 
 export interface HksVerifyOptions {
@@ -34,6 +35,16 @@ export function verifyHksChunk(chunk: HksChunk, options: HksVerifyOptions = {}):
   if (chunk.trailing.length > 0) issues.push({ rule: 'hks.trailing', message: `${chunk.trailing.length} byte(s) after the last section (kept verbatim; Halo Infinite stores tag tables there)`, severity: 'info', path: '/trailing' });
   if (chunk.structures && chunk.structures.structures.length > 0) {
     issues.push({ rule: 'hks.structures.layout', message: `structure section read with the ${chunk.structures.layout} layout`, severity: 'info', path: '/structures', hypothesis: 'hks.structures.layout' });
+  }
+  if (chunk.structures && chunk.structures.structures.length >= 2) {
+    const orders = hksMatchingStructureOrders(chunk.main, chunk.structures.structures);
+    const message =
+      orders.length === 2
+        ? 'structure section order: the ds3 and iw6 orders both give it'
+        : orders.length === 1
+          ? `structure section in ${orders[0]} order (${orders[0] === 'ds3' ? "hksc's ds3 build" : "standard Lua table order, like the Halo Infinite sample and hksc's iw6 build"})`
+          : 'structure section order matches neither the ds3 nor the iw6 order: the compiler that wrote it orders structures some other way';
+    issues.push({ rule: 'hks.structures.order', message, severity: 'info', path: '/structures', hypothesis: 'H-STRUCT-ORDER' });
   }
   return issues.slice(0, limit);
 }

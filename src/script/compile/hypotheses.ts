@@ -1,6 +1,7 @@
 /**
- * What the compiler assumes about Shadow of War's own compiler that no real bytecode file could confirm (no SoW
- * bytecode chunk with two or more structures is public). Verified facts are hksc's output; these are not.
+ * What the compiler assumes about Shadow of War's own compiler that no real file could confirm. Verified facts are
+ * hksc's output; these are not. The structure-section order (H-STRUCT-ORDER) is a fact about chunks and lives with
+ * the format's hypotheses (`src/formats/hks/hypotheses.ts`), where `verify` reports on it.
  */
 export interface CompileHypothesis {
   id: string;
@@ -9,12 +10,6 @@ export interface CompileHypothesis {
 }
 
 export const COMPILE_HYPOTHESES: readonly CompileHypothesis[] = [
-  {
-    id: 'H-STRUCT-ORDER',
-    statement:
-      "The structure section lists the referenced structures in the traversal order of hksc's ds3 build (FromSoftware's insertion-ordered tables, walked from the last insertion), each followed by the structures its struct-typed slots name. hksc's iw6 build walks the same table in node order (option structureOrder: 'iw6'); the two differ on 3 of hksc's 10 structure tests. Which one the game's compiler uses is unknown.",
-    status: 'open',
-  },
   {
     id: 'H-COMPILER-IS-HKSC',
     statement:

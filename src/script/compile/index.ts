@@ -13,11 +13,13 @@ import type { CompileContext, NumberMode, Proto } from './codegen.ts';
 import { CompileError, luaChunkId } from './errors.ts';
 import { Lexer } from './lexer.ts';
 import { Parser } from './parser.ts';
-import { buildStructureSection, StructRegistry, type StructureOrder } from './structures.ts';
+import type { HksStructureOrder } from '../../formats/hks/structure-order.ts';
+import { buildStructureSection, StructRegistry } from './structures.ts';
 
 export { CompileError, COMPILE_ERROR_CODE, luaChunkId } from './errors.ts';
 export type { NumberMode } from './codegen.ts';
-export type { StructureOrder } from './structures.ts';
+/** Order of the structure section, hypothesis H-STRUCT-ORDER (`ds3` default, `iw6` alternative). */
+export type StructureOrder = HksStructureOrder;
 export { COMPILE_HYPOTHESES, type CompileHypothesis } from './hypotheses.ts';
 
 /** Debug information kept: `none` stripped = full debug info (hksc `-s=n`), `profile` (`-s=p`), `all` (`-s=a`). */

@@ -11,7 +11,7 @@
  * insertion order (FromSoftware's tables), the `iw6` build in node order.
  */
 import type { HksFunction, HksSlot, HksStructure, HksStructureSection } from '../../formats/hks/chunk.ts';
-import { hksBx, hksOp, hksOpcodes } from '../../formats/hks/opcodes.ts';
+import { hksStructureOrder, type HksStructureOrder, type HksStructureRelations } from '../../formats/hks/structure-order.ts';
 
 /** One slot of a structure prototype. */
 export interface StructSlot {
@@ -149,175 +149,21 @@ export class StructRegistry {
 // ---------------------------------------------------------------------------------------------------------------
 // Structure section
 
-/** Traversal order of the structure-reference table (hypothesis H-STRUCT-ORDER). */
-export type StructureOrder = 'ds3' | 'iw6';
-
-/**
- * A Lua 5.1 hash part holding light-userdata keys (structure ids) and one boolean key, enough to reproduce the
- * order `luaH_next` visits them in: main positions by `hashgeneric`, free slots taken from the end, Brent's move of a
- * colliding node that is not in its main position, and rehash into the next power of two (old nodes re-inserted
- * from the last to the first). `ds3` also keeps FromSoftware's insertion links and walks them backwards.
- */
-class LuaKeyTable {
-  private keys: (number | true | null)[] = [];
-  private nextIdx: number[] = [];
-  private prevInserted: number[] = [];
-  private size = 0; // 0 = the shared dummy node
-  private lastFree = 0;
-  private lastInserted = -1;
-
-  private mainPosition(key: number | true): number {
-    if (this.size === 0) return 0;
-    if (key === true) return 0; // a boolean's low bits hash to 0 for every table size that can occur
-    const hash = Math.imul(key >>> 3, 0x9e3779b1) >>> 0;
-    return hash % this.size;
-  }
-
-  has(key: number | true): boolean {
-    if (this.size === 0) return false;
-    let n = this.mainPosition(key);
-    while (n >= 0) {
-      if (this.keys[n] === key) return true;
-      n = this.nextIdx[n]!;
-    }
-    return false;
-  }
-
-  private setNodeVector(size: number): void {
-    const lsize = size === 0 ? 0 : Math.ceil(Math.log2(size));
-    const n = size === 0 ? 0 : 2 ** lsize;
-    this.size = n;
-    this.keys = new Array<number | true | null>(n).fill(null);
-    this.nextIdx = new Array<number>(n).fill(-1);
-    this.prevInserted = new Array<number>(n).fill(-1);
-    this.lastFree = n;
-    this.lastInserted = -1;
-  }
-
-  private getFreePos(): number {
-    while (this.lastFree-- > 0) {
-      if (this.keys[this.lastFree] === null) return this.lastFree;
-    }
-    this.lastFree = 0;
-    return -1;
-  }
-
-  /** Inserts `key` if absent. */
-  insert(key: number | true): void {
-    if (this.has(key)) return;
-    this.newKey(key);
-  }
-
-  private newKey(key: number | true): void {
-    let mp = this.mainPosition(key);
-    if (this.size === 0 || this.keys[mp] !== null) {
-      const n = this.size === 0 ? -1 : this.getFreePos();
-      if (n < 0) {
-        this.rehash();
-        this.newKey(key);
-        return;
-      }
-      const other = this.mainPosition(this.keys[mp]!);
-      if (other !== mp) {
-        // Move the colliding node into the free slot; its insertion link follows it.
-        let o = other;
-        while (this.nextIdx[o] !== mp) o = this.nextIdx[o]!;
-        this.nextIdx[o] = n;
-        this.keys[n] = this.keys[mp]!;
-        this.nextIdx[n] = this.nextIdx[mp]!;
-        this.prevInserted[n] = this.prevInserted[mp]!;
-        for (let i = 0; i < this.size; i++) if (this.prevInserted[i] === mp) this.prevInserted[i] = n;
-        if (this.lastInserted === mp) this.lastInserted = n;
-        this.nextIdx[mp] = -1;
-        this.keys[mp] = null;
-        this.prevInserted[mp] = -1;
-      } else {
-        this.nextIdx[n] = this.nextIdx[mp]!;
-        this.nextIdx[mp] = n;
-        mp = n;
-      }
-    }
-    this.keys[mp] = key;
-    this.prevInserted[mp] = this.lastInserted;
-    this.lastInserted = mp;
-  }
-
-  private rehash(): void {
-    const oldKeys = this.keys;
-    let used = 1; // the key being inserted
-    for (const k of oldKeys) if (k !== null) used++;
-    this.setNodeVector(used);
-    for (let i = oldKeys.length - 1; i >= 0; i--) {
-      const k = oldKeys[i];
-      if (k !== null && k !== undefined) this.newKey(k);
-    }
-  }
-
-  /** Keys in `luaH_next` order. */
-  traverse(order: StructureOrder): (number | true)[] {
-    const out: (number | true)[] = [];
-    if (order === 'iw6') {
-      for (const k of this.keys) if (k !== null) out.push(k);
-      return out;
-    }
-    for (let n = this.lastInserted; n >= 0; n = this.prevInserted[n]!) out.push(this.keys[n]!);
-    return out;
-  }
-}
-
-/** Structure ids referenced by one function's code, in code order (hksc's ScanFunctionStructReferences). */
-function scanReferences(fn: HksFunction, table: LuaKeyTable, ops: StructOps): boolean {
-  let seen = false;
-  const code = fn.code;
-  for (let pc = 0; pc < code.length; pc++) {
-    let w = code[pc]!;
-    const op = hksOp(w);
-    if (op === ops.SETSLOTMT) {
-      if (((w >>> 17) & 0xff) >> 4 !== LuaType.STRUCT) continue;
-      w = code[++pc]!;
-    } else if (op === ops.NEWSTRUCT || op === ops.SETSLOTS) {
-      w = code[++pc]!;
-    } else if (op !== ops.CHECKTYPES && op !== ops.CHECKTYPE_D) continue;
-    table.insert(hksBx(w));
-    seen = true;
-  }
-  for (const child of fn.children) if (scanReferences(child, table, ops)) seen = true;
-  return seen;
-}
-
-interface StructOps {
-  SETSLOTMT: number;
-  NEWSTRUCT: number;
-  SETSLOTS: number;
-  CHECKTYPES: number;
-  CHECKTYPE_D: number;
-}
-
-/** The structure section hksc writes after the main function (flag bit 1 set). */
-export function buildStructureSection(main: HksFunction, registry: StructRegistry, order: StructureOrder): HksStructureSection {
-  const t = hksOpcodes();
-  const op = (name: string): number => t.byName.get(name)!.op;
-  const ops: StructOps = { SETSLOTMT: op('SETSLOTMT'), NEWSTRUCT: op('NEWSTRUCT'), SETSLOTS: op('SETSLOTS'), CHECKTYPES: op('CHECKTYPES'), CHECKTYPE_D: op('CHECKTYPE_D') };
-  const table = new LuaKeyTable();
-  const structures: HksStructure[] = [];
-  if (scanReferences(main, table, ops)) {
-    table.insert(true);
-    const dumped = new Set<number>();
-    const dump = (id: number): void => {
-      if (dumped.has(id)) return;
-      dumped.add(id);
-      const proto = registry.byId(id);
-      if (!proto) return;
-      structures.push({
-        name: proto.name,
-        id: proto.id & 0xffff,
-        hasMeta: proto.hasMeta ? 1 : 0,
-        hasProxy: proto.hasProxy ? 1 : 0,
-        slots: proto.slots.map((s): HksSlot => ({ name: s.name, structId: s.structId & 0xffff, typeId: s.typeId, reserved: s.reserved, position: s.position })),
-      });
-      for (const s of proto.slots) if (s.typeId === LuaType.STRUCT) dump(s.structId);
+/** The structure section hksc writes after the main function (flag bit 1 set), in `order` (H-STRUCT-ORDER). */
+export function buildStructureSection(main: HksFunction, registry: StructRegistry, order: HksStructureOrder): HksStructureSection {
+  const related = (id: number): HksStructureRelations | undefined => {
+    const proto = registry.byId(id);
+    return proto ? { before: [], after: proto.slots.filter((sl) => sl.typeId === LuaType.STRUCT).map((sl) => sl.structId) } : undefined;
+  };
+  const structures = hksStructureOrder(main, related, order).map((id): HksStructure => {
+    const proto = registry.byId(id)!;
+    return {
+      name: proto.name,
+      id: proto.id & 0xffff,
+      hasMeta: proto.hasMeta ? 1 : 0,
+      hasProxy: proto.hasProxy ? 1 : 0,
+      slots: proto.slots.map((sl): HksSlot => ({ name: sl.name, structId: sl.structId & 0xffff, typeId: sl.typeId, reserved: sl.reserved, position: sl.position })),
     };
-    for (const key of table.traverse(order)) if (key !== true) dump(key);
-  }
+  });
   return { layout: 'hksc', marker: 1, structures };
 }
