@@ -133,10 +133,10 @@ const regionCommand: Command = {
       return code;
     }
     ctx.out(`${r.world}${r.isTestWorld ? ' (test world)' : ''}: world set ${r.list ?? '(none)'}; mounted: ${mounted.join(', ')}`);
-    for (const b of r.bundles) ctx.out(`  ${b.role.padEnd(6)} ${b.name.padEnd(20)} ${b.state.padEnd(9)} ${mib(b.contentBytes).padStart(12)}  ${String(b.resources).padStart(3)} resources  resident at ${ms(b.residentAt)}`);
+    for (const b of r.bundles) ctx.out(`  ${b.role.padEnd(6)} ${b.name.padEnd(20)} ${b.state.padEnd(9)} ${mib(b.contentBytes).padStart(12)}  ${String(b.resources).padStart(3)} resources  resident at ${ms(b.residentAt)}${b.layout === 'opaque' ? '  (content contradicts the size rule: kept whole, hypothesis stream.contentSplit)' : ''}`);
     const t = r.timeToResident;
     ctx.out(`time to resident: skins ${ms(t.skins)}, world set ${ms(t.worldSet)}, layers ${ms(t.layers)}, all ${ms(t.all)}`);
-    ctx.out(`layers: ${n(r.layers.count)} bundles, ${n(r.layers.resident)} resident, ${n(r.layers.missing)} missing, ${mib(r.layers.bytes)}; objects placed: ${r.layers.placedObjects} (a layer bundle places nothing)`);
+    ctx.out(`layers: ${n(r.layers.count)} bundles, ${n(r.layers.resident)} resident, ${n(r.layers.missing)} missing, ${mib(r.layers.bytes)}; objects placed: ${r.layers.placedObjects} (a layer bundle places nothing)${r.layers.opaque > 0 ? `; ${n(r.layers.opaque)} with content that contradicts the size rule (kept whole, hypothesis stream.contentSplit)` : ''}`);
     ctx.out(`registry: ${n(r.registryRows)} bundles`);
     streamLines(ctx, r.stream);
     return code;

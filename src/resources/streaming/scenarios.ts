@@ -60,10 +60,12 @@ export interface BundleRow {
   resources: number;
   requestedAt: number | undefined;
   residentAt: number | undefined;
+  /** How the content was split (hypothesis `stream.contentSplit`): `opaque` when the file contradicts the size rule. */
+  layout: Bundle['layout'];
 }
 
 function bundleRow(b: Bundle, role: string): BundleRow {
-  return { name: stem(b.path), path: b.path, role, state: b.state, references: b.references, prefetches: b.prefetches, contentBytes: b.contentBytes, resources: b.resources.length, requestedAt: b.prefetchedAt, residentAt: b.residentAt };
+  return { name: stem(b.path), path: b.path, role, state: b.state, references: b.references, prefetches: b.prefetches, contentBytes: b.contentBytes, resources: b.resources.length, requestedAt: b.prefetchedAt, residentAt: b.residentAt, layout: b.layout };
 }
 
 export interface RegionReport {
@@ -72,7 +74,7 @@ export interface RegionReport {
   list: string | undefined;
   /** The creature set (world set) and skins, in the order requested. */
   bundles: BundleRow[];
-  layers: { count: number; resident: number; missing: number; bytes: number; placedObjects: number };
+  layers: { count: number; resident: number; missing: number; bytes: number; placedObjects: number; opaque: number };
   /** Time from the region change to resident: skins, the world set, everything (ms). */
   timeToResident: { skins: number | undefined; worldSet: number | undefined; layers: number | undefined; all: number | undefined };
   registryRows: number;
@@ -122,7 +124,7 @@ export async function simulateRegion(ctx: WorldContext, world: string, options: 
     isTestWorld: info.isTestWorld,
     list: info.listName,
     bundles: change.requested.map((p) => bundleRow(w.cbm.heldBundle(p)!, worldRole.has(vfsKey(p)) ? 'world' : 'skin')),
-    layers: { count: layers.length, resident: layers.filter((b) => b.resident).length, missing: layers.filter((b) => b.state === 'missing').length, bytes: layers.reduce((s, b) => s + b.contentBytes, 0), placedObjects: 0 },
+    layers: { count: layers.length, resident: layers.filter((b) => b.resident).length, missing: layers.filter((b) => b.state === 'missing').length, bytes: layers.reduce((s, b) => s + b.contentBytes, 0), placedObjects: 0, opaque: layers.filter((b) => b.layout === 'opaque').length },
     timeToResident: { skins: rel(lastResident(skins)), worldSet: rel(lastResident(set)), layers: rel(lastResident(layers)), all: rel(lastResident([...skins, ...set, ...layers])) },
     registryRows: w.streamer.bundles.size,
     stream: w.streamer.report(),
@@ -253,11 +255,17 @@ export function parseStreamTrace(doc: unknown): StreamTrace {
   if (!d || typeof d !== 'object' || d.format !== STREAM_TRACE_FORMAT || d.version !== 1) throw new UsageError(`not a ${STREAM_TRACE_FORMAT} version 1 document (needs "format": "${STREAM_TRACE_FORMAT}", "version": 1)`);
   if (!Array.isArray(d.requests)) throw new UsageError('trace: "requests" must be an array');
   d.requests.forEach((r, i) => {
-    if (!r || typeof r.path !== 'string' || typeof r.t !== 'number' || !(r.t >= 0)) throw new UsageError(`trace: requests[${i}] needs a "path" string and a time "t" ≥ 0 (ms)`);
+    if (!r || typeof r !== 'object' || typeof r.path !== 'string' || typeof r.t !== 'number' || !(r.t >= 0) || !Number.isFinite(r.t)) throw new UsageError(`trace: requests[${i}] needs a "path" string and a finite time "t" ≥ 0 (ms)`);
     if (r.op !== undefined && !['load', 'texture', 'bundle'].includes(r.op)) throw new UsageError(`trace: requests[${i}].op must be load, texture or bundle`);
     if (r.queue !== undefined && r.queue !== 0 && r.queue !== 1) throw new UsageError(`trace: requests[${i}].queue must be 0 or 1`);
   });
-  if (d.files !== undefined && (typeof d.files !== 'object' || Object.values(d.files).some((n) => !Number.isInteger(n) || n < 0 || n > 1 << 30))) throw new UsageError('trace: "files" maps paths to sizes (integers, at most 1 GiB)');
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (d.files !== undefined && (!isObject(d.files) || Object.values(d.files).some((n) => !Number.isInteger(n) || (n as number) < 0 || (n as number) > 1 << 30))) throw new UsageError('trace: "files" maps paths to sizes (integers, at most 1 GiB)');
+  if (d.switches !== undefined && (!isObject(d.switches) || Object.entries(d.switches).some(([k, v]) => !['open', 'load', 'parse'].includes(k) || typeof v !== 'boolean'))) throw new UsageError('trace: "switches" holds open / load / parse booleans');
+  if (d.latency !== undefined) {
+    const bad = !isObject(d.latency) || Object.entries(d.latency).some(([k, v]) => !['open', 'load', 'parse', 'bundle'].includes(k) || !isObject(v) || Object.entries(v).some(([f, x]) => !['fixedMs', 'mibPerSecond'].includes(f) || typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1e9));
+    if (bad) throw new UsageError('trace: "latency" maps open / load / parse / bundle to { fixedMs, mibPerSecond } (finite numbers ≥ 0)');
+  }
   if (d.slots !== undefined && !(Number.isInteger(d.slots) && d.slots >= 1 && d.slots <= 4096)) throw new UsageError('trace: "slots" must be an integer in 1..4096');
   return d as StreamTrace;
 }
@@ -406,7 +414,7 @@ export async function simulateVisit(ctx: WorldContext, options: VisitOptions): P
   // gear objects over the budget have no registry row: list them too
   for (const o of objects.values()) {
     if (w.streamer.bundles.find(o.definition.path)) continue;
-    rows.push({ name: o.name, path: o.definition.path, role: 'gear', state: 'registered', references: 0, prefetches: 0, contentBytes: 0, resources: 0, requestedAt: undefined, residentAt: undefined, cost: o.cost, estimate: o.estimate, priority: o.priority, requesters: o.requesters.size });
+    rows.push({ name: o.name, path: o.definition.path, role: 'gear', state: 'registered', references: 0, prefetches: 0, contentBytes: 0, resources: 0, requestedAt: undefined, residentAt: undefined, layout: undefined, cost: o.cost, estimate: o.estimate, priority: o.priority, requesters: o.requesters.size });
   }
   const n = options.maxPoints ?? 400;
   const series = w.streamer.depthSeries();
