@@ -30,6 +30,17 @@ describe('scry db gen --world', () => {
   });
 });
 
+describe('scry db gen --with-world', () => {
+  it('places the core into a generated database the sim commands then read', async () => {
+    const out = join(dir, 'scaled-world.gamedb');
+    expect((await runCli(['db', 'gen', '--seed', '42', '--scale', '0.002', '--with-world', '-o', out])).code).toBe(0);
+    const r = await runCli(['sim', 'spawn', '--db', out, 'Goblin_1', '--region', 'World_Island_Day', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).decision.reason).toBe('loaded');
+    expect((await runCli(['db', 'verify', out])).code).toBe(0);
+  });
+});
+
 describe('scry sim', () => {
   it('region: the creature set, its sizes and time to resident, from the archives', async () => {
     const r = await runCli(['sim', 'region', '--db', db, ...archives.flatMap((a) => ['--mount', a]), 'World_Island_Day', '--json']);

@@ -123,3 +123,43 @@ describe('the generator\'s semantic core (seed 001 figures)', () => {
     expect(GENERATED_EFFECT.length).toBeGreaterThan(40);
   });
 });
+
+describe('the generator hook: the semantic core placed into a generated database', () => {
+  it('keeps every base record and link, adds the core\'s categories at their sorted places, and verifies clean', async () => {
+    const { generateGadb } = await import('../../src/gamedb/generate/index.ts');
+    const { mergeGadbCategories } = await import('../../src/gamedb/generate/world/index.ts');
+    const base = generateGadb({ seed: 42, scale: 0.002 }).gadb;
+    const baseBytes = writeGadb(base);
+    const merged = writeGadb(mergeGadbCategories(base, world.gadb));
+    const a = Database.open(baseBytes);
+    const m = Database.open(merged);
+    expect(m.categories).toHaveLength(a.categories.length + db.categories.length);
+    expect(writeGadb(base)).toEqual(baseBytes); // the base model is untouched
+    // every base link still names the same record (category name and label), now through the new ordinals
+    let links = 0;
+    for (const c of a.categories) {
+      const mc = m.findCategory(c.name)!;
+      expect(mc.recordCount).toBe(c.recordCount);
+      for (const r of c.records(0, 40)) {
+        const mr = mc.at(r.indexInCategory)!;
+        for (const f of r.fields()) {
+          const before = r.values(f.hash);
+          const after = mr.values(f.hash);
+          expect(after.length).toBe(before.length);
+          before.forEach((v, i) => {
+            if (v && typeof v === 'object' && 'path' in v) {
+              links++;
+              expect((after[i] as { path: string }).path).toBe((v as { path: string }).path);
+            } else expect(after[i]).toEqual(v);
+          });
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(100);
+    // the core reads as it does alone
+    expect(gearBudget(m)).toEqual({ limit: 320, budget: 3200 });
+    expect(worldInfo(m, 'World_Island_Day').worldSet).toEqual(worldInfo(db, 'World_Island_Day').worldSet);
+    expect(spawnChain(m, 'Goblin_3').model!.label).toBe('Goblin_3_Model');
+    expect(verifyGadb(merged).filter((i) => i.severity === 'error')).toEqual([]);
+  });
+});

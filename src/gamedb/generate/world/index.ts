@@ -4,3 +4,4 @@ export * from './table.ts';
 export * from './semantic.ts';
 export * from './world.ts';
 export * from './files.ts';
+export * from './merge.ts';
