@@ -14,22 +14,15 @@ import { gadbRecordCellStarts } from '../../../formats/gadb/layout.ts';
 import { gadbTypeInfo } from '../../../formats/gadb/type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbCategory } from '../../../formats/gadb/types.ts';
 import { StringInterner, itemKindsOf } from '../../edit/interner.ts';
+import { itemBytes } from '../../edit/model.ts';
 
 const LINK_INDEX_MASK = 0xfffff;
 
 /** The bytes of the item at `key` (payload and padding). */
 function itemAt(g: Gadb, key: number): Uint8Array {
-  const keys = g.strings.itemKeys;
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const k = keys[mid]!;
-    if (k < key) lo = mid + 1;
-    else if (k > key) hi = mid - 1;
-    else return g.strings.data.subarray(k, k + g.strings.itemSizes[mid]!);
-  }
-  throw new ConsistencyError('gadb', [{ rule: 'merge.item', message: `no string-block item at key ${key}`, severity: 'error' }]);
+  const b = itemBytes(g, key);
+  if (!b) throw new ConsistencyError('gadb', [{ rule: 'merge.item', message: `no string-block item at key ${key}`, severity: 'error' }]);
+  return b;
 }
 
 /** Merges `extra`'s categories into `base`. Category names and sort keys must not collide. */
