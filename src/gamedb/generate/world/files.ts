@@ -16,6 +16,8 @@
  * `packWorldArchives` writes them into `.arch06` archives.
  */
 import { NotFoundError } from '../../../binary/errors.ts';
+import { latin1EncodeInto } from '../../../binary/text.ts';
+import { EMBB_FORMAT } from '../../../formats/embb/embb.ts';
 import { buildGadb } from '../../../formats/gadb/build.ts';
 import { writeGadb } from '../../../formats/gadb/write.ts';
 import { APL_FILE_NAME, buildArchivePathIndex, writeArchivePathIndex, type ArchivePathIndex } from '../../../formats/apl/apl.ts';
@@ -162,8 +164,7 @@ export function worldBundleFiles(ref: WorldBundleRef, sizeScale = 1): WorldBundl
 
 /** Writes `text` (Latin-1, cut to `n` bytes) at `out[at]`; the rest of the `n` bytes stay zero. */
 function stamp(out: Uint8Array, at: number, n: number, text: string): void {
-  const m = Math.min(n, text.length);
-  for (let i = 0; i < m; i++) out[at + i] = text.charCodeAt(i) & 0xff;
+  latin1EncodeInto(text.slice(0, n), out, at, { format: EMBB_FORMAT, path: '/resources' });
 }
 
 /** The `.embb` bytes of a bundle (hypothesis `embb.generatedLayout`). Effects are real effect databases. */
@@ -178,7 +179,7 @@ export function worldBundleContent(files: WorldBundleFiles): Uint8Array {
   dv.setUint32(12, manifest.entries.length, true);
   let at = 24;
   for (const n of manifest.names) {
-    for (let i = 0; i < n.text.length; i++) out[at + i] = n.text.charCodeAt(i);
+    latin1EncodeInto(n.text, out, at, { format: EMBB_FORMAT, path: '/names' });
     at += n.text.length + 1 + n.padding;
   }
   for (const e of manifest.entries) {

@@ -9,6 +9,7 @@
  * generator's exact counts describe its own part.
  */
 import { ConsistencyError } from '../../../binary/errors.ts';
+import { latin1Decode } from '../../../binary/text.ts';
 import { GADB_NULL_LINK } from '../../../formats/gadb/decode.ts';
 import { gadbRecordCellStarts } from '../../../formats/gadb/layout.ts';
 import { gadbTypeInfo } from '../../../formats/gadb/type-codes.ts';
@@ -75,11 +76,8 @@ export function mergeGadbCategories(base: Gadb, extra: Gadb): Gadb {
   // a text is one value whatever its item's padding (the game-scale generator pads some items to hit its file size)
   let texts: Map<string, number> | undefined;
   const textOf = (bytes: Uint8Array): string => {
-    let end = bytes.indexOf(0);
-    if (end < 0) end = bytes.length;
-    let t = '';
-    for (let i = 0; i < end; i++) t += String.fromCharCode(bytes[i]!);
-    return t;
+    const end = bytes.indexOf(0);
+    return latin1Decode(end < 0 ? bytes : bytes.subarray(0, end));
   };
   const baseTexts = (): Map<string, number> => {
     const m = new Map<string, number>();
