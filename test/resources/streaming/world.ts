@@ -16,12 +16,21 @@ export function worldDb(): { world: GeneratedWorld; db: Database } {
   return cached;
 }
 
-/** A mount vector over the world's files (sizeScale 1 = the seed's sizes). */
-export async function worldVfs(sizeScale = 1 / 64): Promise<MountVector> {
-  const { world } = worldDb();
-  const vfs = new MountVector();
-  await vfs.mount(new WorldFileSource(planBundleRefs(world.plan), { sizeScale }));
-  return vfs;
+const vfsCache = new Map<number, Promise<MountVector>>();
+
+/** A mount vector over the world's files (sizeScale 1 = the seed's sizes); read-only, so shared within a test file. */
+export function worldVfs(sizeScale = 1 / 64): Promise<MountVector> {
+  let v = vfsCache.get(sizeScale);
+  if (!v) {
+    v = (async () => {
+      const { world } = worldDb();
+      const vfs = new MountVector();
+      await vfs.mount(new WorldFileSource(planBundleRefs(world.plan), { sizeScale }));
+      return vfs;
+    })();
+    vfsCache.set(sizeScale, v);
+  }
+  return v;
 }
 
 /** A mount vector over in-memory files. */
