@@ -208,6 +208,7 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
           return { opened: served ?? c.workspace.add(target, 'extracted', info.id), extracted: false };
         }
         writeFileAtomic(target, bytes);
+        c.state.addFile({ path: target, origin: 'extracted', from: c.workspace.pathOf(info.id) });
         return { opened: c.workspace.add(target, 'extracted', info.id), extracted: true };
       }
       throw new UsageError(`50 different files named like ${f.name} in the output folder already`);

@@ -5,7 +5,7 @@
  * page reads.
  */
 import { basename, dirname } from 'node:path';
-import { NotFoundError, UsageError } from '../binary/errors.ts';
+import { NotFoundError, UsageError, VfsError } from '../binary/errors.ts';
 import { stringify as stringifyYaml } from 'yaml';
 import { gadbCellTotal, parseGadb, verifyGadb, writeGadb } from '../formats/gadb/index.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
@@ -13,30 +13,60 @@ import { applyChangeFiles, parseChangeFile } from '../gamedb/edit/changes.ts';
 import { diffGadb } from '../gamedb/edit/diff.ts';
 import { applyGadbPatch, gadbBuildTag, makeGadbPatch } from '../gamedb/edit/patch.ts';
 import { Database, type DbRecord } from '../gamedb/database.ts';
-import { searchDatabase } from '../gamedb/search.ts';
-import { formatHash, type NameDictionary } from '../gamedb/names.ts';
+import { formatHash } from '../gamedb/names.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
 import type { FileInfo } from './workspace.ts';
-import type { CategoryDetail, CategorySummary, EditList, GadbAnalysis, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, StagedEdit } from './api-types.ts';
-import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, searchHit } from './gadb-view.ts';
+import type { CategoryDetail, CategorySummary, EditList, GadbAnalysis, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, SearchStatus, StagedEdit } from './api-types.ts';
+import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, setLinkContext } from './gadb-view.ts';
 import { intParam, type Router } from './router.ts';
 import { Staging } from './staging.ts';
-import { analyseInline, analyseInWorker, WORKER_THRESHOLD, type Analysis } from './analysis.ts';
+import { SearchService } from './search-service.ts';
+import { dictionaryText } from './names.ts';
+import { checkPlainFileName } from './file-names.ts';
+import { analyseInline, analyseInWorker, type Analysis } from './analysis.ts';
 import { utf8Encode } from '../binary/text.ts';
 
-/** An opened GameDB file: the database, and the edits staged on it. */
+/** An opened GameDB file: the database, the edits staged on it, its search index. */
 export interface GadbDoc {
   db: Database;
   openMs: number;
   staging: Staging;
   analysis?: Promise<Analysis>;
+  search?: SearchService;
+  /** A patch database: the base it is opened against, and the base with it applied (where its links resolve). */
+  patch?: { base: string; merged: Database } | { base: string; problem: string };
+  /** Edits kept from an earlier run that could not be staged again. */
+  notRestored: string[];
+  /** Releases the search worker (the workspace calls it when the server stops). */
+  close(): Promise<void>;
 }
 
-function openGadb(bytes: Uint8Array, names: NameDictionary): GadbDoc {
+/** The search index service of a GameDB file (created on first use). */
+export function searchOf(c: ApiContext, file: string): SearchService {
+  const info = c.workspace.info(file);
+  const d = doc(c, info.id);
+  d.search ??= new SearchService({ path: c.workspace.pathOf(info.id), db: d.db, worker: info.size >= c.workerThreshold, namesText: () => dictionaryText(c.names.gadb) });
+  return d.search;
+}
+
+function openGadb(bytes: Uint8Array, info: FileInfo, c: ApiContext): GadbDoc {
   const t0 = performance.now();
-  const db = Database.open(bytes, { names });
-  const d: GadbDoc = { db, openMs: performance.now() - t0, staging: new Staging(db) };
+  const db = Database.open(bytes, { names: c.names.gadb });
+  const path = c.workspace.pathOf(info.id);
+  const staging = new Staging(db, (edits) => c.state.setEdits(path, edits));
+  const d: GadbDoc = { db, openMs: performance.now() - t0, staging, notRestored: [], close: async () => d.search?.close() };
+  if (info.patchOf !== undefined) {
+    try {
+      const base = doc(c, info.patchOf).db;
+      const merged = new Database(applyGadbPatch(base.model, db.model).merged, { names: c.names.gadb });
+      d.patch = { base: info.patchOf, merged };
+      setLinkContext(db, { db: merged, file: info.patchOf });
+    } catch (e) {
+      d.patch = { base: info.patchOf, problem: (e as Error).message };
+    }
+  }
+  d.notRestored = staging.restore(c.state.edits(path));
   // The reverse index (referenced-by) takes a second or two at game scale: build it now, while the overview is
   // read, rather than on the first record opened.
   if (db.recordCount > 0) setImmediate(() => db.referenceCount(db.record(0)));
@@ -69,7 +99,7 @@ const HEADER_NOTES: Record<string, string> = {
 
 /** Registers the GameDB routes. */
 export function registerGadbApi(router: Router<ApiContext>, context: ApiContext): void {
-  context.workspace.registerOpener('gadb', (bytes) => openGadb(bytes, context.names.gadb));
+  context.workspace.registerOpener('gadb', (bytes, info) => openGadb(bytes, info, context));
 
   router.add({
     method: 'GET',
@@ -101,6 +131,7 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
           { label: 'string-block bytes', value: m.strings.data.length },
         ],
         openMs: d.openMs,
+        ...(d.patch ? { patch: patchInfo(c, d) } : {}),
       };
     },
   });
@@ -112,7 +143,11 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
     handler: async (req, c): Promise<GadbAnalysis> => {
       const info = c.workspace.info(req.params['file']!);
       const d = doc(c, info.id);
-      d.analysis ??= info.size >= WORKER_THRESHOLD ? analyseInWorker(c.workspace.pathOf(info.id)) : Promise.resolve(analyseInline(d.db));
+      const merged = d.patch && 'merged' in d.patch ? d.patch.merged : undefined;
+      const large = info.size + (d.patch ? c.workspace.info(d.patch.base).size : 0) >= c.workerThreshold;
+      d.analysis ??= large
+        ? analyseInWorker(c.workspace.pathOf(info.id), merged ? c.workspace.pathOf(d.patch!.base) : undefined)
+        : Promise.resolve().then(() => analyseInline(d.db, merged));
       d.analysis.catch(() => (d.analysis = undefined));
       const a = await d.analysis;
       const s = a.summary;
@@ -134,6 +169,7 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
         findings: a.findings,
         ms: a.ms,
         worker: a.worker,
+        ...(merged ? { findingsOf: `${c.workspace.info(d.patch!.base).name} with this patch applied` } : {}),
       };
     },
   });
@@ -227,19 +263,23 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
   router.add({
     method: 'GET',
     pattern: '/api/files/:file/search',
-    summary: 'names, 0x… hashes and text values (?q=, ?limit= at most 2000)',
-    handler: (req, c): SearchResult => {
-      const d = doc(c, req.params['file']!);
+    summary: 'names, hashes, text values and numbers (?q=, ?limit= at most 2000); the index is built on first use (a worker thread for large files)',
+    handler: async (req, c): Promise<SearchResult> => {
       const q = req.query.get('q') ?? '';
       if (q.trim() === '') throw new UsageError('give ?q=');
       const limit = intParam(req.query, 'limit', 200, 1, 2000);
-      const r = searchDatabase(d.db, q.trim(), { limit });
-      return {
-        query: q,
-        mode: /^0x[0-9a-f]{1,8}$/i.test(q.trim()) ? 'hash' : r.hash !== undefined ? `text and P919 ${formatHash(r.hash)}` : 'text',
-        hits: r.hits.map(searchHit),
-        truncated: r.total > r.hits.length,
-      };
+      return searchOf(c, req.params['file']!).query(q, limit);
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/search/status',
+    summary: 'the search index: idle, building (records scanned of total) or ready; asking starts the build',
+    handler: (req, c): SearchStatus => {
+      const service = searchOf(c, req.params['file']!);
+      service.ready().catch(() => undefined);
+      return service.status();
     },
   });
 
@@ -259,6 +299,8 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
           { id: 'changes', label: 'a change file (YAML)', extension: '.yaml', suggestedName: `${stemOf(info.name)}.changes.yaml` },
         ],
         suggestedName: suggestName(info.name),
+        notRestored: d.notRestored,
+        persistent: c.state.persistent,
       };
     },
   });
@@ -308,8 +350,8 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
       const info = c.workspace.info(req.params['file']!);
       const d = doc(c, info.id);
       const body = req.body as { name?: unknown; as?: unknown } | undefined;
-      const name = typeof body?.name === 'string' ? body.name.trim() : '';
-      if (!/^[^/\\:*?"<>|\0]{1,200}$/.test(name) || name.startsWith('.')) throw new UsageError(`not a plain file name: ${JSON.stringify(name)}`);
+      if (typeof body?.name !== 'string') throw new UsageError('body must be { name, as? }');
+      const name = checkPlainFileName(body.name);
       const format = body?.as === undefined ? 'gadb' : body.as;
       if (format !== 'gadb' && format !== 'patch' && format !== 'changes') throw new UsageError(`as must be "gadb", "patch" or "changes", got ${JSON.stringify(format)}`);
       if (d.staging.list().length === 0) throw new UsageError('nothing staged: stage an edit first');
@@ -318,11 +360,39 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
       if (format === 'patch') return savePatch(c, d, info, name, target);
       if (format === 'changes') return saveChanges(d, info, name, target);
       const bytes = writeGadb(d.staging.result());
-      writeFileAtomic(target, bytes);
+      writeNewFile(target, bytes);
       const saved = c.workspace.add(target, 'saved', info.id);
+      c.state.addFile({ path: target, origin: 'saved', from: c.workspace.pathOf(info.id) });
       return { format, name, saved, bytes: bytes.length, findings: findingsOf(verifyGadb(readBytes(target))) };
     },
   });
+}
+
+/**
+ * Writes a new file atomically; a name already taken is refused in the user's terms (the page shows the message:
+ * no folder, no command-line flag).
+ */
+function writeNewFile(target: string, bytes: Uint8Array): void {
+  try {
+    writeFileAtomic(target, bytes);
+  } catch (e) {
+    if (e instanceof VfsError && e.code === 'EEXIST') throw new VfsError('EEXIST', basename(target), `a file named ${basename(target)} already exists in the output folder: choose another name`);
+    throw e;
+  }
+}
+
+/** The overview's facts of a patch database. */
+function patchInfo(c: ApiContext, d: GadbDoc): NonNullable<GadbOverview['patch']> {
+  const p = d.patch!;
+  const base = doc(c, p.base).db;
+  const out: NonNullable<GadbOverview['patch']> = {
+    base: p.base,
+    buildTag: formatHash(gadbBuildTag(d.db.model)),
+    baseBuildTag: formatHash(gadbBuildTag(base.model)),
+    records: d.db.recordCount,
+  };
+  if ('problem' in p) out.problem = p.problem;
+  return out;
 }
 
 /** Counts the differences `diffGadb` reports (0: the two databases hold the same values). */
@@ -347,8 +417,10 @@ function savePatch(c: ApiContext, d: GadbDoc, info: FileInfo, name: string, targ
   const merged = applyGadbPatch(base, parseGadb(bytes)).merged;
   const left = differenceCount(edited, merged);
   if (left > 0) throw new Error(`the patch database, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
-  writeFileAtomic(target, bytes);
-  const saved = c.workspace.add(target, 'saved', info.id);
+  writeNewFile(target, bytes);
+  const saved = c.workspace.add(target, 'saved', info.id, info.id);
+  const basePath = c.workspace.pathOf(info.id);
+  c.state.addFile({ path: target, origin: 'saved', from: basePath, patchOf: basePath });
   return {
     format: 'patch',
     name,
@@ -373,7 +445,7 @@ function saveChanges(d: GadbDoc, info: FileInfo, name: string, target: string): 
   const left = differenceCount(edited, applied);
   if (left > 0) throw new Error(`the change file, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
   const bytes = utf8Encode(text, { format: 'changes', path: `/${name}` });
-  writeFileAtomic(target, bytes);
+  writeNewFile(target, bytes);
   return {
     format: 'changes',
     name,

@@ -11,7 +11,6 @@ import type { StaticDb } from '../staticdb/database.ts';
 import type { ApiContext } from './api.ts';
 import type { GadbDoc } from './api-gadb.ts';
 import type { AddNamesAnswer, CrackAnswer, GadbNamesInfo, Sd2NamesInfo } from './api-types.ts';
-import { WORKER_THRESHOLD } from './analysis.ts';
 import { crackInline, dictionaryText, type CrackRequest, type CrackRun } from './names.ts';
 import { intParam, type Router } from './router.ts';
 import { runWorker } from './workers.ts';
@@ -93,8 +92,12 @@ export function registerNamesApi(router: Router<ApiContext>, _context: ApiContex
       if (typeof body?.text !== 'string' || body.text.trim() === '') throw new UsageError('body must be { text: "names, one per line" }');
       if (body.text.length > 1 << 20) throw new UsageError('at most 1 MiB of names at once');
       const r = c.names.add(body.text);
-      // sd2 views cache their column labels: drop them in every opened static database.
-      for (const f of c.workspace.list()) if (f.kind === 'sd2' && c.workspace.isOpen(f.id)) c.workspace.open<StaticDb>(f.id, 'sd2').namesChanged();
+      // sd2 views cache their column labels: drop them in every opened static database; search workers learn the names.
+      for (const f of c.workspace.list()) {
+        if (!c.workspace.isOpen(f.id)) continue;
+        if (f.kind === 'sd2') c.workspace.open<StaticDb>(f.id, 'sd2').namesChanged();
+        if (f.kind === 'gadb') c.workspace.open<GadbDoc>(f.id, 'gadb').search?.namesAdded(body.text);
+      }
       const out: AddNamesAnswer = {
         added: r.gadb.added,
         mismatches: r.gadb.mismatches.map((m) => ({ line: m.line, name: m.name, listed: formatHash(m.listed), hash: formatHash(m.hash) })),
@@ -116,7 +119,7 @@ export function registerNamesApi(router: Router<ApiContext>, _context: ApiContex
       const t0 = performance.now();
       if (info.kind === 'gadb') {
         const doc = c.workspace.open<GadbDoc>(info.id, 'gadb');
-        const worker = info.size >= WORKER_THRESHOLD;
+        const worker = info.size >= c.workerThreshold;
         const run = worker
           ? await runWorker<CrackRun>(new URL('./crack-worker.ts', import.meta.url), { path: c.workspace.pathOf(info.id), names: dictionaryText(doc.db.names), maxWords } satisfies CrackRequest)
           : crackInline(doc.db, maxWords);

@@ -90,7 +90,7 @@ export function registerSd2Api(router: Router<ApiContext>, context: ApiContext):
       const offset = intParam(req.query, 'offset', 0, 0, t.rowCount);
       const limit = intParam(req.query, 'limit', 100, 1, 500);
       const rows: Sd2RowPage['rows'] = [];
-      for (let r = offset; r < Math.min(t.rowCount, offset + limit); r++) rows.push({ row: r, cells: t.row(r).map((v) => sd2JsonValue(v) as Sd2Cell) });
+      for (let r = offset; r < Math.min(t.rowCount, offset + limit); r++) rows.push({ row: r, cells: t.row(r).map((v, c) => sd2JsonValue(v, t.columns[c]!.typeId) as Sd2Cell) });
       return { total: t.rowCount, offset, rows };
     },
   });
@@ -103,10 +103,11 @@ export function registerSd2Api(router: Router<ApiContext>, context: ApiContext):
       const q = (req.query.get('q') ?? '').trim();
       if (q === '') throw new UsageError('give ?q=');
       const limit = intParam(req.query, 'limit', 500, 1, 5000);
-      const r = searchSd2(db(c, req.params['file']!), { value: q, limit });
+      const d = db(c, req.params['file']!);
+      const r = searchSd2(d, { value: q, limit });
       return {
         query: q,
-        hits: r.hits.map((h) => ({ table: h.table, tableIndex: h.tableIndex, row: h.row, column: h.column, columnIndex: h.columnIndex, value: sd2JsonValue(h.value) as Sd2Cell })),
+        hits: r.hits.map((h) => ({ table: h.table, tableIndex: h.tableIndex, row: h.row, column: h.column, columnIndex: h.columnIndex, value: sd2JsonValue(h.value, d.tableAt(h.tableIndex).columns[h.columnIndex]!.typeId) as Sd2Cell })),
         truncated: r.truncated,
       };
     },

@@ -47,6 +47,8 @@ export interface GadbOverview {
   counts: { label: string; value: number }[];
   /** Milliseconds the server took to parse and index the file (first open only). */
   openMs: number;
+  /** For a patch database: the base it is opened against, and the build tags. */
+  patch?: { base: string; buildTag: string; baseBuildTag: string; records: number; problem?: string };
 }
 
 /** `GET /api/files/:file/analysis`: the whole-file figures and verify findings (slow at game scale). */
@@ -59,6 +61,8 @@ export interface GadbAnalysis {
   ms: number;
   /** Whether it ran in a worker thread (large files). */
   worker: boolean;
+  /** For a patch database: what the findings are of (the base with the patch applied). */
+  findingsOf?: string;
 }
 
 /** One category in the category list. */
@@ -121,6 +125,8 @@ export interface RecordRef {
   /** The record name, or `#N` (N = position in the category) for a primary, which has no name. */
   label: string;
   primary: boolean;
+  /** The served file the record is in, when not the file viewed (a patch database's links point into its base). */
+  file?: string;
 }
 
 /** A row of the record table: the record and one compact value per column. */
@@ -181,11 +187,25 @@ export interface SearchHit {
 /** `GET /api/files/:file/search?q=`. */
 export interface SearchResult {
   query: string;
-  /** How the query was read: `text`, `hash` (a `0x…` literal), `number`. */
+  /** How the query was read: `text`, `P919 0x…`, `hash` (a `0x…` literal), `number 0.5 ± 5e-7`. */
   mode: string;
   hits: SearchHit[];
+  /** Every hit, including those past the limit. */
+  total: number;
   /** True when the hit list was cut at the limit. */
   truncated: boolean;
+}
+
+/** `GET /api/files/:file/search/status`: the file's search index (built on first use; a worker thread for large files). */
+export interface SearchStatus {
+  state: 'idle' | 'building' | 'ready' | 'failed';
+  /** Records scanned so far, of `total`. */
+  done: number;
+  total: number;
+  worker: boolean;
+  /** Build time, once ready. */
+  ms?: number;
+  error?: string;
 }
 
 /** `GET /api/hash?text=` or `?hash=`. */
@@ -214,6 +234,10 @@ export interface StagedEdit {
 /** `GET /api/files/:file/edits`. */
 export interface EditList {
   edits: StagedEdit[];
+  /** Edits kept from an earlier run that could not be staged again (the file changed), with why. */
+  notRestored: string[];
+  /** Whether staged edits are kept in the work folder (they survive a restart). */
+  persistent: boolean;
   /** Formats the edits can be saved as (`as` of the save request), each with a suggested file name. */
   saveAs: { id: SaveFormat; label: string; extension: string; suggestedName: string }[];
   /** The suggested file name for a save. */

@@ -15,6 +15,7 @@ import { registerScriptApi } from './api-script.ts';
 import { registerStreamingApi } from './api-streaming.ts';
 import { registerNamesApi } from './api-names.ts';
 import type { WorkbenchNames } from './names.ts';
+import type { WorkbenchState } from './state.ts';
 
 /** What every handler can reach. */
 export interface ApiContext {
@@ -25,6 +26,10 @@ export interface ApiContext {
   sampleOutDir: string;
   /** The names of this run: GameDB field names and sd2 names, shared by every served file. */
   names: WorkbenchNames;
+  /** Files at least this large are analysed, indexed and cracked in worker threads (`WORKER_THRESHOLD`). */
+  workerThreshold: number;
+  /** What the run keeps in its work folder (saved files, staged edits). */
+  state: WorkbenchState;
 }
 
 export const WORKBENCH_VERSION = '0.1.0';

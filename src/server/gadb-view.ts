@@ -4,7 +4,7 @@
  */
 import { ToolkitError, type Issue } from '../binary/errors.ts';
 import { GADB_TYPE_MASK } from '../formats/gadb/type-codes.ts';
-import { NULL_LINK, type Category, type DbRecord, type Field } from '../gamedb/database.ts';
+import { NULL_LINK, type Category, type Database, type DbRecord, type Field } from '../gamedb/database.ts';
 import { formatHash } from '../gamedb/names.ts';
 import { shortestF32 } from '../gamedb/format.ts';
 import type { SearchHit as LibrarySearchHit } from '../gamedb/search.ts';
@@ -18,9 +18,28 @@ const STRING_ENUM = 5;
 const COMPACT_ITEMS = 8;
 const COMPACT_KEYS = 16;
 
-/** A record as the page names it. */
-export function recordRef(r: DbRecord): RecordRef {
-  return { index: r.index, category: r.category.name, label: r.label, primary: r.isPrimary };
+/** A record as the page names it (`file`: the served file it is in, when not the one being viewed). */
+export function recordRef(r: DbRecord, file?: string): RecordRef {
+  const ref: RecordRef = { index: r.index, category: r.category.name, label: r.label, primary: r.isPrimary };
+  if (file !== undefined) ref.file = file;
+  return ref;
+}
+
+/**
+ * Where the links of a database resolve when not in itself: a patch database's links are numbered in the
+ * database it applies to, merged with it (H-EDIT-PATCH-LINKS), so they are decoded in `db` (base + patch) and
+ * point at records of the served file `file` (the base).
+ */
+export interface LinkContext {
+  db: Database;
+  file: string;
+}
+
+const linkContexts = new WeakMap<Database, LinkContext>();
+
+/** Makes the links of `db` resolve in `context` (see `LinkContext`). */
+export function setLinkContext(db: Database, context: LinkContext): void {
+  linkContexts.set(db, context);
 }
 
 function hexBytes(b: Uint8Array): string {
@@ -69,8 +88,10 @@ export function elementValue(f: Field, e: number, compact = false): TypedValue {
         return out;
       }
       case 'link': {
-        const link = f.record.db.decodeLink(raw);
-        if (link.target !== undefined) return { t: 'link', raw, target: recordRef(f.record.db.record(link.target)) };
+        const context = linkContexts.get(f.record.db);
+        const db = context?.db ?? f.record.db;
+        const link = db.decodeLink(raw);
+        if (link.target !== undefined) return { t: 'link', raw, target: recordRef(db.record(link.target), context?.file) };
         return raw === NULL_LINK ? { t: 'link', raw, target: null } : { t: 'link', raw, target: null, broken: true };
       }
     }

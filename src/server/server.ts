@@ -15,6 +15,8 @@ import { Download, Router } from './router.ts';
 import { Workspace } from './workspace.ts';
 import { registerApi, type ApiContext } from './api.ts';
 import { WorkbenchNames } from './names.ts';
+import { WorkbenchState } from './state.ts';
+import { WORKER_THRESHOLD } from './analysis.ts';
 
 /** Host the server binds; never anything else. */
 export const BIND_HOST = '127.0.0.1';
@@ -37,6 +39,13 @@ export interface WorkbenchOptions {
   sd2NameFiles?: string[];
   /** The user config folder (name lists read; names added in the page written to `names/workbench.txt`). */
   configDir?: string;
+  /**
+   * The work folder: saved files and staged edits are kept there (`workbench-state.json`) and come back on the
+   * next run; undefined keeps nothing.
+   */
+  workDir?: string;
+  /** Files at least this large get worker threads for slow work (default `WORKER_THRESHOLD`, 4 MiB). */
+  workerThreshold?: number;
   /** Per-run token; random when not given (tests pass one). */
   token?: string;
 }
@@ -55,8 +64,17 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Workben
   const token = options.token ?? randomBytes(24).toString('base64url');
   const workspace = new Workspace();
   for (const f of options.files) workspace.add(f.path, f.origin);
+  const state = new WorkbenchState(options.workDir);
+  // Files earlier runs wrote from the files served now come back (with what they were saved from).
+  for (const f of state.files()) {
+    if (workspace.findByPath(f.path)) continue;
+    const from = f.from !== undefined ? workspace.findByPath(f.from) : undefined;
+    if (!from) continue;
+    workspace.add(f.path, f.origin, from.id, f.patchOf !== undefined ? workspace.findByPath(f.patchOf)?.id : undefined);
+  }
+  workspace.linkPatches();
   const names = new WorkbenchNames({ files: options.nameFiles ?? [], sd2Files: options.sd2NameFiles ?? [], configDir: options.configDir });
-  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir, names };
+  const context: ApiContext = { workspace, outDir: options.outDir, sampleOutDir: options.sampleOutDir, names, workerThreshold: options.workerThreshold ?? WORKER_THRESHOLD, state };
   const router = registerApi(new Router<ApiContext>(), context);
   const assets = await buildWebAssets(token);
 
@@ -135,10 +153,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: HandleState)
 
   if (path === '/api' || path.startsWith('/api/')) {
     try {
-      const match = s.router.match(method, path);
+      // HEAD is GET without the body (send() leaves it out), as HTTP defines it.
+      const match = s.router.match(method === 'HEAD' ? 'GET' : method, path);
       if (!match) throw new NotFoundError(`no API route ${method} ${path}`);
       if ('allowed' in match) {
-        res.setHeader('allow', match.allowed.join(', '));
+        res.setHeader('allow', [...match.allowed, ...(match.allowed.includes('GET') ? ['HEAD'] : [])].join(', '));
         req.resume();
         return sendJson(req, res, 405, { error: 'MethodNotAllowed', message: `${method} not allowed on ${path}` });
       }

@@ -14,6 +14,7 @@ import { formatHash } from '../gamedb/names.ts';
 import { GadbEditor, type EditMessage } from '../gamedb/edit/editor.ts';
 import type { ChangeOp } from '../gamedb/edit/changes.ts';
 import type { StagedEdit, TypedValue } from './api-types.ts';
+import type { PersistedEdit } from './state.ts';
 import { elementValue, fieldValue, recordRef } from './gadb-view.ts';
 
 interface Entry {
@@ -31,9 +32,55 @@ export class Staging {
   #editor: GadbEditor | undefined;
   #preview: Database | undefined;
   #nextId = 1;
+  /** Told the edits (as kept on disk) after every change, so they outlive the server. */
+  readonly #onChange: ((edits: PersistedEdit[]) => void) | undefined;
+  #restoring = false;
 
-  constructor(db: Database) {
+  constructor(db: Database, onChange?: (edits: PersistedEdit[]) => void) {
     this.db = db;
+    this.#onChange = onChange;
+  }
+
+  #changed(): void {
+    if (!this.#restoring) this.#onChange?.(this.persisted());
+  }
+
+  /** The staged edits as the work folder keeps them: records by `Category/Record`, fields by hash. */
+  persisted(): PersistedEdit[] {
+    return this.#entries.map((e) => {
+      const rec = this.db.record(e.record);
+      const out: PersistedEdit = { category: rec.category.name, record: rec.label, field: e.fieldHash, input: e.input };
+      if (e.element !== undefined) out.element = e.element;
+      return out;
+    });
+  }
+
+  /**
+   * Stages kept edits again (after a restart). Returns why any could not be (the record is gone, the value is
+   * refused now); those are dropped.
+   */
+  restore(edits: PersistedEdit[]): string[] {
+    const problems: string[] = [];
+    this.#restoring = true;
+    try {
+      for (const e of edits) {
+        const where = `${e.category}/${e.record}.${formatHash(e.field)}${e.element !== undefined ? `[${e.element}]` : ''}`;
+        const rec = this.db.findCategory(e.category)?.findRecord(e.record);
+        if (!rec) {
+          problems.push(`${where}: the record is no longer in the file`);
+          continue;
+        }
+        try {
+          this.stage(rec.index, formatHash(e.field), e.element, e.input);
+        } catch (err) {
+          problems.push(`${where}: ${(err as Error).message}`);
+        }
+      }
+    } finally {
+      this.#restoring = false;
+    }
+    if (problems.length > 0) this.#changed();
+    return problems;
   }
 
   #address(record: number) {
@@ -88,6 +135,7 @@ export class Staging {
       this.#entries = this.#entries.filter((e) => !same(e));
       this.#rebuild();
     }
+    this.#changed();
     return view;
   }
 
@@ -96,11 +144,13 @@ export class Staging {
     this.#entries = this.#entries.filter((e) => e.id !== id);
     if (this.#entries.length === before) throw new NotFoundError(`no staged edit ${id}`);
     this.#rebuild();
+    this.#changed();
   }
 
   clear(): void {
     this.#entries = [];
     this.#rebuild();
+    this.#changed();
   }
 
   #view(e: Entry): StagedEdit {

@@ -25,6 +25,8 @@ export interface FileInfo {
   origin: FileOrigin;
   /** For a saved file, the id of the file it was saved from; for an extracted archive entry, the archive's id. */
   savedFrom?: string;
+  /** For a patch database, the id of the database it applies to (opened against it: links point into it). */
+  patchOf?: string;
 }
 
 /** Opens the bytes of a file of one kind into whatever model its views use. */
@@ -72,7 +74,7 @@ export class Workspace {
   }
 
   /** Adds a file from disk (read lazily) and returns its description. */
-  add(path: string, origin: FileOrigin, savedFrom?: string): FileInfo {
+  add(path: string, origin: FileOrigin, savedFrom?: string, patchOf?: string): FileInfo {
     const name = basename(path);
     const size = statSync(path).size;
     const head = readHead(path, FORMAT_HEAD_SIZE);
@@ -80,8 +82,24 @@ export class Workspace {
     for (let n = 2; this.entries.has(id); n++) id = `${slug(name)}~${n}`;
     const info: FileInfo = { id, name, kind: detectKind(head, name), size, origin };
     if (savedFrom !== undefined) info.savedFrom = savedFrom;
+    if (patchOf !== undefined) info.patchOf = patchOf;
     this.entries.set(id, { info, path });
     return info;
+  }
+
+  /**
+   * Marks every GameDB named like the loader's loose patch (`<base>gamedb_patch`) as a patch of the served
+   * database `<base>`, when there is one and it was not said otherwise.
+   */
+  linkPatches(): void {
+    const suffix = 'gamedb_patch';
+    for (const e of this.entries.values()) {
+      const info = e.info;
+      if (info.kind !== 'gadb' || info.patchOf !== undefined || !info.name.toLowerCase().endsWith(suffix) || info.name.length === suffix.length) continue;
+      const baseName = info.name.slice(0, -suffix.length);
+      const base = [...this.entries.values()].find((b) => b.info.kind === 'gadb' && b.info.name === baseName && b.info.patchOf === undefined);
+      if (base) info.patchOf = base.info.id;
+    }
   }
 
   /** The file served from `path`, if any. */

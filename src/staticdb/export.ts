@@ -4,14 +4,16 @@
  * browser — this module imports neither.
  *
  * JSON value encoding: 64-bit integers as decimal strings; bytes as `{ "hex": "…" }`; NaN, ±Infinity and -0 as
- * the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, `"-0"`; strings without their terminating NUL.
+ * the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, `"-0"`; strings without their terminating NUL. Given the
+ * column's type, f32 and half numbers (Float, vectors, matrices, boxes, Half) are written in their shortest form
+ * (`shortestF32`: `0.001`, not `0.0010000000474974513`), which reads back to the same bits.
  */
 import { ConsistencyError } from '../binary/errors.ts';
 import { Sd2Flags } from '../formats/sd2/sd2.ts';
 import { SD2_TYPES } from '../formats/sd2/types.ts';
 import type { Sd2Value } from '../formats/sd2/values.ts';
 import { StaticDb, type StaticDbTable } from './database.ts';
-import { bytesToHex as hexOf, hex32 } from '../binary/text.ts';
+import { bytesToHex as hexOf, hex32, shortestF32 } from '../binary/text.ts';
 
 export type Sd2JsonCell = null | number | string | Sd2JsonCell[] | { [k: string]: Sd2JsonCell };
 
@@ -24,15 +26,28 @@ function jsonNumber(n: number): number | string {
   return n;
 }
 
-/** A cell value as JSON data (see the module comment for the encoding). */
-export function sd2JsonValue(v: Sd2Value): Sd2JsonCell {
+/** Value kinds whose numbers are f32 (or half, which f32 holds exactly). */
+const F32_KINDS = new Set(['f32', 'f32x', 'vecs', 'half', 'halfx']);
+
+/** Whether the numbers of a column of `typeId` are f32 (shown and exported in their shortest form). */
+export function sd2IsF32Type(typeId: number): boolean {
+  const info = SD2_TYPES[typeId];
+  return info !== undefined && F32_KINDS.has(info.kind);
+}
+
+/**
+ * A cell value as JSON data (see the module comment for the encoding); `typeId`, the column's type, makes f32
+ * numbers shortest.
+ */
+export function sd2JsonValue(v: Sd2Value, typeId?: number): Sd2JsonCell {
+  const num = typeId !== undefined && sd2IsF32Type(typeId) ? (x: number) => jsonNumber(shortestF32(x)) : jsonNumber;
   if (v === null) return null;
-  if (typeof v === 'number') return jsonNumber(v);
+  if (typeof v === 'number') return num(v);
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'string') return v;
   if (v instanceof Uint8Array) return { hex: hexOf(v) };
-  if (Array.isArray(v)) return (v as unknown[]).map((x) => (Array.isArray(x) ? (x as number[]).map(jsonNumber) : jsonNumber(x as number)));
-  return { min: v.min.map(jsonNumber), max: v.max.map(jsonNumber) };
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => (Array.isArray(x) ? (x as number[]).map(num) : num(x as number)));
+  return { min: v.min.map(num), max: v.max.map(num) };
 }
 
 function fromJsonNumber(x: unknown): unknown {
@@ -104,7 +119,7 @@ export function* sd2JsonChunks(db: StaticDb, options: Sd2JsonExportOptions = {})
     const schema = JSON.stringify(tableSchema(t));
     yield (i ? ',' : '') + '\n    ' + schema.slice(0, -1) + ', "rows": [';
     const n = Math.min(t.rowCount, options.limit ?? Infinity);
-    for (let r = 0; r < n; r++) yield (r ? ',' : '') + '\n      ' + JSON.stringify(t.row(r).map(sd2JsonValue));
+    for (let r = 0; r < n; r++) yield (r ? ',' : '') + '\n      ' + JSON.stringify(t.row(r).map((v, c) => sd2JsonValue(v, t.columns[c]!.typeId)));
     yield (n ? '\n    ' : '') + ']}';
   }
   yield '\n  ]\n}\n';

@@ -80,3 +80,21 @@ describe('name lists on db and sd2 commands', () => {
     expect(tables.stdout).toContain('dbtest::PoolTypes');
   });
 });
+
+describe('one number formatter (issue 17, bug 13)', () => {
+  it('db diff prints f32 values as db show does (1e11 as 100000000000, not 99999997952)', async () => {
+    const copy = join(dir, 'diff-b.fxp');
+    expect((await runCli(['db', 'set', FXP, 'FxGlobalProps', 'FxGlobalProps', '0xE907FA5A', '5', '-o', copy])).code).toBe(0);
+    const show = await runCli(['db', 'get', FXP, 'FxGlobalProps', 'FxGlobalProps', '0xE907FA5A']);
+    expect(show.stdout).toBe('100000000000\n');
+    const diff = await runCli(['db', 'diff', FXP, copy]);
+    expect(diff.stdout).toBe('~ FxGlobalProps/FxGlobalProps.0xE907FA5A: 100000000000 → 5\n');
+    const json = JSON.parse((await runCli(['db', 'diff', FXP, copy, '--json'])).stdout) as { recordsChanged: { changes: { old: unknown }[] }[] };
+    expect(json.recordsChanged[0]!.changes[0]!.old).toBe(100000000000);
+  });
+
+  it('sd2 find prints f32 vector components in their shortest form', async () => {
+    const r = await runCli(['sd2', 'find', SD2, '0.001']);
+    expect(r.stdout.split('\n')[0]).toBe('0x5496D6B8:0:0x2923BDED\t[-2,0.5,-0.5,0.001]');
+  });
+});

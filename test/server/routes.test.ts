@@ -36,6 +36,13 @@ describe('shareable URLs', () => {
     expect(formatRoute({ view: 'entry', file: 'a.arch06', entry: 'x\\y.txt' })).toBe('/f/a.arch06/e/x/y.txt');
   });
 
+  it('keeps an archive entry with a . or .. segment through the browser\'s URL normalisation (issue 17, bug 11)', () => {
+    for (const entry of ['docs/../x.txt', 'docs/./y.txt', 'a/../../b', '../up.txt', 'docs/a..b.txt']) {
+      const url = new URL(formatRoute({ view: 'entry', file: 'a.arch06', entry }), 'http://127.0.0.1:7919/');
+      expect(parseRoute(url.pathname, url.search)).toEqual({ view: 'entry', file: 'a.arch06', entry });
+    }
+  });
+
   it('formats extension views under their file or at the root, with their own path and query', () => {
     expect(formatRoute({ view: 'ext', segment: 'run', file: 'x.luac', rest: ['a b'], query: '?n=1' })).toBe('/f/x.luac/run/a%20b?n=1');
     expect(formatRoute({ view: 'ext', segment: 'streaming', rest: [], query: '' })).toBe('/streaming');

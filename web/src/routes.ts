@@ -8,6 +8,7 @@
  *                                              first), field highlighted
  *   /f/FILE/t/TABLE?row=N                      an sd2 table (by name, 0x id or index), row selected
  *   /f/FILE/e/FOLDER/…/NAME                    an archive entry (its path, `/`-separated), tree beside it
+ *   /f/FILE/e?path=…                           an entry whose path has a `.` or `..` segment
  *   /f/FILE/listing?line=N                     a script's listing (or source text), line selected
  *   /f/FILE/search?q=…                         search results
  *   /f/FILE/edits                              staged edits as a diff, and save
@@ -117,6 +118,8 @@ export function parseRoute(pathname: string, search: string): Route {
     if (parts[2] === 'search' && parts.length === 3) return { view: 'search', file, q: q.get('q') ?? '' };
     if (parts[2] === 'edits' && parts.length === 3) return { view: 'edits', file };
     if (parts[2] === 'e' && parts.length >= 4) return { view: 'entry', file, entry: parts.slice(3).join('/') };
+    // an entry path with a `.` or `..` segment travels in the query (a browser would resolve it in the path)
+    if (parts[2] === 'e' && parts.length === 3 && q.get('path') !== null) return { view: 'entry', file, entry: q.get('path')! };
     if (parts[2] === 'listing' && parts.length === 3) {
       const r: Route = { view: 'listing', file };
       const line = q.get('line');
@@ -158,8 +161,12 @@ export function formatRoute(r: Route): string {
       return `/f/${enc(r.file)}/search?q=${enc(r.q)}`;
     case 'edits':
       return `/f/${enc(r.file)}/edits`;
-    case 'entry':
-      return `/f/${enc(r.file)}/e/${r.entry.split(/[\\/]/).map(enc).join('/')}`;
+    case 'entry': {
+      const segments = r.entry.split(/[\\/]/);
+      // Browsers resolve `.` and `..` segments (percent-encoded too) before the page sees the URL.
+      if (segments.some((x) => x === '.' || x === '..' || x === '')) return `/f/${enc(r.file)}/e?path=${enc(r.entry)}`;
+      return `/f/${enc(r.file)}/e/${segments.map(enc).join('/')}`;
+    }
     case 'listing':
       return `/f/${enc(r.file)}/listing${r.line !== undefined ? `?line=${r.line}` : ''}`;
     case 'sd2table':

@@ -97,8 +97,9 @@ function flagNames(flags: number): string[] {
     .map(([name]) => name);
 }
 
-function show(v: unknown): string {
-  return JSON.stringify(sd2JsonValue(v as never));
+/** A cell as the CLI prints it: JSON, f32 numbers in their shortest form (`typeId` of the column). */
+function show(v: unknown, typeId?: number): string {
+  return JSON.stringify(sd2JsonValue(v as never, typeId));
 }
 
 function outputPath(ctx: CommandContext, fallbackToInput: boolean): { path: string; overwrite: boolean } {
@@ -261,10 +262,10 @@ const showCmd: Command = {
     if (ctx.args[2] !== undefined) {
       const row = resolveRow(table, ctx.args[2]);
       const values = rowValues(row);
-      if (ctx.json) ctx.printJson({ table: table.label, row, values: Object.fromEntries(table.columns.map((c, i) => [c.label, sd2JsonValue(values[i] as never)])) });
+      if (ctx.json) ctx.printJson({ table: table.label, row, values: Object.fromEntries(table.columns.map((c, i) => [c.label, sd2JsonValue(values[i] as never, c.typeId)])) });
       else {
         ctx.out(`${table.label} row ${row}`);
-        table.columns.forEach((c, i) => ctx.out(`  ${c.label.padEnd(28)} ${c.type.name.padEnd(13)} ${show(values[i])}`));
+        table.columns.forEach((c, i) => ctx.out(`  ${c.label.padEnd(28)} ${c.type.name.padEnd(13)} ${show(values[i], c.typeId)}`));
       }
       return 0;
     }
@@ -272,7 +273,7 @@ const showCmd: Command = {
     const limit = ctx.options['schema'] ? 0 : int(ctx, 'limit', 20);
     const end = Math.min(table.rowCount, offset + limit);
     const rows: unknown[][] = [];
-    for (let r = offset; r < end; r++) rows.push(rowValues(r).map((v) => sd2JsonValue(v as never)));
+    for (let r = offset; r < end; r++) rows.push(rowValues(r).map((v, c) => sd2JsonValue(v as never, table.columns[c]!.typeId)));
     if (ctx.json) {
       ctx.printJson({ table: table.label, id: hex32(table.id), rowCount: table.rowCount, numBytes: table.raw.numBytes, numUsedBytes: table.raw.numUsedBytes, nullableBytes: table.raw.nullableBytes, columns, offset, rows });
       return 0;
@@ -309,9 +310,10 @@ const findCmd: Command = {
     const db = openDb(ctx);
     const tables = list(ctx, 'table');
     const result = searchSd2(db, { value: ctx.args[1]!, kind, exact: ctx.options['exact'] === true, caseSensitive: ctx.options['case-sensitive'] === true, limit: int(ctx, 'limit', 1000), ...(tables.length ? { tables } : {}) });
-    if (ctx.json) ctx.printJson({ truncated: result.truncated, hits: result.hits.map((h) => ({ ref: h.ref, table: h.table, row: h.row, column: h.column, value: sd2JsonValue(h.value) })) });
+    const typeOf = (h: (typeof result.hits)[number]) => db.tableAt(h.tableIndex).columns[h.columnIndex]!.typeId;
+    if (ctx.json) ctx.printJson({ truncated: result.truncated, hits: result.hits.map((h) => ({ ref: h.ref, table: h.table, row: h.row, column: h.column, value: sd2JsonValue(h.value, typeOf(h)) })) });
     else {
-      for (const h of result.hits) ctx.out(`${h.ref}\t${show(h.value)}`);
+      for (const h of result.hits) ctx.out(`${h.ref}\t${show(h.value, typeOf(h))}`);
       if (result.truncated) ctx.err(`(stopped after ${result.hits.length} hits; raise --limit)`);
     }
     return result.hits.length > 0 ? 0 : 1;
@@ -560,8 +562,8 @@ const setCmd: Command = {
     db.setCell(table, row, column.index, parseCliValue(valueText, column.type.kind));
     const after = table.cell(row, column.index);
     const path = writeDb(ctx, db.write({ deflate: zlibDeflate }));
-    if (ctx.json) ctx.printJson({ ref: `${table.label}:${row}:${column.label}`, before: sd2JsonValue(before), after: sd2JsonValue(after), file: path });
-    else ctx.err(`${table.label}:${row}:${column.label}: ${show(before)} → ${show(after)}; written to ${path}`);
+    if (ctx.json) ctx.printJson({ ref: `${table.label}:${row}:${column.label}`, before: sd2JsonValue(before, column.typeId), after: sd2JsonValue(after, column.typeId), file: path });
+    else ctx.err(`${table.label}:${row}:${column.label}: ${show(before, column.typeId)} → ${show(after, column.typeId)}; written to ${path}`);
     return 0;
   },
 };

@@ -27,6 +27,21 @@ function parseStructured(text: string): unknown {
   }
 }
 
+/** The largest finite f32. */
+const F32_MAX = 3.4028234663852886e38;
+
+/**
+ * `n` as an f32, refusing a finite number that f32 cannot hold (it would round to ±Infinity): an infinity is
+ * stored only when asked for by name (`inf`, `-inf`, `Infinity`, YAML `.inf`).
+ */
+function toF32(n: number, where: string, typeName: string): number {
+  const f = f32FromBits(f32Bits(n));
+  if (Number.isFinite(n) && !Number.isFinite(f)) {
+    throw new UsageError(`${where}: ${n} is outside the range of a ${typeName} (f32, ±${F32_MAX}): type inf or -inf to store an infinity`);
+  }
+  return f;
+}
+
 /**
  * Coerces `input` to an element of the type `info`. `input` may be a JS value (from JSON or YAML) or a string typed
  * on the command line, which is parsed per type (`true`, `1.5`, `0x40`, `1,2,3`, `[[0,1],[1,2]]`, `Cat/Rec`, `null`).
@@ -49,10 +64,10 @@ export function coerceElement(info: GadbTypeInfo | undefined, input: unknown, wh
       return fail('true or false');
     }
     case 'f32': {
-      if (typeof input === 'number') return f32FromBits(f32Bits(input));
+      if (typeof input === 'number') return toF32(input, where, info.name);
       if (typeof input === 'string') {
         const n = parseNumber(input);
-        if (n !== undefined) return f32FromBits(f32Bits(n));
+        if (n !== undefined) return toF32(n, where, info.name);
       }
       return fail('a number');
     }
@@ -90,7 +105,7 @@ export function coerceElement(info: GadbTypeInfo | undefined, input: unknown, wh
       return arr.map((x) => {
         const n = typeof x === 'number' ? x : typeof x === 'string' ? parseNumber(x) : undefined;
         if (n === undefined) return fail(`${d.count} numbers`);
-        return f32FromBits(f32Bits(n));
+        return toF32(n, where, info.name);
       });
     }
     case 'curve': {
@@ -99,10 +114,11 @@ export function coerceElement(info: GadbTypeInfo | undefined, input: unknown, wh
       if (!Array.isArray(arr)) return fail('a JSON list of keys [[time, value…], …]');
       return arr.map((k) => {
         if (!Array.isArray(k)) return fail('a list of keys [[time, value…], …]');
-        return k.map((x) => {
+        return k.map((x, i) => {
           const n = typeof x === 'number' ? x : typeof x === 'string' ? parseNumber(x) : undefined;
           if (n === undefined) return fail('numeric curve keys');
-          return n;
+          // the time, and the value of float and vector curves, are f32
+          return i === 0 || d.value === 'f32' || d.value === 'vec3' ? toF32(n, where, info.name) : n;
         });
       }) as CurveKey[];
     }

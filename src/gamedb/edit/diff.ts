@@ -9,6 +9,7 @@
  */
 import type { Gadb } from '../../formats/gadb/types.ts';
 import type { GadbDecoding } from '../../formats/gadb/type-codes.ts';
+import { shortestF32 } from '../../binary/text.ts';
 import { NULL_LINK, blockTextBytes, bytesEqual, categoryName, fieldLabel, hashText, indexModel, itemBytes, recordFields, recordName, type FieldNamer, type ModelIndex, type RecordField } from './model.ts';
 import { decodeLink, readElement, readField, type ElementValue } from './values.ts';
 
@@ -117,6 +118,25 @@ function blockValueBytes(g: Gadb, d: GadbDecoding, key: number): Uint8Array | un
     default:
       return itemBytes(g, key);
   }
+}
+
+/**
+ * A decoded value with its f32 numbers in their shortest form (`shortestF32`), so a diff shows values as
+ * `db show` does (1e11, not 99999997952); the bits compared are the file's, this is presentation only.
+ */
+function f32Shown(v: unknown, d: GadbDecoding | undefined): unknown {
+  if (d === undefined) return v;
+  const short = (x: unknown) => (typeof x === 'number' ? shortestF32(x) : x);
+  if (d.kind === 'f32') return Array.isArray(v) ? v.map(short) : short(v);
+  if (d.kind === 'fixed' && d.element === 'f32') return Array.isArray(v) && Array.isArray(v[0]) ? v.map((e) => (e as unknown[]).map(short)) : Array.isArray(v) ? v.map(short) : v;
+  if (d.kind === 'curve') {
+    const valueIsF32 = d.value === 'f32' || d.value === 'vec3';
+    // one curve is a list of keys [time, value…]; an array field of curves is a list of those
+    const key = (k: unknown) => (Array.isArray(k) ? k.map((x, i) => (i === 0 || valueIsF32 ? short(x) : x)) : k);
+    const curve = (c: unknown) => (Array.isArray(c) ? c.map(key) : c);
+    return Array.isArray(v) && Array.isArray(v[0]) && Array.isArray(v[0][0]) ? v.map(curve) : curve(v);
+  }
+  return v;
 }
 
 /** Compares `a` (old) with `b` (new). */
@@ -247,7 +267,7 @@ function diffRecord(
     const x = fa[xi]!;
     const y = sameShape ? fb[xi] : byHashB!.get(x.hash);
     if (!y) {
-      out.push({ field: fieldLabel(x.hash, namer), hash: x.hash, old: show(a, A, readField(a, x, baseA)), new: undefined });
+      out.push({ field: fieldLabel(x.hash, namer), hash: x.hash, old: f32Shown(show(a, A, readField(a, x, baseA)), x.info?.decoding), new: undefined });
       continue;
     }
     matched?.add(y.hash);
@@ -255,7 +275,7 @@ function diffRecord(
       const va = x.info ? readField(a, x, baseA) : undefined;
       const vb = y.info ? readField(b, y, baseB) : undefined;
       if (!x.info || !y.info || x.typeByte !== y.typeByte || x.count !== y.count) {
-        out.push({ field: fieldLabel(x.hash, namer), hash: x.hash, old: va === undefined ? undefined : show(a, A, va), new: vb === undefined ? undefined : show(b, B, vb) });
+        out.push({ field: fieldLabel(x.hash, namer), hash: x.hash, old: va === undefined ? undefined : f32Shown(show(a, A, va), x.info?.decoding), new: vb === undefined ? undefined : f32Shown(show(b, B, vb), y.info?.decoding) });
       }
       continue;
     }
@@ -278,13 +298,13 @@ function diffRecord(
         }
       }
       if (!same) {
-        const ch: FieldChange = { field: fieldLabel(x.hash, namer), hash: x.hash, old: show(a, A, readElement(a, x, baseA, i)), new: show(b, B, readElement(b, y, baseB, i)) };
+        const ch: FieldChange = { field: fieldLabel(x.hash, namer), hash: x.hash, old: f32Shown(show(a, A, readElement(a, x, baseA, i)), d), new: f32Shown(show(b, B, readElement(b, y, baseB, i)), d) };
         if (x.count !== 1) ch.index = i;
         out.push(ch);
       }
     }
   }
-  if (matched) for (const y of fb) if (!matched.has(y.hash)) out.push({ field: fieldLabel(y.hash, namer), hash: y.hash, old: undefined, new: show(b, B, readField(b, y, baseB)) });
+  if (matched) for (const y of fb) if (!matched.has(y.hash)) out.push({ field: fieldLabel(y.hash, namer), hash: y.hash, old: undefined, new: f32Shown(show(b, B, readField(b, y, baseB)), y.info?.decoding) });
   return out;
 }
 

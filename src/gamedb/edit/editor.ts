@@ -22,6 +22,7 @@ import { coerceElement, coerceField } from './coerce.ts';
 import { StringInterner } from './interner.ts';
 import {
   NULL_LINK,
+  baseType,
   blockText,
   categoryName,
   cloneGadb,
@@ -43,6 +44,9 @@ import {
   type RecordField,
 } from './model.ts';
 import { KIND_NOTES, notesFor } from './notes.ts';
+
+/** Base type code of StringEnum (type table: 5). */
+const STRING_ENUM = 5;
 import { decodeLink, defaultElement, elementsEqual, encodeBlockValue, f32Bits, readElement, readField, type ElementValue, type LinkValue } from './values.ts';
 
 export interface EditorOptions {
@@ -116,6 +120,7 @@ export class GadbEditor {
   #interner: StringInterner;
   #linkTargets = new Map<string, Map<number, number>>();
   #linkFieldsByRun = new Map<number, Uint32Array>();
+  #enumValues = new Map<number, Map<string, number>>();
 
   constructor(g: Gadb, options: EditorOptions = {}) {
     if (options.inPlace) ownGadb(g);
@@ -232,9 +237,62 @@ export class GadbEditor {
   }
 
   #linkResolver = (text: string): LinkValue => {
-    const a = this.resolveRecordPath(text);
+    const a = this.resolveLinkText(text);
     return { category: a.category, index: a.index };
   };
+
+  /**
+   * Resolves a link target as the tools print one: `Category/Record` (change files, the server's messages),
+   * `Category / Record` (the workbench), `Category:Record` and `-> Category:Record` (`scry db show`).
+   */
+  resolveLinkText(text: string): RecordAddress {
+    const t = text.trim().replace(/^->\s*/, '');
+    const forms = [t, t.replace(/\s+\/\s+/g, '/')];
+    const colon = t.lastIndexOf(':');
+    if (colon > 0) forms.push(`${t.slice(0, colon)}/${t.slice(colon + 1)}`);
+    for (const form of forms) {
+      try {
+        return this.resolveRecordPath(form);
+      } catch (e) {
+        if (!(e instanceof NotFoundError)) throw e;
+      }
+    }
+    throw new NotFoundError(`no record ${JSON.stringify(text)} (expected Category/Record, Category / Record or Category:Record)`);
+  }
+
+  /** Texts the database uses for StringEnum field `hash`, with their counts, as the editor first saw them. */
+  #enumValuesOf(hash: number): Map<string, number> {
+    let m = this.#enumValues.get(hash);
+    if (m) return m;
+    m = new Map();
+    const g = this.gadb;
+    const ix = this.index;
+    for (let r = 0; r < g.records.count; r++) {
+      const f = findField(g, r, hash);
+      if (!f || baseType(f) !== STRING_ENUM) continue;
+      for (let e = 0; e < f.count; e++) {
+        const v = readElement(g, f, ix.recordCellStart[r]!, e);
+        if (typeof v === 'string') m.set(v, (m.get(v) ?? 0) + 1);
+      }
+    }
+    this.#enumValues.set(hash, m);
+    return m;
+  }
+
+  /** A warning for each StringEnum text in `elements` that the database never uses for this field. */
+  #enumWarnings(f: RecordField, elements: ElementValue[], target: string): EditMessage[] {
+    if (baseType(f) !== STRING_ENUM) return [];
+    const used = this.#enumValuesOf(f.hash);
+    if (used.size === 0) return [];
+    const known = [...used].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([v]) => v);
+    const shown = known.slice(0, 12).map((v) => JSON.stringify(v)).join(', ') + (known.length > 12 ? `, … ${known.length - 12} more` : '');
+    const out: EditMessage[] = [];
+    for (const v of new Set(elements)) {
+      if (typeof v !== 'string' || used.has(v)) continue;
+      out.push({ severity: 'warning', target, message: `${JSON.stringify(v)} is not a value this database uses for ${fieldLabel(f.hash, this.namer)} (it uses: ${shown}); the engine may not know it` });
+    }
+    return out;
+  }
 
   /**
    * Sets a field (every element, from an array when the count is not 1) or one element (`index`). `value` may be
@@ -258,7 +316,7 @@ export class GadbEditor {
       elements = coerceField(f.info, f.count, value, target, this.#linkResolver);
     }
     const before = index !== undefined ? readElement(this.gadb, f, base, index) : readField(this.gadb, f, base);
-    const out: EditMessage[] = [];
+    const out: EditMessage[] = this.#enumWarnings(f, elements, target);
     for (let i = 0; i < elements.length; i++) out.push(...this.#writeElement(a, f, base, first + i, elements[i]!, target));
     const after = index !== undefined ? readElement(this.gadb, f, base, index) : readField(this.gadb, f, base);
     const change: EditChange = { op: 'set', target: this.label(a), field: fieldLabel(f.hash, this.namer), old: this.#reportValue(before), new: this.#reportValue(after) };

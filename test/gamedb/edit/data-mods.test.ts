@@ -38,9 +38,9 @@ describe('diff', () => {
     expect(lines).toEqual([
       '~ FxGlobalProps/FxGlobalProps.0x3114F9A5: 6000 → 7000',
       '~ FxGlobalProps/FxGlobalProps.0xCA5E75DD[3]: ClientFX.MaterialController/3 → ClientFX.Sound/14',
-      '~ ClientFX.Sprite/1.0x5E0B44D0: 0.08399999886751175 → 9',
+      '~ ClientFX.Sprite/1.0x5E0B44D0: 0.084 → 9',
       '~ ClientFX.Sound/13.0x267D8BCA: "" → "boom"',
-      '~ ClientFX.Sound/13.0x36058CD7: 0.024000000208616257 → 0.5',
+      '~ ClientFX.Sound/13.0x36058CD7: 0.024 → 0.5',
     ].sort((a, b) => lines.indexOf(a) - lines.indexOf(b)));
   });
 

@@ -1,5 +1,5 @@
 /** The simpler views: served files, a file's overview, search results, staged edits, and the hash tool. */
-import type { EditList, FileInfo, GadbAnalysis, GadbOverview, HashAnswer, SaveResult, SearchResult } from '../../../src/server/api-types.ts';
+import type { EditList, FileInfo, GadbAnalysis, GadbOverview, HashAnswer, SaveResult, SearchResult, SearchStatus } from '../../../src/server/api-types.ts';
 import { DEFAULT_P919_TABLE, canHashP919, p919 } from '../../../src/hash/p919.ts';
 import { get, send, ApiFailure } from '../api.ts';
 import { link, type App } from '../app.ts';
@@ -109,15 +109,47 @@ async function loadAnalysis(file: string, counts: HTMLElement, verify: HTMLEleme
 }
 
 export async function searchView(app: App, file: string, q: string): Promise<HTMLElement> {
-  if (q.trim() === '') return h('div', { class: 'page' }, h('p', { class: 'muted' }, 'Type in the search box: a name, a 0x… hash, a number or a text value.'));
+  if (q.trim() === '') return h('div', { class: 'page' }, h('p', { class: 'muted' }, 'Type in the search box: a name, a 0x… hash, a number (0.5, 0.5~0.01) or a text value.'));
+  const host = h('div', { class: 'page search' });
+  const status = await get<SearchStatus>(['files', file, 'search', 'status']);
+  if (status.state !== 'ready') {
+    // The index is built once per file (a worker thread for large files): show how far it is, then search.
+    const bar = h('span', { class: 'meter-fill' });
+    const label = h('span', { class: 'muted' });
+    const show = (s: SearchStatus) => {
+      bar.style.width = `${s.total === 0 ? 0 : (100 * s.done) / s.total}%`;
+      label.textContent = `Indexing ${num(s.done)} of ${num(s.total)} records for search${s.worker ? ' (in a worker thread: the rest of the workbench keeps answering)' : ''}…`;
+    };
+    show(status);
+    mount(host, h('div', { class: 'coverage index-progress', role: 'progressbar' }, h('span', { class: 'meter' }, bar), label));
+    void (async () => {
+      let shown = false;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 250));
+        // stop once the user has left the view
+        if (host.isConnected) shown = true;
+        else if (shown) return;
+        const s = await get<SearchStatus>(['files', file, 'search', 'status']);
+        if (s.state === 'failed') return mount(host, h('div', { class: 'error' }, s.error ?? 'the search index could not be built'));
+        if (s.state === 'ready') break;
+        show(s);
+      }
+      await fillSearch(app, file, q, host);
+    })();
+    return host;
+  }
+  await fillSearch(app, file, q, host);
+  return host;
+}
+
+async function fillSearch(app: App, file: string, q: string, host: HTMLElement): Promise<void> {
   const t0 = performance.now();
   const r = await get<SearchResult>(['files', file, 'search'], { q, limit: 500 });
   const ms = performance.now() - t0;
-  return h(
-    'div',
-    { class: 'page search' },
-    h('h2', null, `${r.hits.length}${r.truncated ? '+' : ''} result${r.hits.length === 1 ? '' : 's'} for `, h('q', null, r.query)),
-    h('p', { class: 'muted' }, `read as ${r.mode} · ${ms.toFixed(0)} ms`),
+  mount(
+    host,
+    h('h2', null, `${num(r.total)} result${r.total === 1 ? '' : 's'} for `, h('q', null, r.query)),
+    h('p', { class: 'muted' }, `read as ${r.mode} · ${ms.toFixed(0)} ms${r.truncated ? ` · the first ${num(r.hits.length)} shown` : ''}`),
     h(
       'ol',
       { class: 'hits' },
