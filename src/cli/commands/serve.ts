@@ -8,6 +8,7 @@ import { defaultCacheDir, prepareSamples } from '../../server/samples.ts';
 import { generateSampleArchive, generateSampleDatabase, sampleNamesPath } from '../../server/generate.ts';
 import { userConfigDir } from '../../node/names.ts';
 import { prepareWorldSamples } from '../../server/api-streaming.ts';
+import { sqlCacheDir } from './db-edit.ts';
 
 /** Default port: stable across runs so shared URLs keep working (the next free one is used when taken). */
 export const DEFAULT_PORT = 7919;
@@ -19,6 +20,7 @@ const serveCommand: Command = {
   options: {
     port: { type: 'string', valueName: 'N', description: `port to listen on (default ${DEFAULT_PORT}, 0 = any free port)` },
     out: { type: 'string', valueName: 'DIR', description: 'folder for saved files (default: beside each file; samples: the cache folder)' },
+    work: { type: 'string', valueName: 'DIR', description: 'work folder: saved files and staged edits are kept there across runs (default $SCRY_CACHE, else ~/.cache/scry, /workbench)' },
     names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (one name, or 0xHASH<TAB>name, per line; JSON lists for sd2); repeatable; also ~/.config/scry/names/' },
   },
   details:
@@ -55,12 +57,15 @@ const serveCommand: Command = {
       nameFiles.push(...samples.nameFiles);
     }
     const out = ctx.options['out'];
+    const work = ctx.options['work'];
+    const workDir = typeof work === 'string' ? ctx.resolvePath(work) : join(sqlCacheDir(ctx.io.env), 'workbench');
     const workbench = await startWorkbench({
       files,
       port,
       sampleOutDir: join(cacheDir, 'saved'),
       sd2NameFiles,
       nameFiles,
+      workDir,
       ...(configDir !== undefined ? { configDir } : {}),
       ...(typeof out === 'string' ? { outDir: ctx.resolvePath(out) } : {}),
     });
