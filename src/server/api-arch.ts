@@ -12,7 +12,7 @@ import type { Arch06Archive } from '../formats/arch06/archive.ts';
 import type { Arch06FileRecord } from '../formats/arch06/arch06.ts';
 import { openArch06File } from '../node/vfs-file.ts';
 import type { ApiContext } from './api.ts';
-import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchTreePage, ArchTreeRow, ArchVerify } from './api-types.ts';
+import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchSearchAnswer, ArchTreePage, ArchTreeRow, ArchVerify } from './api-types.ts';
 import { findingsOf } from './gadb-view.ts';
 import { Download, intParam, type Router } from './router.ts';
 import { detectKind } from './workspace.ts';
@@ -212,6 +212,28 @@ export function registerArchApi(router: Router<ApiContext>, context: ApiContext)
         return { opened: c.workspace.add(target, 'extracted', info.id), extracted: true };
       }
       throw new UsageError(`50 different files named like ${f.name} in the output folder already`);
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/arch/search',
+    summary: 'entries whose path contains every word of ?q= (any case, / or \\), at most ?limit= (default 500)',
+    handler: async (req, c): Promise<ArchSearchAnswer> => {
+      const q = (req.query.get('q') ?? '').trim();
+      if (q === '') throw new UsageError('give ?q=');
+      const limit = intParam(req.query, 'limit', 500, 1, 5000);
+      const a = await archive(c, req.params['file']!);
+      const words = q.toLowerCase().replace(/\//g, '\\').split(/\s+/);
+      const hits: ArchSearchAnswer['hits'] = [];
+      let total = 0;
+      for (const [index, f] of a.files.entries()) {
+        const path = f.path.toLowerCase();
+        if (!words.every((w) => path.includes(w))) continue;
+        total++;
+        if (hits.length < limit) hits.push({ index, path: f.path, rawSize: f.rawSize, storedSize: f.storedSize });
+      }
+      return { query: q, hits, total };
     },
   });
 

@@ -4,12 +4,12 @@
  * round trips, strings and calls). Handlers map to `openHksFile`, `disassembleHksFile`, `analyzeHksChunk` and
  * `verifyHksChunk` of `src/formats/hks`, as `scry script info|disasm|verify|strings|calls` do.
  */
-import type { Issue } from '../binary/errors.ts';
+import { UsageError, type Issue } from '../binary/errors.ts';
 import { firstDifference } from '../binary/hexdump.ts';
 import { analyzeHksChunk, assembleHksFile, countHksFindings, disassembleHksFile, openHksFile, verifyHksChunk, writeHksFile, type HksFile } from '../formats/hks/index.ts';
 import { scriSourceText } from '../formats/scri/scri.ts';
 import type { ApiContext } from './api.ts';
-import type { ScriptAnalysis, ScriptLinePage, ScriptOverview } from './api-types.ts';
+import type { ScriptAnalysis, ScriptLinePage, ScriptOverview, ScriptSearchAnswer } from './api-types.ts';
 import { findingsOf } from './gadb-view.ts';
 import { intParam, type Router } from './router.ts';
 
@@ -150,6 +150,27 @@ export function registerScriptApi(router: Router<ApiContext>, context: ApiContex
       const offset = intParam(req.query, 'offset', 0, 0, s.lines.length);
       const limit = intParam(req.query, 'limit', 500, 1, 2000);
       return { total: s.lines.length, offset, lines: s.lines.slice(offset, offset + limit) };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    pattern: '/api/files/:file/script/search',
+    summary: 'listing (or source) lines that contain ?q= (any case), at most ?limit= (default 500)',
+    handler: (req, c): ScriptSearchAnswer => {
+      const q = (req.query.get('q') ?? '').trim();
+      if (q === '') throw new UsageError('give ?q=');
+      const limit = intParam(req.query, 'limit', 500, 1, 5000);
+      const s = script(c, req.params['file']!);
+      const needle = q.toLowerCase();
+      const hits: ScriptSearchAnswer['hits'] = [];
+      let total = 0;
+      for (const [i, line] of s.lines.entries()) {
+        if (!line.toLowerCase().includes(needle)) continue;
+        total++;
+        if (hits.length < limit) hits.push({ line: i + 1, text: line });
+      }
+      return { query: q, hits, total };
     },
   });
 

@@ -476,3 +476,18 @@ export interface CrackAnswer {
   ms: number;
   worker: boolean;
 }
+
+/** `GET /api/files/:file/arch/search?q=`: entries whose path holds every word of the query. */
+export interface ArchSearchAnswer {
+  query: string;
+  hits: { index: number; path: string; rawSize: number; storedSize: number }[];
+  total: number;
+}
+
+/** `GET /api/files/:file/script/search?q=`: listing (or source) lines that hold the query. */
+export interface ScriptSearchAnswer {
+  query: string;
+  /** Line numbers from 1. */
+  hits: { line: number; text: string }[];
+  total: number;
+}

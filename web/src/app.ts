@@ -7,6 +7,8 @@ export interface App {
   session: SessionInfo;
   /** Goes to a route (a new history entry unless `replace`). */
   navigate(route: Route, options?: { replace?: boolean; silent?: boolean }): void;
+  /** Goes back through this tab's workbench history; on its first page, to `fallback` instead of leaving the app. */
+  back(fallback: Route): void;
   /** Whether edit mode is on (typed editors in the record view). */
   editMode: boolean;
   /** Called after edits change, to refresh the badge and the views. */

@@ -10,19 +10,27 @@ import { VIEW_EXTENSIONS, formatRoute, parseRoute, type ExtensionView, type Rout
 import { CategoryView } from './views/category.ts';
 import { editsView, hashView, homeView, overviewView, searchView } from './views/pages.ts';
 import { Sd2TableView, sd2Overview, sd2OverviewView, sd2SearchView } from './views/sd2.ts';
-import { archEntryView, archOverview, archOverviewView, archTree } from './views/arch.ts';
-import { ScriptListingView, scriptOverviewView } from './views/script.ts';
+import { archEntryView, archOverview, archOverviewView, archSearchView, archTree } from './views/arch.ts';
+import { ScriptListingView, scriptOverviewView, scriptSearchView } from './views/script.ts';
 import type { ArchTreeRow } from '../../src/server/api-types.ts';
 import { VirtualTable } from './virtual-table.ts';
 
 const root = document.getElementById('app')!;
+
+/** What the search box searches, by the kind of the file on screen. */
+const SEARCH_PLACEHOLDER: Record<string, string> = {
+  gadb: 'Search names, 0x… hashes, numbers, text values   /',
+  sd2: 'Search tables, columns, ids, values   /',
+  arch06: 'Search entry paths   /',
+  hks: 'Search the listing   /',
+};
 
 class Workbench implements App {
   session!: SessionInfo;
   editMode = sessionStorage.getItem('scry.editMode') === '1';
   private route: Route = { view: 'home' };
   private readonly fileSelect = h('select', { class: 'file-select', 'aria-label': 'file' });
-  private readonly search = h('input', { class: 'search', type: 'search', placeholder: 'Search names, 0x… hashes, values   /', spellcheck: 'false', 'aria-label': 'search' });
+  private readonly search = h('input', { class: 'search', type: 'search', placeholder: 'Search', spellcheck: 'false', 'aria-label': 'search' });
   private readonly editToggle = h('button', { class: 'toggle', title: 'Edit mode: typed editors in the record view' }, 'Edit');
   private readonly editsBadge = h('a', { class: 'edits-badge', href: '#' }, '');
   private readonly side = h('aside', { class: 'side' });
@@ -42,15 +50,17 @@ class Workbench implements App {
 
   async start(): Promise<void> {
     this.session = await get<SessionInfo>(['session']);
-    for (const f of this.session.files) this.fileSelect.appendChild(h('option', { value: f.id }, f.name));
-    this.fileSelect.addEventListener('change', () => this.navigate({ view: 'file', file: this.fileSelect.value }));
+    this.fillFileSelect();
+    this.fileSelect.addEventListener('change', () => {
+      if (this.fileSelect.value !== '') this.navigate({ view: 'file', file: this.fileSelect.value });
+    });
+    // The history entries this tab made inside the workbench: ← goes back through them, never out of the app.
+    if (typeof history.state?.depth !== 'number') history.replaceState({ depth: 0 }, '');
     this.search.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
-        // archives and scripts have no search yet: the box searches the first database
-        const current = this.currentFile();
-        const kind = this.session.files.find((f) => f.id === current)?.kind;
-        const file = kind === 'gadb' || kind === 'sd2' ? current : this.session.files.find((f) => f.kind === 'gadb')?.id;
-        if (file) this.navigate({ view: 'search', file, q: this.search.value });
+        // The box searches the file on screen, whatever its kind; with no file there is nothing to search.
+        const file = this.currentFile();
+        if (file !== undefined && this.search.value.trim() !== '') this.navigate({ view: 'search', file, q: this.search.value });
       }
       if (e.key === 'Escape') this.search.blur();
     });
@@ -99,10 +109,17 @@ class Workbench implements App {
   navigate(route: Route, options: { replace?: boolean; silent?: boolean } = {}): void {
     const url = formatRoute(route);
     if (url !== location.pathname + location.search) {
-      if (options.replace) history.replaceState(null, '', url);
-      else history.pushState(null, '', url);
+      const depth = typeof history.state?.depth === 'number' ? (history.state.depth as number) : 0;
+      if (options.replace) history.replaceState({ depth }, '', url);
+      else history.pushState({ depth: depth + 1 }, '', url);
     }
     if (!options.silent) void this.render();
+  }
+
+  back(fallback: Route): void {
+    // The first page of this tab (a link opened from elsewhere): back would leave the workbench.
+    if (typeof history.state?.depth === 'number' && history.state.depth > 0) history.back();
+    else this.navigate(fallback, { replace: true });
   }
 
   editsChanged(file: string): void {
@@ -112,13 +129,34 @@ class Workbench implements App {
 
   addFile(file: FileInfo): void {
     this.session.files.push(file);
-    this.fileSelect.appendChild(h('option', { value: file.id }, file.name));
+    this.fillFileSelect();
+    this.fileSelect.value = this.currentFile() ?? '';
+  }
+
+  /** The file menu: a prompt when no file is open, then every file, labelled so no two read the same. */
+  private fillFileSelect(): void {
+    const label = (f: FileInfo): string => {
+      const from = f.savedFrom !== undefined ? this.session.files.find((x) => x.id === f.savedFrom)?.name : undefined;
+      if (f.origin === 'extracted' && from !== undefined) return `${f.name} (from ${from})`;
+      if (f.patchOf !== undefined) return `${f.name} (patch)`;
+      return f.name;
+    };
+    const labels = this.session.files.map(label);
+    mount(
+      this.fileSelect,
+      h('option', { value: '', disabled: true }, 'Choose a file…'),
+      this.session.files.map((f, i) => h('option', { value: f.id }, labels.indexOf(labels[i]!) !== i || labels.lastIndexOf(labels[i]!) !== i ? `${labels[i]} [${f.id}]` : labels[i]!)),
+    );
   }
 
   toast(message: string, kind: 'info' | 'error' = 'info'): void {
-    const el = h('div', { class: `toast ${kind}` }, message);
-    this.toastHost.appendChild(el);
-    setTimeout(() => el.remove(), kind === 'error' ? 6000 : 2500);
+    // The same message twice (Enter, then the field losing focus) is one toast, shown a little longer.
+    const same = Array.from(this.toastHost.children).find((t) => t.textContent === message && t.classList.contains(kind)) as (HTMLElement & { timer?: ReturnType<typeof setTimeout> }) | undefined;
+    const el = same ?? (h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, message) as HTMLElement & { timer?: ReturnType<typeof setTimeout> });
+    if (!same) this.toastHost.appendChild(el);
+    while (this.toastHost.children.length > 3) this.toastHost.firstElementChild!.remove();
+    if (el.timer !== undefined) clearTimeout(el.timer);
+    el.timer = setTimeout(() => el.remove(), kind === 'error' ? 6000 : 2500);
   }
 
   private currentFile(): string | undefined {
@@ -148,7 +186,7 @@ class Workbench implements App {
     this.route = route;
     this.syncChrome();
     const file = this.currentFile();
-    if (file !== undefined) this.fileSelect.value = file;
+    this.fileSelect.value = file ?? '';
     if (route.view === 'search') this.search.value = route.q;
     const info = file !== undefined ? this.session.files.find((f) => f.id === file) : undefined;
     const kind = info?.kind;
@@ -171,8 +209,10 @@ class Workbench implements App {
       this.archSide = undefined;
     }
     document.body.classList.toggle('with-side', file !== undefined && (kind === 'gadb' || kind === 'sd2' || kind === 'arch06'));
-    // Editing is for GameDB files; other kinds are read-only here.
-    this.editToggle.hidden = file !== undefined && kind !== 'gadb';
+    // Editing is for GameDB files; other kinds are read-only here, and with no file there is nothing to edit.
+    this.editToggle.hidden = kind !== 'gadb';
+    this.search.disabled = file === undefined;
+    this.search.placeholder = file === undefined ? 'Open a file to search it' : SEARCH_PLACEHOLDER[kind ?? ''] ?? 'Search';
     if (route.view !== 'sd2table') {
       this.sd2View?.destroy();
       this.sd2View = undefined;
@@ -242,7 +282,14 @@ class Workbench implements App {
           document.title = `${route.file} · scry`;
           break;
         case 'search':
-          view = kind === 'sd2' ? await sd2SearchView(this, route.file, route.q) : await searchView(this, route.file, route.q);
+          view =
+            kind === 'sd2'
+              ? await sd2SearchView(this, route.file, route.q)
+              : kind === 'arch06'
+                ? await archSearchView(this, route.file, route.q)
+                : kind === 'hks'
+                  ? await scriptSearchView(this, route.file, route.q)
+                  : await searchView(this, route.file, route.q);
           document.title = `${route.q} · search · scry`;
           break;
         case 'entry': {

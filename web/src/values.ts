@@ -55,11 +55,20 @@ export function valueText(v: TypedValue): string {
   }
 }
 
-/** A compact cell: text with a type class; links rendered as links by the caller's `onLink`. */
-export function compactValue(v: TypedValue, onLink: (ref: RecordRef) => void): Node | string {
+/**
+ * Makes the link element of a RecordLink value: a real `<a href>` to the record's view (so the address can be
+ * copied and Ctrl+click opens a tab), navigating in the page on a plain click.
+ */
+export type LinkMaker = (ref: RecordRef, ...children: (Node | string)[]) => HTMLAnchorElement;
+
+/** A compact cell: text with a type class; links made by `linkTo`. */
+export function compactValue(v: TypedValue, linkTo: LinkMaker): Node | string {
   if (v.t === 'link' && v.target) {
-    const target = v.target;
-    return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), e.stopPropagation(), onLink(target)) }, target.label);
+    const a = linkTo(v.target, v.target.label);
+    a.classList.add('v-link');
+    // a click on the link follows it; it does not also select the row
+    a.addEventListener('click', (e) => e.stopPropagation());
+    return a;
   }
   if (v.t === 'link') return h('span', { class: v.raw === 0xffffffff ? 'v-null' : 'v-broken' }, valueText(v));
   if (v.t === 'none') return h('span', { class: 'v-null' }, '—');
@@ -69,7 +78,7 @@ export function compactValue(v: TypedValue, onLink: (ref: RecordRef) => void): N
 }
 
 /** The full value for the record view. */
-export function fullValue(v: TypedValue, onLink: (ref: RecordRef) => void): Node {
+export function fullValue(v: TypedValue, linkTo: LinkMaker): Node {
   switch (v.t) {
     case 'vec':
       return h('span', { class: 'v-vec' }, v.v.map((x, i) => h('span', { class: 'v-comp' }, h('i', null, 'xyzw'[i] ?? String(i)), f32Text(x))));
@@ -79,12 +88,15 @@ export function fullValue(v: TypedValue, onLink: (ref: RecordRef) => void): Node
       return h(
         'ol',
         { class: 'v-array', start: 0 },
-        v.items.map((item) => h('li', null, fullValue(item, onLink))),
+        v.items.map((item) => h('li', null, fullValue(item, linkTo))),
       );
     case 'link':
       if (v.target) {
         const t = v.target;
-        return h('a', { class: 'v-link', href: '#', onclick: (e: Event) => (e.preventDefault(), onLink(t)) }, h('span', { class: 'v-link-cat' }, t.category, ' / '), t.label);
+        const a = linkTo(t, h('span', { class: 'v-link-cat' }, t.category, ' / '), t.label);
+        a.classList.add('v-link');
+        if (t.file !== undefined) a.title = `in ${t.file} (this is a patch: its links point into the database it applies to)`;
+        return a;
       }
       return h('span', { class: v.raw === 0xffffffff ? 'v-null' : 'v-broken' }, valueText(v));
     case 'string':

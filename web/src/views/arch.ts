@@ -1,5 +1,5 @@
 /** Archive (`.arch06`) views: overview with verify, the folder tree (a virtual list), one entry, and its download. */
-import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchTreePage, ArchTreeRow, ArchVerify, Finding } from '../../../src/server/api-types.ts';
+import type { ArchEntryDetail, ArchOpenResult, ArchOverview, ArchSearchAnswer, ArchTreePage, ArchTreeRow, ArchVerify, Finding } from '../../../src/server/api-types.ts';
 import { ApiFailure, apiPath, get, send } from '../api.ts';
 import { link, type App } from '../app.ts';
 import { bytes, h, mount, num } from '../dom.ts';
@@ -155,4 +155,20 @@ export async function archEntryView(app: App, file: string, entry: string): Prom
     h('pre', { class: `entry-preview ${e.content}` }, e.preview),
   );
   return { element, treeRow: e.treeRow };
+}
+
+/** Search results of an archive: entries whose path holds every word of the query. */
+export async function archSearchView(app: App, file: string, q: string): Promise<HTMLElement> {
+  const r = await get<ArchSearchAnswer>(['files', file, 'arch', 'search'], { q });
+  return h(
+    'div',
+    { class: 'page search' },
+    h('h2', null, `${num(r.total)} entr${r.total === 1 ? 'y' : 'ies'} for `, h('q', null, r.query)),
+    h('p', { class: 'muted' }, 'entry paths holding every word', r.total > r.hits.length ? ` · the first ${num(r.hits.length)} shown` : ''),
+    h(
+      'ol',
+      { class: 'hits' },
+      r.hits.map((hit) => h('li', { class: 'hit hit-entry' }, h('span', { class: 'hit-kind' }, 'entry'), link(app, { view: 'entry', file, entry: hit.path.replace(/\\/g, '/') }, hit.path), h('span', { class: 'hit-text' }, bytes(hit.rawSize)))),
+    ),
+  );
 }

@@ -2,12 +2,12 @@
  * The record table of one category (virtual-scrolled, paged from the server) with the record inspector beside
  * it: typed values, curve plots, links to follow, referenced-by, and typed editors in edit mode.
  */
-import type { FieldColumn, RecordPage, RecordRef, RecordRow, RecordView, ReferencedBy, TypedValue, StagedEdit } from '../../../src/server/api-types.ts';
+import type { FieldColumn, RecordPage, RecordRow, RecordView, ReferencedBy, TypedValue, StagedEdit } from '../../../src/server/api-types.ts';
 import { get, send, ApiFailure } from '../api.ts';
 import { categoryDetail, link, type App } from '../app.ts';
 import { h, mount, num } from '../dom.ts';
 import { recordRoute, type Route } from '../routes.ts';
-import { compactValue, f32Text, fullValue, valueText } from '../values.ts';
+import { compactValue, f32Text, fullValue, valueText, type LinkMaker } from '../values.ts';
 import { VirtualTable, type Column } from '../virtual-table.ts';
 
 type CategoryRoute = Extract<Route, { view: 'category' }>;
@@ -51,7 +51,7 @@ export class CategoryView {
 
   async load(): Promise<void> {
     const detail = await categoryDetail(this.file, this.category);
-    const onLink = (ref: RecordRef) => this.app.navigate(recordRoute(this.file, ref));
+    const onLink = this.linkTo;
     const columns: Column<RecordRow>[] = [
       {
         head: h('span', null, 'record ', h('small', null, `${num(detail.recordCount)}`)),
@@ -117,7 +117,7 @@ export class CategoryView {
   }
 
   private renderRecord(view: RecordView, field: string | undefined): void {
-    const onLink = (ref: RecordRef) => this.app.navigate(recordRoute(this.file, ref));
+    const onLink = this.linkTo;
     const refsHost = h('div', { class: 'refs' }, h('div', { class: 'muted' }, 'Looking for references…'));
     const fieldRows = view.fields.map((f) => this.fieldRow(view, f, f.hex === field || (field !== undefined && f.name === field), onLink));
     mount(
@@ -125,7 +125,7 @@ export class CategoryView {
       h(
         'header',
         { class: 'rec-head' },
-        h('div', { class: 'nav-buttons' }, h('button', { class: 'icon', title: 'Back (Alt+←)', onclick: () => history.back() }, '←'), h('button', { class: 'icon', title: 'Forward (Alt+→)', onclick: () => history.forward() }, '→')),
+        h('div', { class: 'nav-buttons' }, h('button', { class: 'icon', title: 'Back (Alt+←)', onclick: () => this.app.back({ view: 'category', file: this.file, category: this.category }) }, '←'), h('button', { class: 'icon', title: 'Forward (Alt+→)', onclick: () => history.forward() }, '→')),
         h('div', { class: 'rec-title' }, h('div', { class: 'crumb' }, view.ref.category), h('h3', null, view.ref.label, view.ref.primary ? h('small', { class: 'muted' }, ' primary') : null)),
         h('button', { class: 'icon', title: 'Close', onclick: () => this.app.navigate({ view: 'category', file: this.file, category: this.category }) }, '×'),
       ),
@@ -165,7 +165,10 @@ export class CategoryView {
     }
   }
 
-  private fieldRow(view: RecordView, f: RecordView['fields'][number], highlight: boolean, onLink: (ref: RecordRef) => void): HTMLElement {
+  /** A link to a record (of this file, or of the file a patch's link points into). */
+  private readonly linkTo: LinkMaker = (ref, ...children) => link(this.app, recordRoute(ref.file ?? this.file, ref), ...children);
+
+  private fieldRow(view: RecordView, f: RecordView['fields'][number], highlight: boolean, onLink: LinkMaker): HTMLElement {
     const name = h('div', { class: 'f-name', title: `${f.hex} · declared #${f.index}${f.note ? `\n${f.note}` : ''}` }, f.name ?? h('span', { class: 'hash' }, f.hex), f.name ? h('small', { class: 'hash' }, f.hex) : null);
     const type = h('div', { class: 'f-type' }, f.count > 1 ? `${f.type}[${f.count}]` : f.type);
     const shown = f.staged ?? f.value;
@@ -184,73 +187,90 @@ export class CategoryView {
     );
   }
 
+  /**
+   * A typed editor. Numbers, vectors and links go to the server as the text typed (the editor's own parser reads
+   * `1e-3`, `0x40`, `inf`, `1, 2, 3`, `Category/Record`, `Category / Record`, `Category:Record`); the page only
+   * checks the shape first. A value is staged once, and a refused one is reported once (not again on blur).
+   */
   private editor(view: RecordView, f: FieldColumn, v: TypedValue, element?: number): Node {
-    const stage = async (value: TypedValue) => {
+    const stage = async (value: unknown, shown: string): Promise<boolean> => {
       try {
         await send<StagedEdit>('POST', ['files', this.file, 'edits'], { record: view.ref.index, field: f.hex, element, value });
         this.app.editsChanged(this.file);
-        this.app.toast(`Staged ${fieldLabel(f)}${element !== undefined ? `[${element}]` : ''} = ${valueText(value)}`);
+        this.app.toast(`Staged ${fieldLabel(f)}${element !== undefined ? `[${element}]` : ''} = ${shown}`);
         const fresh = await get<RecordView>(['files', this.file, 'records', view.ref.index]);
         this.renderRecord(fresh, f.hex);
+        return true;
       } catch (e) {
         this.app.toast(e instanceof ApiFailure ? e.message : String(e), 'error');
+        return false;
       }
     };
-    const input = (text: string, parse: (s: string) => TypedValue | undefined, cls = '') => {
+    const input = (text: string, check: (s: string) => string | undefined, toValue: (s: string) => unknown, cls = '') => {
       const el = h('input', { class: `editor ${cls}`, value: text, spellcheck: 'false', 'aria-label': fieldLabel(f) });
-      // Enter and the change event both commit; the last committed text keeps one edit from being staged twice.
+      // Enter and the change event (on blur) both commit: the last text staged or refused is not sent again.
       let committed = text;
-      const commit = () => {
-        if (el.value === committed) return;
-        const parsed = parse(el.value);
-        if (parsed === undefined) {
+      let refused: string | undefined;
+      const commit = async () => {
+        const typed = el.value;
+        if (typed === committed || typed === refused) return;
+        const problem = check(typed);
+        if (problem !== undefined) {
           el.classList.add('invalid');
-          this.app.toast(`Not a valid ${f.type}: ${el.value}`, 'error');
+          refused = typed;
+          this.app.toast(problem, 'error');
           return;
         }
-        el.classList.remove('invalid');
-        committed = el.value;
-        void stage(parsed);
+        const previous = committed;
+        committed = typed;
+        if (await stage(toValue(typed), typed.trim())) {
+          el.classList.remove('invalid');
+          return;
+        }
+        committed = previous;
+        refused = typed;
+        el.classList.add('invalid');
       };
       el.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') commit();
-        if (e.key === 'Escape') el.value = committed;
+        if (e.key === 'Enter') void commit();
+        if (e.key === 'Escape') {
+          el.value = committed;
+          el.classList.remove('invalid');
+        }
       });
-      el.addEventListener('change', commit);
+      el.addEventListener('change', () => void commit());
       return el;
     };
+    const NUMBER = /^\s*[-+]?(inf|infinity|nan|(\d+\.?\d*|\.\d+)(e[-+]?\d+)?|0x[0-9a-f]+)\s*$/i;
+    const text = (s: string) => s.trim();
     switch (v.t) {
       case 'bool': {
         const el = h('input', { type: 'checkbox', class: 'editor', checked: v.v, 'aria-label': fieldLabel(f) });
-        el.addEventListener('change', () => void stage({ t: 'bool', v: el.checked }));
-        return h('label', { class: 'check' }, el, v.v ? ' true' : ' false');
+        el.addEventListener('change', () => void stage(el.checked, String(el.checked)));
+        return h('label', { class: 'check' }, el, v.v ? 'true' : 'false');
       }
       case 'float':
-        return input(f32Text(v.v), (s) => (s.trim() !== '' && Number.isFinite(Number(s)) ? { t: 'float', v: Math.fround(Number(s)) } : undefined), 'num');
+        return input(f32Text(v.v), (s) => (NUMBER.test(s) ? undefined : `Not a number for ${fieldLabel(f)} (a Float): ${JSON.stringify(s)}`), text, 'num');
       case 'int':
-        return input(String(v.v), (s) => (/^\s*-?\d+\s*$/.test(s) && Number(s) >= -2147483648 && Number(s) <= 2147483647 ? { t: 'int', v: Number(s) } : undefined), 'num');
+        return input(String(v.v), (s) => (/^\s*[-+]?(\d+|0x[0-9a-f]+)\s*$/i.test(s) ? undefined : `Not an integer for ${fieldLabel(f)} (an Int): ${JSON.stringify(s)}`), text, 'num');
       case 'string':
-        return input(v.v, (s) => ({ t: 'string', v: s }));
+        return input(v.v, () => undefined, (s) => ({ t: 'string', v: s }));
       case 'enum':
-        return input(v.v, (s) => ({ t: 'enum', v: s }));
+        return input(v.v, () => undefined, (s) => ({ t: 'enum', v: s }));
       case 'int64':
-        return input(v.v, (s) => (/^\s*-?\d+\s*$/.test(s) ? { t: 'int64', v: s.trim() } : undefined), 'num');
+        return input(v.v, (s) => (/^\s*[-+]?(\d+|0x[0-9a-f]+)\s*$/i.test(s) ? undefined : `Not an integer for ${fieldLabel(f)} (an Int64): ${JSON.stringify(s)}`), text, 'num');
       case 'vec': {
-        return input(v.v.map(f32Text).join(', '), (s) => {
-          const parts = s.replace(/[()]/g, '').split(/[\s,]+/).filter((p) => p.length > 0).map(Number);
-          return parts.length === v.v.length && parts.every(Number.isFinite) ? { t: 'vec', v: parts.map(Math.fround) } : undefined;
-        });
+        const parts = (s: string) => s.replace(/[()[\]]/g, ' ').split(/[\s,]+/).filter((p) => p.length > 0);
+        return input(
+          v.v.map(f32Text).join(', '),
+          (s) => (parts(s).length === v.v.length && parts(s).every((p) => NUMBER.test(p)) ? undefined : `${fieldLabel(f)} takes ${v.v.length} numbers, e.g. ${v.v.map(f32Text).join(', ')}`),
+          (s) => parts(s).join(','),
+        );
       }
       case 'link':
-        return input(v.target ? `${v.target.category} / ${v.target.label}` : 'null', (s) => {
-          const text = s.trim();
-          if (text === 'null' || text === '') return { t: 'link', raw: 0xffffffff, target: null };
-          const at = text.lastIndexOf(' / ');
-          if (at < 0) return undefined;
-          return { t: 'link', raw: 0, target: { index: -1, category: text.slice(0, at).trim(), label: text.slice(at + 3).trim(), primary: false } };
-        });
+        return input(v.target ? `${v.target.category} / ${v.target.label}` : 'null', () => undefined, text);
       default:
-        return fullValue(v, () => undefined);
+        return fullValue(v, this.linkTo);
     }
   }
 

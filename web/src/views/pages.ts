@@ -180,12 +180,22 @@ export async function editsView(app: App, file: string): Promise<HTMLElement> {
   const BUTTON: Record<string, string> = { gadb: 'Save new file', patch: 'Save patch database', changes: 'Save change file' };
   const saveButton = h('button', { class: 'primary', onclick: () => void save() }, BUTTON['gadb']!);
   const result = h('div', { class: 'save-result' });
+  // After a save the button rests (“Saved”) until the name or the format changes: a second click, or a
+  // double click, never writes the same name again.
+  const ready = () => {
+    saveButton.disabled = false;
+    saveButton.textContent = BUTTON[formatSelect.value] ?? 'Save';
+  };
   formatSelect.addEventListener('change', () => {
     const f = list.saveAs.find((x) => x.id === formatSelect.value);
     if (f) nameInput.value = f.suggestedName;
-    saveButton.textContent = BUTTON[formatSelect.value] ?? 'Save';
+    ready();
   });
+  nameInput.addEventListener('input', ready);
   const save = async () => {
+    if (saveButton.disabled) return;
+    saveButton.disabled = true;
+    saveButton.textContent = 'Saving…';
     try {
       const r = await send<SaveResult>('POST', ['files', file, 'save'], { name: nameInput.value, as: formatSelect.value });
       if (r.saved && !app.session.files.some((f) => f.id === r.saved!.id)) app.addFile(r.saved);
@@ -202,8 +212,10 @@ export async function editsView(app: App, file: string): Promise<HTMLElement> {
         ),
       );
       app.toast(`Saved ${r.name}`);
+      saveButton.textContent = 'Saved';
     } catch (e) {
       mount(result, h('div', { class: 'error' }, e instanceof ApiFailure ? e.message : String(e)));
+      ready();
     }
   };
   const remove = async (id: number) => {

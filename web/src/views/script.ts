@@ -1,5 +1,5 @@
 /** Script views (HavokScript chunk, SCRI container, `.scripts`): info with verify, strings and calls; the listing. */
-import type { ScriptAnalysis, ScriptLinePage, ScriptOverview } from '../../../src/server/api-types.ts';
+import type { ScriptAnalysis, ScriptLinePage, ScriptOverview, ScriptSearchAnswer } from '../../../src/server/api-types.ts';
 import { get } from '../api.ts';
 import { link, type App } from '../app.ts';
 import { bytes, h, mount, num } from '../dom.ts';
@@ -112,4 +112,20 @@ export class ScriptListingView {
   destroy(): void {
     this.vt?.destroy();
   }
+}
+
+/** Search results of a script: listing (or source) lines holding the query, each linking to its line. */
+export async function scriptSearchView(app: App, file: string, q: string): Promise<HTMLElement> {
+  const r = await get<ScriptSearchAnswer>(['files', file, 'script', 'search'], { q });
+  return h(
+    'div',
+    { class: 'page search' },
+    h('h2', null, `${num(r.total)} line${r.total === 1 ? '' : 's'} for `, h('q', null, r.query)),
+    h('p', { class: 'muted' }, 'lines of the listing', r.total > r.hits.length ? ` · the first ${num(r.hits.length)} shown` : ''),
+    h(
+      'ol',
+      { class: 'hits' },
+      r.hits.map((hit) => h('li', { class: 'hit hit-line' }, h('span', { class: 'hit-kind' }, 'line'), link(app, { view: 'listing', file, line: hit.line }, `line ${hit.line}`), h('span', { class: 'hit-text mono' }, hit.text.trim()))),
+    ),
+  );
 }
