@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Database } from '../gamedb/database.ts';
 import { NameDictionary } from '../gamedb/names.ts';
 import { SearchIndex } from '../gamedb/search.ts';
-import { readBytes } from '../node/fs.ts';
+import { readGadbFile } from '../node/gamedb.ts';
 import { searchAnswer, type SearchWorkerMessage, type SearchWorkerRequest } from './search-service.ts';
 
 const { path, names } = workerData as { path: string; names: string };
@@ -13,7 +13,7 @@ try {
   const t0 = performance.now();
   const dictionary = new NameDictionary();
   dictionary.addText(names);
-  const db = Database.open(readBytes(path), { names: dictionary });
+  const db = Database.open(readGadbFile(path), { names: dictionary });
   let last = 0;
   const index = new SearchIndex(db, {
     onProgress: (done, total) => {
