@@ -98,6 +98,9 @@ describe('scry script check', () => {
       `${fixturePath('hks', 'hksc-errors', 's_slot_type.lua')}:12:8: Attempt to assign a value of invalid type to slot 'n' (expected 'number').`,
     ]);
     expect(r.stderr).toMatch(/1 of 3 file\(s\) compile/);
+    const mixed = await runCli(['script', 'check', 'good.lua', fixturePath('hks', 'generated', 'scri', 'closures.debug.scri')], { cwd: dir });
+    expect(mixed.code).toBe(1);
+    expect(mixed.stdout).toMatch(/closures\.debug\.scri: .*already bytecode/);
     const ok = await runCli(['script', 'check', 'good.lua', '--json'], { cwd: dir });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({ files: 1, failed: 0, results: [{ file: 'good.lua', ok: true }] });

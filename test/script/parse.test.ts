@@ -66,7 +66,9 @@ describe('parseLua: the AST of Lua 5.1 and the HavokScript extensions', () => {
     expect(structs[1]!.items[0]).toMatchObject({ annotation: { name: 'Meta', line: 5 } });
     const local = chunk.body.body[2]!;
     expect(local).toMatchObject({ type: 'LocalStatement', names: [{ name: 's', annotation: { type: 'TypeAnnotation', name: 'S' } }], values: [{ type: 'HmakeExpression', structure: { name: 'S' }, table: { fields: [{ type: 'TableNamedField' }] } }] });
-    expect(find(chunk, 'LocalFunctionStatement')[0]!.func.params.map((p) => [p.name, p.annotation?.name])).toEqual([['a', 'S'], ['b', undefined]]);
+    const lf = find(chunk, 'LocalFunctionStatement')[0]!;
+    expect(lf.func.params.map((p) => [p.name, p.annotation?.name])).toEqual([['a', 'S'], ['b', undefined]]);
+    expect([lf.line, lf.column, lf.func.line, lf.func.column, lf.name.name, lf.name.column]).toEqual([11, 1, 11, 7, 'f', 16]);
     expect(find(chunk, 'NumericForStatement')[0]!.variable.annotation?.name).toBe('number');
     expect(find(chunk, 'GenericForStatement')[0]!.variables.map((v) => v.annotation?.name ?? null)).toEqual(['string', null]);
     expect(find(chunk, 'LightUserdataLiteral')[0]).toMatchObject({ value: 0xcf58d231n, raw: '0xcf58d231hi' });

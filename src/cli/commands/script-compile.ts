@@ -2,7 +2,7 @@
  * `scry script compile` and `scry script check`: HavokScript source (a `.lua` file, stdin, or a `.scripts` / SCRI
  * container whose body is source text) to bytecode, as hksc compiles it. Thin over `src/script/compile`.
  */
-import { UsageError } from '../../binary/errors.ts';
+import { ToolkitError, UsageError } from '../../binary/errors.ts';
 import { analyzeHksChunk, HKS_STRUCTURE_ORDERS, writeHksChunk } from '../../formats/hks/index.ts';
 import { isScri, parseScri, writeScri } from '../../formats/scri/scri.ts';
 import { readBytes, writeFileAtomic } from '../../node/fs.ts';
@@ -98,9 +98,14 @@ const checkCommand: Command = {
         compileLua(bytes, { name: arg === '-' ? '=stdin' : cleanFileName(arg) });
         results.push({ file: arg, ok: true });
       } catch (e) {
-        if (!(e instanceof CompileError)) throw e;
-        results.push({ file: arg, ok: false, error: { line: e.line, column: e.column, message: e.reason } });
-        if (!ctx.json) ctx.out(`${arg}:${e.line}:${e.column}: ${e.reason}`);
+        if (e instanceof CompileError) {
+          results.push({ file: arg, ok: false, error: { line: e.line, column: e.column, message: e.reason } });
+          if (!ctx.json) ctx.out(`${arg}:${e.line}:${e.column}: ${e.reason}`);
+        } else if (e instanceof ToolkitError) {
+          // Not source text (a bytecode SCRI, a cut-off body, a bad container): this file fails, the others are checked.
+          results.push({ file: arg, ok: false, error: { line: 0, column: 0, message: e.message } });
+          if (!ctx.json) ctx.out(`${arg}: ${e.message}`);
+        } else throw e;
       }
     }
     const failed = results.filter((r) => !r.ok).length;

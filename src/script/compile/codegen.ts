@@ -514,14 +514,26 @@ export class FuncState {
     this.jpc = this.concat(this.jpc, list);
   }
 
+  /**
+   * The last known tail of the list starting at each head. Walking a list to its end on every append is quadratic in
+   * its length (an if with thousands of elseif arms); the walk starts from the cached tail instead, which gives the
+   * same tail because lists only grow at the end until they are patched, and a patched list is never appended to.
+   */
+  private listTail = new Map<number, number>();
+
+  private tailOf(list: number): number {
+    let t = this.listTail.get(list) ?? list;
+    let next: number;
+    while ((next = this.getJump(t)) !== NO_JUMP) t = next;
+    return t;
+  }
+
   /** Appends list l2 to list l1; returns the (possibly new) head of l1. */
   concat(l1: number, l2: number): number {
     if (l2 === NO_JUMP) return l1;
     if (l1 === NO_JUMP) return l2;
-    let list = l1;
-    let next: number;
-    while ((next = this.getJump(list)) !== NO_JUMP) list = next;
-    this.fixJump(list, l2);
+    this.fixJump(this.tailOf(l1), l2);
+    this.listTail.set(l1, this.tailOf(l2));
     return l1;
   }
 

@@ -1307,7 +1307,8 @@ export class Parser {
     return node;
   }
 
-  private localFunc(sl: number, sc: number): A.LocalFunctionStatement {
+  /** `local function name body`; the function node starts at the `function` keyword (fl, fc). */
+  private localFunc(sl: number, sc: number, fl: number, fc: number): A.LocalFunctionStatement {
     const fs = this.fs;
     const ls = this.ls;
     const b = new ExpDesc();
@@ -1317,8 +1318,6 @@ export class Parser {
     const v = new ExpDesc().init(Exp.LOCAL, fs.freeReg, LuaType.IFUNCTION);
     fs.reserveRegs(1);
     this.adjustLocalVars(1);
-    const fl = ls.tokLine;
-    const fc = ls.tokCol;
     const func = this.body(b, false, ls.line, fl, fc);
     fs.storeVar(v, b);
     fs.locals[fs.actvar[fs.nactvar - 1]!]!.startPc = fs.pc;
@@ -1558,10 +1557,13 @@ export class Parser {
         return this.repeatStat(line, sl, sc);
       case Tok.FUNCTION:
         return this.funcStat(line, sl, sc);
-      case Tok.LOCAL:
+      case Tok.LOCAL: {
         ls.advance();
-        if (this.testNext(Tok.FUNCTION)) return this.localFunc(sl, sc);
+        const fl = ls.tokLine;
+        const fc = ls.tokCol;
+        if (this.testNext(Tok.FUNCTION)) return this.localFunc(sl, sc, fl, fc);
         return this.localStat(sl, sc);
+      }
       case Tok.RETURN:
         return this.retStat(sl, sc);
       case Tok.BREAK:
