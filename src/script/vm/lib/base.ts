@@ -7,7 +7,7 @@ import { HostFunction, LightUserdata, LuaClosure, LuaStruct, LuaUserdata, YIELD_
 import { LuaThread } from '../thread.ts';
 import { LuaError, type LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
-import { getMetatable, getTM, rawSet, typeName } from '../meta.ts';
+import { checkSlotValue, getMetatable, getTM, rawSet, typeName } from '../meta.ts';
 import { numberToString, stringToNumber, stringToNumberBase } from '../numfmt.ts';
 import { arg, argError, checkAny, checkInt, checkNumber, checkString, checkTable, libError, newLib, optInt, optString, registerLib, typeArgError, whereLevel } from './aux.ts';
 
@@ -167,6 +167,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     },
     setmetatable(L, ra, nargs) {
       const t = arg(L, ra, nargs, 1);
+      if (t instanceof LuaStruct) return setStructMeta(L, ra, nargs, t);
       if (!(t instanceof LuaTable)) typeArgError(L, 1, nargs, 'table');
       const mt = arg(L, ra, nargs, 2);
       if (mt !== undefined && !(mt instanceof LuaTable)) argError(L, 2, 'nil or table expected');
@@ -451,4 +452,22 @@ function openCoroutine(vm: LuaVM): void {
   void co;
   void YIELD_RESULT;
   void checkNumber;
+}
+
+/**
+ * `setmetatable(instance, meta)` on an `hstructure` instance: a structure's metatable is its `meta` slot (declared
+ * `meta : T`), which indexing already consults (`structMetaField`); the value is checked against the slot's type.
+ * The shipped layer scripts do this in every script object's `__constructor` (`setmetatable(self, parent)` with
+ * `parent` the `hmake`d `_meta` structure).
+ */
+function setStructMeta(L: LuaThread, ra: number, nargs: number, t: LuaStruct): number {
+  const mt = arg(L, ra, nargs, 2);
+  const mp = t.def.metaPos;
+  if (mp < 0) argError(L, 1, `structure '${t.def.name}' declares no meta`);
+  if (mt !== undefined && !(mt instanceof LuaTable) && !(mt instanceof LuaStruct)) argError(L, 2, 'nil, table or structure expected');
+  const slot = t.def.byPosition[mp];
+  if (slot) checkSlotValue(L, t.def, 'meta', slot.typeId, slot.structType, mt);
+  t.slots[mp] = mt;
+  L.set(ra, t);
+  return 1;
 }
