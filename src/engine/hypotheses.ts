@@ -58,6 +58,78 @@ export const ENGINE_HYPOTHESES = {
       'Every world object class the scripts use derives directly from GameBase and has its methods (SetHidden, GetName, __typeof …); argument shapes not named by the seed are those the shipped source passes.',
     status: 'inferred',
   },
+  oneInstance: {
+    id: 'H-ONE-INSTANCE',
+    statement:
+      "Which object runs which script is world data (the layer's ScriptBind block), which a layer's script does not carry: headless, every prefab whose StartupCommands entry (_<prefab>_SC_Script_<hash>) starts gets one instance (one scriptId), and ScriptObject.Create(scriptId, NAME) builds the entry _<prefab>_<NAME without dots>_Script_<hash> of the layer's table, once per instance.",
+    status: 'inferred',
+  },
+  threadArgs: {
+    id: 'H-THREAD-ARGS',
+    statement:
+      "A StartupCommands thread is called as entry(self, threadId, scriptId) with self = the layer's section table (the shipped entries never read it), threadId = a number naming the thread for LithThreadSleep, scriptId = a table whose Instance field is the prefab instance.",
+    status: 'open',
+  },
+  stackThreads: {
+    id: 'H-STACK-THREADS',
+    statement:
+      "Only the engine pushes the running-script stack (the __eventmap dispatcher, the resource loaders): the layer's chunk runs with the loader's entry (named after the layer) pushed, while script threads (StartupCommands entries, on start and after a sleep) run at depth 0, so a context-asserting native called from a thread asserts. The seed lists the pushers, not whether the thread scheduler is one of them.",
+    status: 'open',
+  },
+  stackName: {
+    id: 'H-STACK-NAME',
+    statement: 'A dispatch pushes the __eventmap entry\'s name field (the handler\'s name, e.g. "Collected"); "Invalid" when it is not a non-empty string.',
+    status: 'open',
+  },
+  sleepWake: {
+    id: 'H-SLEEP-WAKE',
+    statement:
+      'LithThreadSleep(threadId, s) resumes the thread on the first frame after the world time has advanced by s seconds (rounded to ms) since the call; a sleep of 0 resumes on the next frame. Work that becomes due while due work runs waits for the next frame.',
+    status: 'inferred',
+  },
+  timerComplete: {
+    id: 'H-TIMER-COMPLETE',
+    statement:
+      "ScriptTimer:Start(seconds, …) fires the timer's OnComplete once, after `seconds` of world time; starting a running timer restarts it. The other three arguments (an interval, two flags) are recorded, not interpreted.",
+    status: 'open',
+  },
+  propDefaults: {
+    id: 'H-PROP-DEFAULTS',
+    statement: 'WBScriptProp* return the value the world data gives the property; headless, the value the run supplies (--prop NAME=VALUE), else the default the script passes.',
+    status: 'inferred',
+  },
+  unresolvedRecord: {
+    id: 'H-DB-UNRESOLVED',
+    statement: "A DB<Kind>.Name whose record is not in the database gives a null record of the kind (as DB<Kind>.None), which natives receive; the game's exact result (nil or a null handle) is not known.",
+    status: 'open',
+  },
+  castRefines: {
+    id: 'H-CAST',
+    statement:
+      'Class:Cast(object) returns the object when its class is or derives from Class, the class\'s None otherwise; an object whose class the headless world does not know (an event argument) takes the class it is cast to.',
+    status: 'inferred',
+  },
+  groupMembers: {
+    id: 'H-GROUP-MEMBERS',
+    statement: 'WBObjectPair(group) iterates the group\'s members, which are world data: headless, a group has none.',
+    status: 'inferred',
+  },
+  listIndex: {
+    id: 'H-LIST-AT',
+    statement: 'WBLinkedList:At(i) is 0-based (the shipped source picks At(GetRandomInt(0, Size() - 1))).',
+    status: 'inferred',
+  },
+  faultEnds: {
+    id: 'H-FAULT-ENDS',
+    statement:
+      'A native called with an argument shape it does not expect, or a context-asserting native called at depth 0, would fault the game (natives do not validate; an assert writes to null): headless, the call raises an error that ends the calling thread or handler, and the run goes on.',
+    status: 'inferred',
+  },
+  loadResets: {
+    id: 'H-LOAD-RESETS',
+    statement: "A load rebuilds the world's objects, so it ends every script thread and drops every event registration, timer and prefab instance; the compiled layers stay cached (the reinstall table lives for the process).",
+    status: 'inferred',
+  },
 } as const satisfies Record<string, EngineHypothesis>;
 
 /** Every engine hypothesis, for listings (`scry script run --json` summary, docs). */

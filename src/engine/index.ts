@@ -1,4 +1,4 @@
-/** Public surface of the headless engine: clocks, world state, and (as they land) the script host. */
+/** Public surface of the headless engine: clocks, world state, natives and DB<Kind> tables, the script host, traces. */
 export * from './clocks.ts';
 export * from './world.ts';
 export * from './dbkinds.ts';
@@ -8,6 +8,7 @@ export * from './schedule.ts';
 export * from './trace.ts';
 export * from './objects.ts';
 export * from './layer.ts';
+export * from './host.ts';
 export * from './needs.ts';
 export { usageFromAst } from './needs-ast.ts';
 export { closestNames, editDistance } from './closest.ts';

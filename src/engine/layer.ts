@@ -78,7 +78,8 @@ export class LayerCache {
    * reused afterwards. Returns whether this call compiled it.
    */
   get(layer: Layer): { entry: CachedLayer; compiled: boolean } {
-    const hit = this.#entries.get(layer.name);
+    const key = layerKey(layer);
+    const hit = this.#entries.get(key);
     if (hit) {
       hit.uses++;
       return { entry: hit, compiled: false };
@@ -90,12 +91,12 @@ export class LayerCache {
       entry = { chunk: r.chunk, ast: r.ast, uses: 1 };
       this.compiles++;
     }
-    this.#entries.set(layer.name, entry);
+    this.#entries.set(key, entry);
     return { entry, compiled: true };
   }
 
-  has(name: string): boolean {
-    return this.#entries.has(name);
+  has(layer: Layer): boolean {
+    return this.#entries.has(layerKey(layer));
   }
 
   get size(): number {
@@ -107,5 +108,60 @@ export class LayerCache {
   }
 }
 
+/**
+ * The reinstall table's key: the layer's name plus a fingerprint of its bytes, so that an edited layer of the same
+ * name (a modder's change) is compiled again rather than served stale.
+ */
+function layerKey(layer: Layer): string {
+  const words: ArrayLike<number> = layer.source ?? layer.chunk?.main.code ?? [];
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+  return `${layer.name}\u0000${layer.kind}\u0000${words.length}\u0000${(h >>> 0).toString(16)}`;
+}
+
 /** The process-wide reinstall table. */
 export const processLayerCache = new LayerCache();
+
+/** Where an entry of the section table comes from, as the shipped source's comment before it says. */
+export interface EntryOrigin {
+  /** The object and script (`SC.Script`, `DISABLE.Script1`). */
+  readonly object: string;
+  readonly script: string;
+  /** The prefab file (`prefabs\gameplay\…\ammo_large_timed.prefab06c`) and its base name (`ammo_large_timed`). */
+  readonly prefabPath: string;
+  readonly prefab: string;
+}
+
+/**
+ * The `-- OBJECT.Script (prefab path)` comment before each entry of a source layer (the shipped sources carry
+ * one per entry; bytecode has none), by entry name.
+ */
+export function entryOrigins(source: Uint8Array): Map<string, EntryOrigin> {
+  const text = new TextDecoder('latin1').decode(source);
+  const out = new Map<string, EntryOrigin>();
+  const re = /^-- ([^\s()]+)\.(Script\d*) \(([^)\r\n]+)\)\r?\n(_[A-Za-z0-9_]+) = /gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const prefabPath = m[3]!;
+    const base = prefabPath.slice(Math.max(prefabPath.lastIndexOf('\\'), prefabPath.lastIndexOf('/')) + 1).replace(/\.prefab[0-9a-z]*$/i, '');
+    out.set(m[4]!, { object: m[1]!, script: m[2]!, prefabPath, prefab: base });
+  }
+  return out;
+}
+
+/**
+ * The prefab of an entry without its comment: `_<prefab>_SC_Script_<hash>` exactly; otherwise the longest
+ * `_`-separated prefix that another entry shares (prefab scripts compile into one table per prefab), else the
+ * first segment.
+ */
+export function entryPrefab(entry: string, entries: readonly string[]): string {
+  const sc = /^_(.+)_SC_Script_[0-9a-fA-F]+$/.exec(entry);
+  if (sc) return sc[1]!;
+  const body = entry.replace(/^_/, '');
+  const cuts: number[] = [];
+  for (let i = body.indexOf('_'); i > 0; i = body.indexOf('_', i + 1)) cuts.push(i);
+  for (let k = cuts.length - 1; k >= 0; k--) {
+    const p = body.slice(0, cuts[k]);
+    if (entries.some((e) => e !== entry && e.startsWith(`_${p}_`))) return p;
+  }
+  return cuts.length ? body.slice(0, cuts[0]) : body;
+}

@@ -100,8 +100,12 @@ export interface WorldClassSpec {
   readonly castable: boolean;
   /** `Class.None` (the null handle) is used. */
   readonly none: boolean;
-  /** Event properties (`obj.OnSpawn`) the shipped source registers on. */
-  readonly events: readonly string[];
+  /**
+   * Event properties (`obj.OnSpawn`) the shipped source registers on, with the fields its handlers read from the
+   * event's argument table besides `Sender` (always the sending object) and their shapes (inferred from how the
+   * handlers use them: `args.ai` is registered on for OnDispatched, an NPC event).
+   */
+  readonly events: Readonly<Record<string, Readonly<Record<string, ValueShape>>>>;
 }
 
 /**
@@ -109,23 +113,23 @@ export interface WorldClassSpec {
  * group members, GameBase.None): the deeper hierarchy is not known (H-NATIVE-CLASSES).
  */
 export const WORLD_CLASSES: readonly WorldClassSpec[] = [
-  { name: 'GameBase', creatable: false, castable: false, none: true, events: [] },
-  { name: 'DynamicObjectGroup', parent: 'GameBase', creatable: true, castable: false, none: false, events: ['OnStateChange'] },
-  { name: 'CombatProp', parent: 'GameBase', creatable: true, castable: false, none: false, events: [] },
-  { name: 'InventoryItemUI', parent: 'GameBase', creatable: true, castable: false, none: false, events: ['OnCollect'] },
-  { name: 'ScriptTimer', parent: 'GameBase', creatable: true, castable: false, none: false, events: ['OnComplete'] },
-  { name: 'AINodeAttract', parent: 'GameBase', creatable: true, castable: false, none: false, events: [] },
-  { name: 'AINodeAnimate', parent: 'GameBase', creatable: true, castable: false, none: false, events: ['OnApproaching', 'OnApproachInterrupted', 'OnArrival', 'OnDeparture'] },
-  { name: 'AISpawnerAmbientBase', parent: 'GameBase', creatable: true, castable: false, none: false, events: ['OnSpawn'] },
-  { name: 'AINavMeshObstacle', parent: 'GameBase', creatable: true, castable: false, none: false, events: [] },
-  { name: 'AINodeSet', parent: 'GameBase', creatable: true, castable: false, none: false, events: [] },
-  { name: 'AINodeBattle', parent: 'GameBase', creatable: false, castable: true, none: false, events: [] },
-  { name: 'Group', parent: 'GameBase', creatable: true, castable: false, none: false, events: [] },
-  { name: 'QuestRelay', parent: 'GameBase', creatable: true, castable: false, none: false, events: [] },
-  { name: 'ScriptRelay', parent: 'GameBase', creatable: false, castable: true, none: false, events: [] },
-  { name: 'MapCanvas', parent: 'GameBase', creatable: false, castable: true, none: false, events: [] },
-  { name: 'NPC', parent: 'GameBase', creatable: false, castable: true, none: true, events: ['OnDispatched'] },
-  { name: 'CPlayerObj', parent: 'GameBase', creatable: false, castable: false, none: false, events: [] },
+  { name: 'GameBase', creatable: false, castable: false, none: true, events: {} },
+  { name: 'DynamicObjectGroup', parent: 'GameBase', creatable: true, castable: false, none: false, events: { OnStateChange: { NewState: 'record:DBDOGStateType' } } },
+  { name: 'CombatProp', parent: 'GameBase', creatable: true, castable: false, none: false, events: {} },
+  { name: 'InventoryItemUI', parent: 'GameBase', creatable: true, castable: false, none: false, events: { OnCollect: {} } },
+  { name: 'ScriptTimer', parent: 'GameBase', creatable: true, castable: false, none: false, events: { OnComplete: {} } },
+  { name: 'AINodeAttract', parent: 'GameBase', creatable: true, castable: false, none: false, events: {} },
+  { name: 'AINodeAnimate', parent: 'GameBase', creatable: true, castable: false, none: false, events: { OnApproaching: { Approacher: 'object:NPC' }, OnApproachInterrupted: { Approacher: 'object:NPC' }, OnArrival: { Activator: 'object:NPC' }, OnDeparture: { Departer: 'object:NPC' } } },
+  { name: 'AISpawnerAmbientBase', parent: 'GameBase', creatable: true, castable: false, none: false, events: { OnSpawn: { ai: 'object:NPC' } } },
+  { name: 'AINavMeshObstacle', parent: 'GameBase', creatable: true, castable: false, none: false, events: {} },
+  { name: 'AINodeSet', parent: 'GameBase', creatable: true, castable: false, none: false, events: {} },
+  { name: 'AINodeBattle', parent: 'GameBase', creatable: false, castable: true, none: false, events: {} },
+  { name: 'Group', parent: 'GameBase', creatable: true, castable: false, none: false, events: {} },
+  { name: 'QuestRelay', parent: 'GameBase', creatable: true, castable: false, none: false, events: {} },
+  { name: 'ScriptRelay', parent: 'GameBase', creatable: false, castable: true, none: false, events: {} },
+  { name: 'MapCanvas', parent: 'GameBase', creatable: false, castable: true, none: false, events: {} },
+  { name: 'NPC', parent: 'GameBase', creatable: false, castable: true, none: true, events: { OnDispatched: {} } },
+  { name: 'CPlayerObj', parent: 'GameBase', creatable: false, castable: false, none: false, events: {} },
 ];
 
 const SCRIPT_CONTEXT_ASSERT = 'This function should only be called from script code';
@@ -195,7 +199,9 @@ export const NATIVES: readonly NativeSpec[] = [
     ...(c.creatable
       ? [{ name: `${c.name}.Create`, args: ['scriptId', 'string', 'boolean', 'boolean'], returns: `object:${c.name}`, effect: 'create', behaviour: 'object-create', source: 'shipped-source', note: 'Create(scriptId, name, name is a property value, required)' } satisfies NativeSpec]
       : []),
-    ...(c.castable ? [{ name: `${c.name}:Cast`, args: ['object'], returns: `object:${c.name}`, effect: 'query', behaviour: 'object-cast', source: 'shipped-source' } satisfies NativeSpec] : []),
+    ...(c.castable
+      ? [{ name: `${c.name}:Cast`, args: ['object?'], returns: `object:${c.name}`, effect: 'query', behaviour: 'object-cast', source: 'shipped-source', note: 'a cast of nil (an empty list\'s At) gives None: taken to be a null-safe type test (H-CAST)' } satisfies NativeSpec]
+      : []),
   ]),
 ];
 
@@ -366,4 +372,13 @@ export function recordKindsOfNatives(): Map<string, string[]> {
     }
   }
   return out;
+}
+
+/** The argument fields an event's handlers read (besides `Sender`), from the sender's class chain. */
+export function eventArgumentShapes(className: string, event: string): Readonly<Record<string, ValueShape>> | undefined {
+  for (const c of classChain(className)) {
+    const e = CLASSES_BY_NAME.get(c)?.events[event];
+    if (e) return e;
+  }
+  return undefined;
 }

@@ -39,15 +39,15 @@ export class WorldObject {
 }
 
 /** One placed prefab: its scriptId table (a VM value the binding keeps), objects and script objects. */
-export class PrefabInstance<V = unknown> {
+export class PrefabInstance {
   readonly id: number;
   readonly prefab: string;
   /** The scriptId table handed to its entries (set by the binding). */
-  scriptId: V | undefined;
+  scriptId: unknown;
   /** Objects by `class\0name`. */
   readonly objects = new Map<string, WorldObject>();
   /** Script objects by name (`"SO"`), built once through `__constructor`. */
-  readonly scriptObjects = new Map<string, V>();
+  readonly scriptObjects = new Map<string, unknown>();
   /** Script property values the run supplies (`--prop NAME=VALUE`); the rest keep their defaults. */
   readonly props: Map<string, string>;
 

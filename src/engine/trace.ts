@@ -19,17 +19,26 @@ export const TRACE_KINDS = [
   'dispatch', // a handler called through __eventmap (stack = running-script stack)
   'assert', // a native asserted as the engine would (the game would fault)
   'fault', // something the game would fault on that the engine does not check (wrong argument shape, stack overflow)
-  'log', // GameConsole output
+  'log', // what a script printed (print, io.write)
   'pause', // pause / resume, slow motion
   'error', // a script error or a budget ran out; the thread ends, the host goes on
 ] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
+/** A value in a trace: Lua scalars as themselves, objects, records, tables and functions by a label. */
+export type TraceValue = null | boolean | number | string | { ref: string };
+
 /** One trace entry. `t` = world time in ms; other fields depend on `kind`. */
 export interface TraceEntry {
   t: number;
+  /** Run time (the real-time clock) in ms: differs from `t` once the game was paused. */
+  rt?: number;
   kind: TraceKind;
   name: string;
+  /** A method's receiver (`ST`, `WD.DOG`). */
+  self?: string;
+  /** The engine hypothesis the entry depends on, when it depends on one. */
+  hypothesis?: string;
   /** The script thread (or dispatch) that caused it. */
   thread?: number;
   /** Running-script stack names at the time, bottom first (the static depth-0 entry is left out). */
@@ -76,16 +85,18 @@ export class Trace {
   /** Entries dropped past the limit (counted, by kind, in the summary). */
   truncated = 0;
   readonly #now: () => number;
+  readonly #realNow: (() => number) | undefined;
   readonly #listeners: ((e: TraceEntry) => void)[] = [];
 
-  /** `now` gives the world time in ms for each entry. */
-  constructor(now: () => number, limit = DEFAULT_TRACE_LIMIT) {
+  /** `now` gives the world time in ms for each entry, `realNow` (optional) the run time. */
+  constructor(now: () => number, limit = DEFAULT_TRACE_LIMIT, realNow?: () => number) {
     this.#now = now;
     this.limit = limit;
+    this.#realNow = realNow;
   }
 
-  add(kind: TraceKind, name: string, details: Omit<TraceEntry, 't' | 'kind' | 'name'> = {}): TraceEntry {
-    const e: TraceEntry = { t: this.#now(), kind, name, ...details };
+  add(kind: TraceKind, name: string, details: Omit<TraceEntry, 't' | 'rt' | 'kind' | 'name'> = {}): TraceEntry {
+    const e: TraceEntry = this.#realNow ? { t: this.#now(), rt: this.#realNow(), kind, name, ...details } : { t: this.#now(), kind, name, ...details };
     if (this.entries.length < this.limit) this.entries.push(e);
     else this.truncated++;
     for (const l of this.#listeners) l(e);
@@ -117,6 +128,7 @@ export function formatTraceEntry(e: TraceEntry): string {
   if (e.result !== undefined) parts.push(`-> ${formatTraceValue(e.result)}`);
   if (e.record) parts.push(`-> ${e.record}`);
   if (e.kind === 'db' && !e.record) parts.push('unresolved');
+  if (e.self) parts.push(`on ${e.self}`);
   if (e.sender || e.event) parts.push(`${e.sender ?? '?'}.${e.event ?? '?'}`);
   if (e.hash) parts.push(e.hash);
   if (e.handler) parts.push(`-> ${e.handler}`);
@@ -130,10 +142,11 @@ export function formatTraceEntry(e: TraceEntry): string {
   return `${t}s  ${e.kind.padEnd(12)} ${e.name}${thread} ${parts.join(' ')}`.trimEnd();
 }
 
-/** A value as the trace shows it in text. */
+/** A value as the trace shows it in text: strings quoted, references (`{ ref }`) by their label. */
 export function formatTraceValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === null || v === undefined) return 'nil';
+  if (typeof v === 'object' && 'ref' in v && typeof (v as { ref: unknown }).ref === 'string') return (v as { ref: string }).ref;
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }

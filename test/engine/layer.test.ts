@@ -43,3 +43,24 @@ describe('layers', () => {
     expect(cache.size).toBe(2);
   });
 });
+
+describe('entry origins', () => {
+  it('reads the prefab of every entry from the comment before it', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { fixturePath } = await import('../support/fixtures.ts');
+    const { entryOrigins, entryPrefab } = await import('../../src/engine/layer.ts');
+    const src = new Uint8Array(readFileSync(fixturePath('scripts', 'island_fortassault_fagameplay.closed.lua')));
+    const o = entryOrigins(src);
+    expect(o.size).toBe(13);
+    expect(o.get('_assaultarcherdrumtowertopfull_scWD_Script_696a2498')).toEqual({
+      object: 'scWD',
+      script: 'Script',
+      prefabPath: 'prefabs\\gameplay\\fort\\assault\\assaultarcherdrumtowertopfull.prefab06c',
+      prefab: 'assaultarcherdrumtowertopfull',
+    });
+    expect(o.get('_ammo_large_timed_DISABLE_Script1_6bc20555')).toMatchObject({ object: 'DISABLE', script: 'Script1', prefab: 'ammo_large_timed' });
+    // Without comments (bytecode), the shared prefix gives the same prefab for every entry here.
+    const entries = [...o.keys()];
+    for (const [entry, origin] of o) expect(entryPrefab(entry, entries), entry).toBe(origin.prefab);
+  });
+});

@@ -8,6 +8,8 @@ import { Database } from '../../gamedb/database.ts';
 import { layerAst, layerNameOf, openLayer, type Layer } from '../../engine/layer.ts';
 import { needsReport, usageFromChunk, type NeedsReport, type UsageSite } from '../../engine/needs.ts';
 import { usageFromAst } from '../../engine/needs-ast.ts';
+import { DEFAULT_SCRIPT_BUDGET, ScriptHost, type FireValue } from '../../engine/host.ts';
+import { formatTraceEntry, formatTraceSummary, traceJson, type TraceEntry } from '../../engine/trace.ts';
 import { checkInputFile, readInputFile } from '../input.ts';
 import { readBytes } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
@@ -105,3 +107,149 @@ const needs: Command = {
 };
 
 export const scriptEngineCommands: Command[] = [needs];
+
+// ------------------------------------------------------------------ script run (engine mode)
+
+/**
+ * The options of the engine mode of `scry script run` (the VM's `script-run.ts` spreads them into its own). Its
+ * `--budget N` is shared: in engine mode it is the instruction budget of each slice of script work.
+ */
+export const engineRunOptions: Record<string, OptionSpec> = {
+  ...engineDbOptions,
+  fire: { type: 'string', multiple: true, valueName: 'OBJECT.EVENT[@S][:F=V,…]', description: 'fire an event on an object at run second S (default 0), with argument fields (F=1, F=true, F=text, F=DBKind.Name); repeatable' },
+  start: { type: 'string', multiple: true, valueName: 'ENTRY[@S]', description: "start an entry of the layer's table as a thread (what a relay or trigger would do); repeatable" },
+  for: { type: 'string', valueName: 'SECONDS', description: 'run time to simulate (default 10)' },
+  pause: { type: 'string', multiple: true, valueName: 'AT:FOR', description: 'pause the game at run second AT for FOR seconds (world time stops, real time goes on); repeatable' },
+  slowmo: { type: 'string', multiple: true, valueName: 'AT:FOR:SCALE', description: 'slow motion on the five channel clocks; repeatable' },
+  prop: { type: 'string', multiple: true, valueName: '[PREFAB.]NAME=VALUE', description: 'a script property value (WBScriptProp*); repeatable' },
+  frame: { type: 'string', valueName: 'MS', description: 'real milliseconds per frame (default 20)' },
+  seed: { type: 'string', valueName: 'N', description: 'seed of Math:GetRandomInt (default 1)' },
+  timers: { type: 'string', valueName: 'auto|manual', description: 'auto (default): a started ScriptTimer fires OnComplete by itself; manual: only --fire' },
+};
+
+/** True when `script run` was asked for the engine: any engine option (`--db`, `--for`, `--fire` …) is given. */
+export function isEngineRun(ctx: CommandContext): boolean {
+  return Object.keys(engineRunOptions).some((k) => ctx.options[k] !== undefined);
+}
+
+/** One timed action of a run. */
+type RunAction =
+  | { at: number; kind: 'fire'; label: string; event: string; fields: Record<string, FireValue> }
+  | { at: number; kind: 'start'; entry: string }
+  | { at: number; kind: 'pause' | 'resume' }
+  | { at: number; kind: 'slowmo'; scale: number };
+
+function seconds(text: string, what: string): number {
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || x < 0) throw new UsageError(`${what} must be a number of seconds ≥ 0, got ${JSON.stringify(text)}`);
+  return x;
+}
+
+function list(ctx: CommandContext, name: string): string[] {
+  const v = ctx.options[name];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
+
+/** `OBJECT.EVENT[@S][:F=V,…]`: the event is what follows the object's last dot. */
+export function parseFire(text: string): Extract<RunAction, { kind: 'fire' }> {
+  const m = /^(.+)\.([A-Za-z_][A-Za-z0-9_]*)(?:@([^:]+))?(?::(.*))?$/.exec(text);
+  if (!m) throw new UsageError(`--fire takes OBJECT.EVENT[@SECONDS][:FIELD=VALUE,…] (e.g. ST.OnComplete@12), got ${JSON.stringify(text)}`);
+  const fields: Record<string, FireValue> = {};
+  for (const pair of m[4] ? m[4].split(',') : []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--fire field ${JSON.stringify(pair)}: expected FIELD=VALUE`);
+    const key = pair.slice(0, eq);
+    const raw = pair.slice(eq + 1);
+    fields[key] = raw === 'true' ? true : raw === 'false' ? false : /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : /^DB[A-Z][A-Za-z0-9_]*\.\S+$/.test(raw) ? { record: raw } : raw.startsWith('@') ? { object: raw.slice(1) } : raw;
+  }
+  return { at: m[3] !== undefined ? seconds(m[3], '--fire @SECONDS') * 1000 : 0, kind: 'fire', label: m[1]!, event: m[2]!, fields };
+}
+
+function runActions(ctx: CommandContext): RunAction[] {
+  const actions: RunAction[] = [];
+  for (const f of list(ctx, 'fire')) actions.push(parseFire(f));
+  for (const s of list(ctx, 'start')) {
+    const m = /^([^@]+)(?:@(.+))?$/.exec(s)!;
+    actions.push({ at: m[2] !== undefined ? seconds(m[2], '--start @SECONDS') * 1000 : 0, kind: 'start', entry: m[1]! });
+  }
+  for (const p of list(ctx, 'pause')) {
+    const m = /^([^:]+):([^:]+)$/.exec(p);
+    if (!m) throw new UsageError(`--pause takes AT:FOR in seconds (e.g. 5:2), got ${JSON.stringify(p)}`);
+    const at = seconds(m[1]!, '--pause AT') * 1000;
+    actions.push({ at, kind: 'pause' }, { at: at + seconds(m[2]!, '--pause FOR') * 1000, kind: 'resume' });
+  }
+  for (const p of list(ctx, 'slowmo')) {
+    const m = /^([^:]+):([^:]+):([^:]+)$/.exec(p);
+    if (!m) throw new UsageError(`--slowmo takes AT:FOR:SCALE (e.g. 2:3:0.25), got ${JSON.stringify(p)}`);
+    const at = seconds(m[1]!, '--slowmo AT') * 1000;
+    const scale = Number(m[3]);
+    if (!(scale >= 0 && scale <= 16)) throw new UsageError(`--slowmo SCALE must be between 0 and 16, got ${JSON.stringify(m[3])}`);
+    actions.push({ at, kind: 'slowmo', scale }, { at: at + seconds(m[2]!, '--slowmo FOR') * 1000, kind: 'slowmo', scale: 1 });
+  }
+  // stable: by time, then in the order given
+  return actions.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at || x.i - y.i).map((x) => x.a);
+}
+
+function intOpt(ctx: CommandContext, name: string, fallback: number, min: number, max: number): number {
+  const v = ctx.options[name];
+  if (v === undefined) return fallback;
+  const x = Number(v);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || x < min || x > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  return x;
+}
+
+function propsOf(ctx: CommandContext): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of list(ctx, 'prop')) {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--prop takes [PREFAB.]NAME=VALUE, got ${JSON.stringify(p)}`);
+    out.set(p.slice(0, eq), p.slice(eq + 1));
+  }
+  return out;
+}
+
+/** Runs a layer headless: what `scry script run LAYER --db … --fire … --for …` prints. */
+export function runLayerCommand(ctx: CommandContext): number {
+  const layer = openLayerArg(ctx);
+  const db = openEngineDb(ctx);
+  const forMs = ctx.options['for'] !== undefined ? seconds(String(ctx.options['for']), '--for') * 1000 : 10_000;
+  if (forMs > 24 * 3600 * 1000) throw new UsageError('--for is limited to 24 hours of run time');
+  const frameMs = intOpt(ctx, 'frame', 20, 1, 1000);
+  const timers = ctx.options['timers'] ?? 'auto';
+  if (timers !== 'auto' && timers !== 'manual') throw new UsageError(`--timers is auto or manual, got ${JSON.stringify(timers)}`);
+  const host = new ScriptHost({
+    ...(db ? { db } : {}),
+    kindOverrides: kindOverrides(ctx),
+    props: propsOf(ctx),
+    seed: intOpt(ctx, 'seed', 1, 0, 0xffffffff),
+    budget: { instructions: intOpt(ctx, 'budget', DEFAULT_SCRIPT_BUDGET.instructions, 1000, 1_000_000_000) },
+    timers,
+  });
+  const actions = runActions(ctx);
+  const print = (e: TraceEntry) => (ctx.json ? ctx.out(traceJson(e)) : ctx.out(formatTraceEntry(e)));
+  host.trace.onEntry(print);
+  host.load(layer);
+  let next = 0;
+  const due = (now: number) => {
+    while (next < actions.length && actions[next]!.at <= now) {
+      const a = actions[next++]!;
+      if (a.kind === 'fire') host.fire(a.label, a.event, a.fields);
+      else if (a.kind === 'start') host.start(a.entry);
+      else if (a.kind === 'pause' || a.kind === 'resume') host.setPaused(a.kind === 'pause');
+      else if (a.kind === 'slowmo') host.setSlowMotion(a.scale);
+    }
+  };
+  due(0);
+  while (host.realMs < forMs) {
+    host.frame(Math.min(frameMs, forMs - host.realMs));
+    due(host.realMs);
+  }
+  const summary = host.summary();
+  if (ctx.json) ctx.out(traceJson({ kind: 'summary', ...summary }));
+  else {
+    ctx.out('');
+    for (const l of formatTraceSummary(summary)) ctx.out(l);
+  }
+  const findings = summary.errors + summary.faults + summary.asserts + summary.db.unresolved.length;
+  return findings > 0 ? ExitCode.Findings : ExitCode.Ok;
+}
