@@ -70,11 +70,12 @@ function parseEquip(spec: string): GearEquip {
 const gearCommand: Command = {
   path: ['sim', 'gear'],
   summary: 'the gear budget (NemesisBundleMgr): priorities, costs, which requests load and which fall back to which backup',
-  usage: '--db GAMEDB [--equip ITEM[@OWNER][:SCORE]…] [--budget N]',
+  usage: '--db GAMEDB [--equip ITEM[@OWNER][:SCORE]…] [--give ITEM…] [--budget N]',
   maxArgs: 0,
   options: {
     ...common,
     equip: { type: 'string', multiple: true, valueName: 'ITEM', description: 'equip an Inventory/ArmorData or WeaponData item (owner default "player"; SCORE = byte 3, the interaction score); repeatable' },
+    give: { type: 'string', multiple: true, valueName: 'ITEM', description: 'a give-path request (byte 0 clear), same syntax as --equip; repeatable' },
     budget: { type: 'string', valueName: 'N', description: 'budget in MB instead of Faction/Global.NemsisBundleMemoryLimit × 10' },
   },
   details: [
@@ -84,7 +85,7 @@ const gearCommand: Command = {
     '(MB) when a load finishes. Exit 1 when a request was replaced by a backup or could not load.',
   ].join('\n'),
   async run(ctx) {
-    const equips = ((ctx.options['equip'] as string[] | undefined) ?? []).map(parseEquip);
+    const equips = [...((ctx.options['equip'] as string[] | undefined) ?? []).map(parseEquip), ...((ctx.options['give'] as string[] | undefined) ?? []).map((g) => ({ ...parseEquip(g), give: true }))];
     const budgetText = ctx.options['budget'];
     let budget: number | undefined;
     if (typeof budgetText === 'string') {

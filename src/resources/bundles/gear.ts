@@ -44,6 +44,14 @@ export function equipFlags(flags: Partial<Omit<GearFlags, 'b0'>> = {}): GearFlag
   return { b0: true, b1: flags.b1 ?? false, b2: flags.b2 ?? false, score: flags.score ?? 0, b4: flags.b4 ?? false };
 }
 
+/**
+ * The give path's bytes (0x4B4C7C): taken from a struct at +0xF8 of the 25-slot item table, whose content is an open
+ * question; byte 0 is clear (the seed saw byte 3 values up to 41 there).
+ */
+export function giveFlags(flags: Partial<Omit<GearFlags, 'b0'>> = {}): GearFlags {
+  return { b0: false, b1: flags.b1 ?? false, b2: flags.b2 ?? false, score: flags.score ?? 0, b4: flags.b4 ?? false };
+}
+
 /** The requester-count scale: × 1.25 at exactly 4, × 1.5 at 6 or 7, × 1.75 above 8; 1 otherwise (5 and 8 included). */
 export function requesterMultiplier(requesters: number): number {
   if (requesters === 4) return 1.25;

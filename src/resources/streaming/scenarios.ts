@@ -9,7 +9,7 @@ import type { MountVector } from '../vfs/mount-vector.ts';
 import { normalizeVfsPath, vfsKey, type VfsSource } from '../vfs/source.ts';
 import { CharacterBundleMgr, type CharacterBundleListener, type SpawnDecision } from '../bundles/character.ts';
 import { EffectSystem } from '../bundles/effects.ts';
-import { NemesisBundleMgr, equipFlags, type GearEvaluation, type GearRequestStatus } from '../bundles/gear.ts';
+import { NemesisBundleMgr, equipFlags, giveFlags, type GearEvaluation, type GearRequestStatus } from '../bundles/gear.ts';
 import type { Bundle } from '../bundles/registry.ts';
 import { withLatency, type LatencyModel, type StageLatency } from './latency.ts';
 import type { PipelineSwitches } from './pipeline.ts';
@@ -135,6 +135,8 @@ export async function simulateRegion(ctx: WorldContext, world: string, options: 
 export interface GearEquip {
   item: string;
   owner?: string;
+  /** A give-path request (byte 0 clear) instead of an equip. */
+  give?: boolean;
   score?: number;
   b1?: boolean;
   b2?: boolean;
@@ -177,7 +179,10 @@ export async function simulateGear(ctx: WorldContext, equips: readonly GearEquip
   const w = options.streamingWorld ?? createStreamingWorld(ctx, options.budget !== undefined ? { budget: options.budget } : {});
   const mgr = w.gear;
   if (!mgr) throw new UsageError('the gear manager is off');
-  for (const e of equips) mgr.equip(e.owner ?? 'player', e.item, equipFlags({ ...(e.score !== undefined ? { score: e.score } : {}), ...(e.b1 ? { b1: true } : {}), ...(e.b2 ? { b2: true } : {}), ...(e.b4 ? { b4: true } : {}) }));
+  for (const e of equips) {
+    const bytes = { ...(e.score !== undefined ? { score: e.score } : {}), ...(e.b1 ? { b1: true } : {}), ...(e.b2 ? { b2: true } : {}), ...(e.b4 ? { b4: true } : {}) };
+    mgr.equip(e.owner ?? 'player', e.item, e.give ? giveFlags(bytes) : equipFlags(bytes));
+  }
   const frames = options.frames ?? 16;
   for (let f = 0; f < frames && mgr.changed; f++) {
     mgr.update();

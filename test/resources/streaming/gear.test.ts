@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NemesisBundleMgr, Streamer, bundleDefinitions, equipFlags, requesterMultiplier } from '../../../src/index.ts';
+import { NemesisBundleMgr, Streamer, bundleDefinitions, equipFlags, giveFlags, requesterMultiplier } from '../../../src/index.ts';
 import { STARTER_GEAR_SETS, WorldFileSource } from '../../../src/gamedb/generate/world/index.ts';
 import { worldDb, worldVfs } from './world.ts';
 
@@ -57,6 +57,19 @@ describe('NemesisBundleMgr (seed 001 "The gear budget")', () => {
     // a fifth requester: × 1
     mgr.equip('e', piece.name);
     expect(mgr.priorityOf(g)).toBe(piece.priority + 12 + 1_000 + 10_000 + 500 + 1_000);
+  });
+
+  it('counts byte 0 only for equip-path requests: give-path requests carry it clear', async () => {
+    const { world } = worldDb();
+    const { s, mgr } = await manager();
+    const piece = world.plan.weapons[3]!;
+    const given = mgr.equip('npc', piece.name, giveFlags({ score: 41 }));
+    await frames(s, mgr);
+    const g = given.objects[0]!;
+    expect(g.hasHandle).toBe(true);
+    expect(mgr.priorityOf(g)).toBe(piece.priority + 41);
+    mgr.equip('player', piece.name); // an equip-path request sets byte 0: now + 1,000
+    expect(mgr.priorityOf(g)).toBe(piece.priority + 41 + 1_000);
   });
 
   it('replaces the estimate once by the real size (content bytes / 2^20) when the load finishes, state 2', async () => {
