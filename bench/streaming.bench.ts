@@ -39,7 +39,7 @@ export async function playHour(): Promise<string> {
   const vfs = new MountVector();
   await vfs.mount(source);
   const entries = (await source.list()).length;
-  const w = createStreamingWorld({ db, vfs, maxEvents: 0 });
+  const w = createStreamingWorld({ db, vfs, maxEvents: 0, depthResolutionMs: 100 });
   const s = w.streamer;
   const mgr = w.gear!;
   const HOUR = 3600_000;

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGadb } from '../../src/formats/gadb/write.ts';
 import { generateWorld, packWorldArchives, planBundleRefs } from '../../src/gamedb/generate/world/index.ts';
 import { startWorkbench, type Workbench } from '../../src/server/server.ts';
-import type { StreamingSetup, StreamingVisit } from '../../src/server/api-streaming.ts';
+import { prepareWorldSamples, type StreamingSetup, type StreamingVisit } from '../../src/server/api-streaming.ts';
+import { Arch06Archive } from '../../src/formats/arch06/archive.ts';
+import { readBytes } from '../../src/node/fs.ts';
 import { fixturePath } from '../support/fixtures.ts';
 import { api, raw, TOKEN } from './harness.ts';
 
@@ -73,5 +75,21 @@ describe('workbench Streaming API', () => {
     expect(bad.status).toBe(400);
     const nowhere = await raw(wb, 'GET', `/api/files/${id('world.gamedb')}/streaming/visit?world=Nowhere`);
     expect(nowhere.status).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('the world sample scry serve adds', () => {
+  it('is generated into the cache folder once: the world database and its five archives', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'scry-world-sample-'));
+    try {
+      const first = prepareWorldSamples(cache);
+      expect(first.notes).toHaveLength(1);
+      expect(first.files.map((f) => f.path.slice(f.path.lastIndexOf('/') + 1))).toEqual(['world.gamedb', 'world_characters.arch06', 'world_gear.arch06', 'world_island.arch06', 'world_minasithil.arch06', 'world_testarena.arch06']);
+      const archive = await Arch06Archive.fromBytes(readBytes(first.files[1]!.path));
+      expect(archive.files.some((f) => f.path === 'characters\\npcbundles\\goblin.embb')).toBe(true);
+      expect(prepareWorldSamples(cache).notes).toEqual([]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

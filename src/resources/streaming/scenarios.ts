@@ -23,6 +23,8 @@ export interface WorldContext {
   latency?: LatencyModel;
   switches?: Partial<PipelineSwitches>;
   maxEvents?: number;
+  /** Queue-depth sampling resolution (ms; default 1 in simulation). */
+  depthResolutionMs?: number;
   listener?: CharacterBundleListener;
 }
 
@@ -36,7 +38,7 @@ export interface StreamingWorld {
 
 /** Builds the streamer, CharacterBundleMgr, NemesisBundleMgr (when the database has its records) and effects. */
 export function createStreamingWorld(ctx: WorldContext, options: { budget?: number; gear?: boolean } = {}): StreamingWorld {
-  const streamer = new Streamer({ vfs: ctx.vfs, mode: ctx.mode ?? 'simulation', ...(ctx.latency ? { latency: ctx.latency } : {}), ...(ctx.switches ? { switches: ctx.switches } : {}), ...(ctx.maxEvents !== undefined ? { maxEvents: ctx.maxEvents } : {}) });
+  const streamer = new Streamer({ vfs: ctx.vfs, mode: ctx.mode ?? 'simulation', ...(ctx.latency ? { latency: ctx.latency } : {}), ...(ctx.switches ? { switches: ctx.switches } : {}), ...(ctx.maxEvents !== undefined ? { maxEvents: ctx.maxEvents } : {}), ...(ctx.depthResolutionMs !== undefined ? { depthResolutionMs: ctx.depthResolutionMs } : {}) });
   const event = (kind: string, detail: Record<string, unknown>): void => streamer.event(kind, { detail });
   const now = () => streamer.now();
   const cbm = new CharacterBundleMgr(ctx.db, streamer.bundles, { now, event, ...(ctx.listener ? { listener: ctx.listener } : {}) });
