@@ -82,7 +82,8 @@ const gearCommand: Command = {
     'Each frame the manager sorts the requested bundle objects by priority and loads them while the running cost stays',
     'within the budget; a request with a bundle over the budget takes the first OutOfMemoryBackups item whose bundles are',
     'all resident, and nothing new loads for it. Costs start as Bundles/Types.MaxMemoryPC and latch to the real size',
-    '(MB) when a load finishes. Exit 1 when a request was replaced by a backup or could not load.',
+    '(MB) when a load finishes. Exit 1 when a request was replaced by a backup, could not load, or names a bundle no',
+    'mounted source has (missing: benign in the engine, nothing loads for it).',
   ].join('\n'),
   async run(ctx) {
     const equips = [...((ctx.options['equip'] as string[] | undefined) ?? []).map(parseEquip), ...((ctx.options['give'] as string[] | undefined) ?? []).map((g) => ({ ...parseEquip(g), give: true }))];
@@ -93,7 +94,7 @@ const gearCommand: Command = {
       if (!(budget >= 0) || !Number.isFinite(budget)) throw new UsageError(`--budget must be a number ≥ 0, got ${JSON.stringify(budgetText)}`);
     }
     const { r, mounted } = await withInputs(ctx, async (world, mounted) => ({ r: await simulateGear(world, equips, budget !== undefined ? { budget } : {}), mounted }));
-    const fallback = r.requests.some((q) => q.status === 'replaced' || q.status === 'unavailable');
+    const fallback = r.requests.some((q) => q.status === 'replaced' || q.status === 'unavailable' || q.status === 'missing');
     if (ctx.json) {
       ctx.printJson({ mounted, ...r });
       return fallback ? ExitCode.Findings : ExitCode.Ok;

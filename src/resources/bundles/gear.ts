@@ -107,7 +107,8 @@ export class GearObject {
   }
 }
 
-export type GearRequestStatus = 'pending' | 'loading' | 'loaded' | 'replaced' | 'unavailable';
+/** `missing`: a bundle's manifest is in no mounted source (benign: nothing loads for it). */
+export type GearRequestStatus = 'pending' | 'loading' | 'loaded' | 'missing' | 'replaced' | 'unavailable';
 
 export class GearRequest {
   readonly id: number;
@@ -317,7 +318,7 @@ export class NemesisBundleMgr {
     for (const r of this.requests) {
       const over = r.objects.filter((o) => !o.withinBudget && o.state !== 1 && !o.missing);
       if (over.length === 0) {
-        r.status = r.objects.every((o) => o.state === 2 || o.missing) ? 'loaded' : 'loading';
+        r.status = r.objects.some((o) => o.missing) ? 'missing' : r.objects.every((o) => o.state === 2) ? 'loaded' : 'loading';
         r.backup = undefined;
       } else {
         const backup = this.findBackup(r);

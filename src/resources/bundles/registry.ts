@@ -67,6 +67,8 @@ export class Bundle {
   residentAt: number | undefined;
   /** Bumped by every 0-crossing, so late completions of an abandoned prefetch are ignored. */
   generation = 0;
+  /** The content request of the current prefetch (a late one of a discarded prefetch registers nothing). */
+  contentRequest: LoadRequest | undefined;
   private waiters: Array<(b: Bundle) => void> = [];
 
   constructor(hash: number, path: string) {
@@ -110,7 +112,7 @@ export interface BundleLoader {
   /** Loads a resource (shares a request in flight; no I/O when resident). Calls `done` when it ends. */
   loadResource(resource: Resource, done: (status: 'done' | 'missing' | 'failed' | 'resident') => void): void;
   /** Queues the bundle content job (the `.embb` on the I/O pipeline, queue 0). */
-  submitContent(bundle: Bundle, done: (request: LoadRequest) => void): void;
+  submitContent(bundle: Bundle, done: (request: LoadRequest) => void): LoadRequest;
   /** Tells listeners (the event log). */
   emit(kind: string, bundle: Bundle, detail?: Record<string, unknown>): void;
 }
@@ -213,7 +215,7 @@ export class BundleRegistry {
       }
     }
     b.state = 'content';
-    this.loader.submitContent(b, (request) => {
+    b.contentRequest = this.loader.submitContent(b, (request) => {
       if (b.generation !== generation || b.prefetches === 0) return;
       if (request.status === 'missing') {
         this.loader.emit('bundle.missing', b, { what: 'content' });
@@ -240,6 +242,7 @@ export class BundleRegistry {
     if (b.manifest) table.release(b.manifest);
     b.content = undefined;
     b.manifest = undefined;
+    b.contentRequest = undefined;
     b.state = 'registered';
     this.loader.emit('bundle.discard', b);
   }

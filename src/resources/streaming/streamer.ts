@@ -128,7 +128,12 @@ export class Streamer implements BundleLoader {
       {
         resolve: (path) => this.vfs.resolve(path),
         read: (at) => at.source.read(at.path),
-        loadContent: (r, bytes) => loadBundleContent(r.bundle as Bundle, bytes, this.table, (h) => this.vfs.pathsForHash(h)[0]),
+        loadContent: (r, bytes) => {
+          const bundle = r.bundle as Bundle;
+          // a prefetch discarded while its content was in flight: the bytes register nothing
+          if (bundle.contentRequest !== r) return { ok: true, data: undefined };
+          return loadBundleContent(bundle, bytes, this.table, (h) => this.vfs.pathsForHash(h)[0]);
+        },
         parse: (r, bytes) => {
           const out = parseResource(bytes, r.path);
           const node = r.resource;
@@ -209,9 +214,10 @@ export class Streamer implements BundleLoader {
   }
 
   /** BundleLoader: the bundle content job — the `.embb` on queue 0, its bytes to the bundle loader. */
-  submitContent(bundle: Bundle, done: (request: LoadRequest) => void): void {
+  submitContent(bundle: Bundle, done: (request: LoadRequest) => void): LoadRequest {
     const r = this.submit('bundle-content', bundle.content!, 0, bundle);
     this.contentDone.set(r, done);
+    return r;
   }
 
   /**

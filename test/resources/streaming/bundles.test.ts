@@ -106,6 +106,23 @@ describe('the bundle registry and its reference contract (seed 001 "Bundles")', 
     expect(s.counts['bundle.reused']).toBe(1);
   });
 
+  it('registers nothing for content that arrives after its prefetch was discarded', async () => {
+    const s = await streamer(files);
+    const b = s.bundles.acquire(s.bundles.get('chars\\goblin.bndl'));
+    s.bundles.prefetch(b);
+    // run until the manifest is in and the content request queued, but not read
+    while (b.state !== 'content') await s.run(s.now() + 0.05);
+    s.bundles.discard(b);
+    s.bundles.release(b);
+    await s.run();
+    expect(s.completions.map((c) => [c.kind, c.status])).toEqual([
+      ['resource', 'done'],
+      ['bundle-content', 'done'],
+    ]);
+    expect([...s.table.nodes()].filter((n) => n.refCount > 0)).toEqual([]);
+    expect(s.table.find('chars\\goblin.mesh')).toBeUndefined();
+  });
+
   it('treats a missing path as benign: the row stays, its manifest has no data', async () => {
     const s = await streamer(files);
     const b = s.bundles.acquire(s.bundles.get('chars\\nothing_here.bndl'));

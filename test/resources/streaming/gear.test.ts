@@ -158,6 +158,18 @@ describe('NemesisBundleMgr (seed 001 "The gear budget")', () => {
     expect(r.status).toBe('replaced');
   });
 
+  it('reports a piece whose bundle is never shipped as missing (the registry keeps an empty row)', async () => {
+    const { world } = worldDb();
+    const unshipped = world.plan.bundleDefinitions.find((d) => d.unshipped)!;
+    const piece = [...world.plan.armor, ...world.plan.weapons].find((p) => p.bundles.includes(unshipped.name))!;
+    const { s, mgr } = await manager();
+    const r = mgr.equip('player', piece.name);
+    await frames(s, mgr);
+    expect(r.status).toBe('missing');
+    expect(r.objects.find((o) => o.name === unshipped.name)!.missing).toBe(true);
+    expect(s.bundles.missingRows().map((b) => b.path)).toEqual([unshipped.path]);
+  });
+
   it('lets a bundle go when the last item requesting it goes; one another item still requests stays', async () => {
     const { world } = worldDb();
     const twins = world.plan.armor.filter((p, _, all) => all.some((q) => q !== p && q.bundles[1] === p.bundles[1]));
