@@ -54,7 +54,7 @@ import {
   type ValueInfo,
   type ValueShape,
 } from './natives.ts';
-import { EventRegistry, PrefabInstance, WorldObject } from './objects.ts';
+import { EventRegistry, PrefabInstance, WorldObject, type EventRegistration } from './objects.ts';
 import { startupCommandPrefab } from './needs.ts';
 import { TimeQueue } from './schedule.ts';
 import { RunningScriptStack } from './stack.ts';
@@ -522,20 +522,12 @@ export class ScriptHost {
   dispatch(object: WorldObject, event: string, fields: Readonly<Record<string, FireValue>> = {}): number {
     let n = 0;
     for (const reg of this.events.of(object, event)) {
-      const so = reg.lookupId instanceof LightUserdata ? this.#scriptObjects.get(reg.lookupId) : undefined;
-      if (!so) {
-        this.trace.add('fault', `${object.label}.${event}`, { hash: reg.hashText, message: 'the registration names no script object (its lookupId was not made by ScriptObject.Create)' });
+      const found = this.#handlerOf(reg);
+      if ('problem' in found) {
+        this.trace.add('fault', `${object.label}.${event}`, { hash: reg.hashText, message: found.problem });
         continue;
       }
-      const emap = this.#call(this.#helpers.get, [so.meta, '__eventmap']);
-      const handlerEntry = emap instanceof LuaTable ? emap.get(reg.hash) : undefined;
-      const func = handlerEntry instanceof LuaTable ? handlerEntry.getStr('func') : undefined;
-      const nameValue = handlerEntry instanceof LuaTable ? handlerEntry.getStr('name') : undefined;
-      if (!(func instanceof LuaClosure || func instanceof HostFunction)) {
-        this.trace.add('fault', `${object.label}.${event}`, { hash: reg.hashText, message: `${so.entry}.__eventmap has no handler for ${reg.hashText}` });
-        continue;
-      }
-      const name = typeof nameValue === 'string' ? nameValue : undefined;
+      const { so, func, name } = found;
       const fault = this.stack.push(name, 'dispatch');
       if (fault) {
         this.trace.add('fault', name ?? 'Invalid', { message: fault.message, hypothesis: ENGINE_HYPOTHESES.stackLimit.id });
@@ -553,6 +545,32 @@ export class ScriptHost {
       }
     }
     return n;
+  }
+
+  /** What a registration dispatches to: the script object, its `__eventmap[hash]` function and name. */
+  #handlerOf(reg: EventRegistration<LuaValue>): { so: ScriptObjectInfo; func: LuaValue; name: string | undefined } | { problem: string } {
+    const so = reg.lookupId instanceof LightUserdata ? this.#scriptObjects.get(reg.lookupId) : undefined;
+    if (!so) return { problem: 'the registration names no script object (its lookupId was not made by ScriptObject.Create)' };
+    let emap: LuaValue;
+    try {
+      emap = this.#call(this.#helpers.get, [so.meta, '__eventmap']);
+    } catch (e) {
+      return { problem: `${so.entry}.__eventmap cannot be read: ${errorText(e)}` };
+    }
+    const handlerEntry = emap instanceof LuaTable ? emap.get(reg.hash) : undefined;
+    const func = handlerEntry instanceof LuaTable ? handlerEntry.getStr('func') : undefined;
+    const nameValue = handlerEntry instanceof LuaTable ? handlerEntry.getStr('name') : undefined;
+    if (!(func instanceof LuaClosure || func instanceof HostFunction)) return { problem: `${so.entry}.__eventmap has no handler for ${reg.hashText}` };
+    return { so, func, name: typeof nameValue === 'string' ? nameValue : undefined };
+  }
+
+  /** The live registrations with what each would dispatch to. */
+  registrations(): { sender: string; event: string; hash: string; entry?: string; handler?: string; problem?: string }[] {
+    return this.events.list().map((r) => {
+      const found = this.#handlerOf(r);
+      const base = { sender: r.sender.label, event: r.event, hash: r.hashText };
+      return 'problem' in found ? { ...base, problem: found.problem } : { ...base, entry: found.so.entry, ...(found.name !== undefined ? { handler: found.name } : {}) };
+    });
   }
 
   #eventArgs(object: WorldObject, event: string, fields: Readonly<Record<string, FireValue>>): LuaTable {

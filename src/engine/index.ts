@@ -13,3 +13,4 @@ export * from './needs.ts';
 export { usageFromAst } from './needs-ast.ts';
 export { closestNames, editDistance } from './closest.ts';
 export { ENGINE_HYPOTHESES, engineHypotheses, type EngineHypothesis } from './hypotheses.ts';
+export * from './run.ts';

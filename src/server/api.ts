@@ -13,6 +13,7 @@ import { registerSd2Api } from './api-sd2.ts';
 import { registerArchApi } from './api-arch.ts';
 import { registerScriptApi } from './api-script.ts';
 import { registerStreamingApi } from './api-streaming.ts';
+import { registerEngineApi } from './api-engine.ts';
 import { registerNamesApi } from './api-names.ts';
 import type { WorkbenchNames } from './names.ts';
 import type { WorkbenchState } from './state.ts';
@@ -56,6 +57,7 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
   registerArchApi(router, context);
   registerScriptApi(router, context);
   registerStreamingApi(router);
+  registerEngineApi(router);
   return router;
 }
 

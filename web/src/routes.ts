@@ -64,6 +64,7 @@ export interface ViewExtension {
  *  `{ segment: 'run', scope: 'file', kinds: ['hks'], label: 'Run', load: () => import('./views/run.ts') },` */
 export const VIEW_EXTENSIONS: readonly ViewExtension[] = [
   { segment: 'streaming', scope: 'file', kinds: ['gadb'], label: 'Streaming', load: () => import('./views/streaming.ts') },
+  { segment: 'run', scope: 'file', kinds: ['hks'], label: 'Run', load: () => import('./views/run.ts') },
 ];
 
 const BUILTIN_FILE_SEGMENTS = new Set(['c', 't', 'e', 'listing', 'search', 'edits']);

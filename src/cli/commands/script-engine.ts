@@ -8,7 +8,8 @@ import { Database } from '../../gamedb/database.ts';
 import { layerAst, layerNameOf, openLayer, type Layer } from '../../engine/layer.ts';
 import { needsReport, usageFromChunk, type NeedsReport, type UsageSite } from '../../engine/needs.ts';
 import { usageFromAst } from '../../engine/needs-ast.ts';
-import { DEFAULT_SCRIPT_BUDGET, ScriptHost, type FireValue } from '../../engine/host.ts';
+import { DEFAULT_SCRIPT_BUDGET, ScriptHost } from '../../engine/host.ts';
+import { DEFAULT_FRAME_MS, runLayer, runPlan } from '../../engine/run.ts';
 import { formatTraceEntry, formatTraceSummary, traceJson, type TraceEntry } from '../../engine/trace.ts';
 import { checkInputFile, readInputFile } from '../input.ts';
 import { readBytes } from '../../node/fs.ts';
@@ -132,62 +133,9 @@ export function isEngineRun(ctx: CommandContext): boolean {
   return Object.keys(engineRunOptions).some((k) => ctx.options[k] !== undefined);
 }
 
-/** One timed action of a run. */
-type RunAction =
-  | { at: number; kind: 'fire'; label: string; event: string; fields: Record<string, FireValue> }
-  | { at: number; kind: 'start'; entry: string }
-  | { at: number; kind: 'pause' | 'resume' }
-  | { at: number; kind: 'slowmo'; scale: number };
-
-function seconds(text: string, what: string): number {
-  const x = Number(text);
-  if (text.trim() === '' || !Number.isFinite(x) || x < 0) throw new UsageError(`${what} must be a number of seconds ≥ 0, got ${JSON.stringify(text)}`);
-  return x;
-}
-
 function list(ctx: CommandContext, name: string): string[] {
   const v = ctx.options[name];
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
-}
-
-/** `OBJECT.EVENT[@S][:F=V,…]`: the event is what follows the object's last dot. */
-export function parseFire(text: string): Extract<RunAction, { kind: 'fire' }> {
-  const m = /^(.+)\.([A-Za-z_][A-Za-z0-9_]*)(?:@([^:]+))?(?::(.*))?$/.exec(text);
-  if (!m) throw new UsageError(`--fire takes OBJECT.EVENT[@SECONDS][:FIELD=VALUE,…] (e.g. ST.OnComplete@12), got ${JSON.stringify(text)}`);
-  const fields: Record<string, FireValue> = {};
-  for (const pair of m[4] ? m[4].split(',') : []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--fire field ${JSON.stringify(pair)}: expected FIELD=VALUE`);
-    const key = pair.slice(0, eq);
-    const raw = pair.slice(eq + 1);
-    fields[key] = raw === 'true' ? true : raw === 'false' ? false : /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : /^DB[A-Z][A-Za-z0-9_]*\.\S+$/.test(raw) ? { record: raw } : raw.startsWith('@') ? { object: raw.slice(1) } : raw;
-  }
-  return { at: m[3] !== undefined ? seconds(m[3], '--fire @SECONDS') * 1000 : 0, kind: 'fire', label: m[1]!, event: m[2]!, fields };
-}
-
-function runActions(ctx: CommandContext): RunAction[] {
-  const actions: RunAction[] = [];
-  for (const f of list(ctx, 'fire')) actions.push(parseFire(f));
-  for (const s of list(ctx, 'start')) {
-    const m = /^([^@]+)(?:@(.+))?$/.exec(s)!;
-    actions.push({ at: m[2] !== undefined ? seconds(m[2], '--start @SECONDS') * 1000 : 0, kind: 'start', entry: m[1]! });
-  }
-  for (const p of list(ctx, 'pause')) {
-    const m = /^([^:]+):([^:]+)$/.exec(p);
-    if (!m) throw new UsageError(`--pause takes AT:FOR in seconds (e.g. 5:2), got ${JSON.stringify(p)}`);
-    const at = seconds(m[1]!, '--pause AT') * 1000;
-    actions.push({ at, kind: 'pause' }, { at: at + seconds(m[2]!, '--pause FOR') * 1000, kind: 'resume' });
-  }
-  for (const p of list(ctx, 'slowmo')) {
-    const m = /^([^:]+):([^:]+):([^:]+)$/.exec(p);
-    if (!m) throw new UsageError(`--slowmo takes AT:FOR:SCALE (e.g. 2:3:0.25), got ${JSON.stringify(p)}`);
-    const at = seconds(m[1]!, '--slowmo AT') * 1000;
-    const scale = Number(m[3]);
-    if (!(scale >= 0 && scale <= 16)) throw new UsageError(`--slowmo SCALE must be between 0 and 16, got ${JSON.stringify(m[3])}`);
-    actions.push({ at, kind: 'slowmo', scale }, { at: at + seconds(m[2]!, '--slowmo FOR') * 1000, kind: 'slowmo', scale: 1 });
-  }
-  // stable: by time, then in the order given
-  return actions.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at || x.i - y.i).map((x) => x.a);
 }
 
 function intOpt(ctx: CommandContext, name: string, fallback: number, min: number, max: number): number {
@@ -212,11 +160,16 @@ function propsOf(ctx: CommandContext): Map<string, string> {
 export function runLayerCommand(ctx: CommandContext): number {
   const layer = openLayerArg(ctx);
   const db = openEngineDb(ctx);
-  const forMs = ctx.options['for'] !== undefined ? seconds(String(ctx.options['for']), '--for') * 1000 : 10_000;
-  if (forMs > 24 * 3600 * 1000) throw new UsageError('--for is limited to 24 hours of run time');
-  const frameMs = intOpt(ctx, 'frame', 20, 1, 1000);
   const timers = ctx.options['timers'] ?? 'auto';
   if (timers !== 'auto' && timers !== 'manual') throw new UsageError(`--timers is auto or manual, got ${JSON.stringify(timers)}`);
+  const plan = runPlan({
+    fire: list(ctx, 'fire'),
+    start: list(ctx, 'start'),
+    pause: list(ctx, 'pause'),
+    slowmo: list(ctx, 'slowmo'),
+    ...(ctx.options['for'] !== undefined ? { forSeconds: String(ctx.options['for']) } : {}),
+    frameMs: intOpt(ctx, 'frame', DEFAULT_FRAME_MS, 1, 1000),
+  });
   const host = new ScriptHost({
     ...(db ? { db } : {}),
     kindOverrides: kindOverrides(ctx),
@@ -225,26 +178,8 @@ export function runLayerCommand(ctx: CommandContext): number {
     budget: { instructions: intOpt(ctx, 'budget', DEFAULT_SCRIPT_BUDGET.instructions, 1000, 1_000_000_000) },
     timers,
   });
-  const actions = runActions(ctx);
-  const print = (e: TraceEntry) => (ctx.json ? ctx.out(traceJson(e)) : ctx.out(formatTraceEntry(e)));
-  host.trace.onEntry(print);
-  host.load(layer);
-  let next = 0;
-  const due = (now: number) => {
-    while (next < actions.length && actions[next]!.at <= now) {
-      const a = actions[next++]!;
-      if (a.kind === 'fire') host.fire(a.label, a.event, a.fields);
-      else if (a.kind === 'start') host.start(a.entry);
-      else if (a.kind === 'pause' || a.kind === 'resume') host.setPaused(a.kind === 'pause');
-      else if (a.kind === 'slowmo') host.setSlowMotion(a.scale);
-    }
-  };
-  due(0);
-  while (host.realMs < forMs) {
-    host.frame(Math.min(frameMs, forMs - host.realMs));
-    due(host.realMs);
-  }
-  const summary = host.summary();
+  host.trace.onEntry((e: TraceEntry) => ctx.out(ctx.json ? traceJson(e) : formatTraceEntry(e)));
+  const summary = runLayer(host, layer, plan);
   if (ctx.json) ctx.out(traceJson({ kind: 'summary', ...summary }));
   else {
     ctx.out('');
