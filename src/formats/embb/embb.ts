@@ -21,7 +21,7 @@
 import { FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ByteReader } from '../../binary/reader.ts';
 import { bndlNamesSize, bndlTotalSize, type Bndl } from '../bndl/bndl.ts';
-import { cstringEnd, latin1Decode } from '../../binary/text.ts';
+import { latin1Decode } from '../../binary/text.ts';
 
 export const EMBB_FORMAT = 'embb';
 
@@ -89,11 +89,20 @@ export function parseEmbbHypothesis(bytes: Uint8Array): EmbbReading {
     const resources: EmbbResource[] = [];
     const offsets: number[] = [];
     for (let i = 0; i < count; i++) offsets.push(r.u32(`${s}/nameOffsets/${i}`));
+    // The block is decoded once and each name is a slice of it, ended by the next NUL (one backward pass finds
+    // them all): names that overlap share the text, so time and memory stay linear in the file.
+    const text = latin1Decode(block);
+    const nextNul = new Int32Array(namesSize);
+    for (let k = namesSize - 1, nul = -1; k >= 0; k--) {
+      if (block[k] === 0) nul = k;
+      nextNul[k] = nul;
+    }
     for (let i = 0; i < count; i++) {
       const no = offsets[i]!;
       if (no >= namesSize) throw contradiction(namesAt + namesSize + 4 * i, `${s}/nameOffsets/${i}`, `name offset ${no} is outside the ${namesSize}-byte names block`);
-      const nul = cstringEnd(block, no);
-      const name = latin1Decode(block.subarray(no, nul < 0 ? block.length : nul));
+      const nul = nextNul[no]!;
+      if (nul < 0) throw contradiction(namesAt + no, `${s}/names`, `the name at +${no} of the names block is not NUL-terminated`);
+      const name = text.slice(no, nul);
       const sizeAt = r.pos;
       if (r.remaining < 4) throw contradiction(sizeAt, `${s}/resources/${i}/size`, 'the file ends before the resource size');
       const size = r.u32(`${s}/resources/${i}/size`);

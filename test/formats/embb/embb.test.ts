@@ -33,3 +33,32 @@ describe('.embb as a named hypothesis', () => {
     expect(() => parseEmbbHypothesis(hex`45 4D 42 42 05000000 04000000 01000000 782E7900 00000000 FF000000 616263`)).toThrow(/resource size 255 exceeds/);
   });
 });
+
+describe('.embb parsing is linear in the input', () => {
+  /** EMBB v5 with `namesSize` bytes of 'N' (then, when `terminated`, a NUL in the last byte) and `count` zero offsets/sizes. */
+  function crafted(namesSize: number, count: number, offsets: (i: number) => number, terminated: boolean): Uint8Array {
+    const b = new Uint8Array(16 + namesSize + 8 * count);
+    const dv = new DataView(b.buffer);
+    b.set([0x45, 0x4d, 0x42, 0x42]);
+    dv.setUint32(4, 5, true);
+    dv.setUint32(8, namesSize, true);
+    dv.setUint32(12, count, true);
+    b.fill(0x4e, 16, 16 + namesSize);
+    if (terminated) b[16 + namesSize - 1] = 0;
+    for (let i = 0; i < count; i++) dv.setUint32(16 + namesSize + 4 * i, offsets(i), true);
+    return b;
+  }
+
+  it('the issue\'s file (names with no NUL) is refused at once, naming the unterminated name', () => {
+    const b = crafted(20000, 5000, () => 0, false);
+    expect(() => parseEmbbHypothesis(b)).toThrow(/name at \+0 of the names block is not NUL-terminated.*\/sections\/0\/names/);
+  });
+
+  it('20,000 names starting at distinct offsets of one 60,000-byte name share its text (no quadratic copy)', { timeout: 10_000 }, () => {
+    const b = crafted(60000, 20000, (i) => i, true);
+    // the offsets table is followed by 20,000 {u32 size = 0}: the resources fit exactly
+    const r = parseEmbbHypothesis(b);
+    expect(r.sections[0]!.resources.length).toBe(20000);
+    expect(r.sections[0]!.resources[19999]!.name.length).toBe(60000 - 1 - 19999);
+  });
+});
