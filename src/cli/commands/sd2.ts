@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import { loadSd2NameFiles, userConfigDir } from '../../node/names.ts';
 import { safeJoin, writeFileAtomic } from '../../node/fs.ts';
-import { isSd2, verifySd2, writeSd2, Sd2Flags, sd2InfoSize, type Sd2File } from '../../formats/sd2/index.ts';
+import { isSd2, verifySd2, writeSd2, Sd2Flags, Sd2InflateLimitError, sd2InfoSize, type ParseSd2Options, type Sd2File, type Sd2Inflate } from '../../formats/sd2/index.ts';
 import {
   StaticDb,
   Sd2Names,
@@ -36,7 +36,16 @@ import { readInputFile } from '../input.ts';
 const namesOption: Record<string, OptionSpec> = {
   names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (Brutus JSON, hash→name JSON, one name or 0xHASH<TAB>name per line); repeatable; also $SCRY_SD2_NAMES (colon-separated) and ~/.config/scry/names/' },
   patch: { type: 'string', valueName: 'NAME', description: 'patch name for the payload keystream instead of the header\'s' },
+  'max-image': { type: 'string', valueName: 'MiB', description: 'accept an inflated image up to MiB (default: 4 MiB + 16 × the payload; real files inflate 1.7×)' },
 };
+
+/** How the CLI opens sd2 files: node:zlib, the names, and the --patch / --max-image options. */
+function openOptions(ctx: CommandContext): ParseSd2Options & { names: Sd2Names } {
+  const patch = str(ctx, 'patch');
+  const max = str(ctx, 'max-image');
+  if (max !== undefined && !(Number(max) > 0)) throw new UsageError(`--max-image needs a size in MiB, got ${JSON.stringify(max)}`);
+  return { names: loadNames(ctx), inflate: zlibInflate, ...(patch !== undefined ? { patch } : {}), ...(max !== undefined ? { maxImageBytes: Math.floor(Number(max) * 2 ** 20) } : {}) };
+}
 
 const writeOptions: Record<string, OptionSpec> = {
   out: { type: 'string', short: 'o', valueName: 'FILE', description: 'output file (written atomically)' },
@@ -44,8 +53,15 @@ const writeOptions: Record<string, OptionSpec> = {
 };
 
 /** node:zlib is several times faster than fflate; the library defaults to fflate so it also runs in a browser. */
-const zlibInflate = (deflated: Uint8Array, size: number | undefined): Uint8Array => {
-  const out = inflateRawSync(deflated, size === undefined ? {} : { maxOutputLength: Math.max(1, size) });
+const zlibInflate: Sd2Inflate = (deflated, size, maxSize) => {
+  if (size !== undefined && size > maxSize) throw new Sd2InflateLimitError(`declared size ${size} exceeds ${maxSize}`);
+  let out: Buffer;
+  try {
+    out = inflateRawSync(deflated, { maxOutputLength: Math.max(1, size ?? maxSize) });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new Sd2InflateLimitError(`output exceeds ${size ?? maxSize} bytes`);
+    throw e;
+  }
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 };
 const zlibDeflate = (data: Uint8Array, level: number): Uint8Array => {
@@ -79,8 +95,7 @@ function loadNames(ctx: CommandContext): Sd2Names {
 }
 
 function openDb(ctx: CommandContext, file = ctx.args[0]!): StaticDb {
-  const patch = str(ctx, 'patch');
-  return StaticDb.open(readInputFile(ctx.resolvePath(file), 'sd2', file), { names: loadNames(ctx), inflate: zlibInflate, ...(patch !== undefined ? { patch } : {}) });
+  return StaticDb.open(readInputFile(ctx.resolvePath(file), 'sd2', file), openOptions(ctx));
 }
 
 function progress(ctx: CommandContext, text: string): void {
@@ -163,7 +178,7 @@ const info: Command = {
   options: namesOption,
   run(ctx) {
     const bytes = readInputFile(ctx.resolvePath(ctx.args[0]!), 'sd2', ctx.args[0]!);
-    const db = StaticDb.open(bytes, { names: loadNames(ctx), inflate: zlibInflate, ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
+    const db = StaticDb.open(bytes, openOptions(ctx));
     const f = db.toFile();
     const tables = db.tables();
     const fields = tables.reduce((n, t) => n + t.columns.length, 0);
@@ -610,7 +625,7 @@ const packCmd: Command = {
   run(ctx) {
     const input = readInputFile(ctx.resolvePath(ctx.args[0]!), 'sd2', ctx.args[0]!);
     let db: StaticDb;
-    if (isSd2(input)) db = StaticDb.open(input, { names: loadNames(ctx), inflate: zlibInflate, ...(str(ctx, 'patch') ? { patch: str(ctx, 'patch')! } : {}) });
+    if (isSd2(input)) db = StaticDb.open(input, openOptions(ctx));
     else db = importSd2Json(utf8Decode(input));
     const mv = str(ctx, 'memory-version');
     if (mv !== undefined) {

@@ -15,7 +15,7 @@
  * Error offsets: header and payload errors give file offsets; memory image errors give offsets inside the
  * inflated image and paths starting with `/image`.
  */
-import { inflateSync, deflateSync } from 'fflate';
+import { Inflate, inflateSync, deflateSync } from 'fflate';
 import { ByteReader } from '../../binary/reader.ts';
 import { latin1Decode, latin1EncodeInto, latin1Issue } from '../../binary/text.ts';
 import { ConsistencyError, FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
@@ -138,12 +138,83 @@ export interface Sd2File {
 }
 
 /** A raw-deflate decompressor: `size` is the expected output length when the file records it. */
-export type Sd2Inflate = (deflated: Uint8Array, size: number | undefined) => Uint8Array;
+/**
+ * A raw-deflate decompressor: `size` is the declared image size (undefined for file version 7, which has none);
+ * the output must never exceed `maxSize` bytes: stop and throw `Sd2InflateLimitError` instead.
+ */
+export type Sd2Inflate = (deflated: Uint8Array, size: number | undefined, maxSize: number) => Uint8Array;
+
+/** Thrown by an `Sd2Inflate` whose output would exceed its `maxSize`. */
+export class Sd2InflateLimitError extends Error {
+  override name = 'Sd2InflateLimitError';
+}
+
+/**
+ * How large an inflated image may be by default: `base + ratio × payload bytes`. Real files inflate by 1.7×
+ * (prod-1962: 32 MB → 54 MB), so the default leaves a wide margin for sparse tables while refusing a stream
+ * (or a declared size) that would inflate a small file to gigabytes. `ParseSd2Options.maxImageBytes` (CLI:
+ * `--max-image MiB`) raises it for an unusual file.
+ */
+export const SD2_DEFAULT_IMAGE_LIMIT = { base: 4 * 2 ** 20, ratio: 16 } as const;
+
+/** The default image limit for a payload of `payloadBytes`. */
+export function sd2ImageLimit(payloadBytes: number): number {
+  return SD2_DEFAULT_IMAGE_LIMIT.base + SD2_DEFAULT_IMAGE_LIMIT.ratio * payloadBytes;
+}
 /** A raw-deflate compressor. */
 export type Sd2Deflate = (data: Uint8Array, level: number) => Uint8Array;
 
 /** fflate, the default: pure JS, runs in the browser. */
-export const sd2FflateInflate: Sd2Inflate = (deflated, size) => (size === undefined ? inflateSync(deflated) : inflateSync(deflated, { out: new Uint8Array(size) }));
+export const sd2FflateInflate: Sd2Inflate = (deflated, size, maxSize) => {
+  if (size !== undefined) {
+    if (size > maxSize) throw new Sd2InflateLimitError(`declared size ${size} exceeds ${maxSize}`);
+    return inflateSync(deflated, { out: new Uint8Array(size) });
+  }
+  // No declared size: inflate incrementally and stop at the limit.
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const inflater = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total > maxSize) throw new Sd2InflateLimitError(`output exceeds ${maxSize} bytes`);
+    chunks.push(chunk);
+  });
+  for (let at = 0; at < deflated.length; at += INFLATE_STEP) inflater.push(deflated.subarray(at, Math.min(deflated.length, at + INFLATE_STEP)), at + INFLATE_STEP >= deflated.length);
+  if (deflated.length === 0) inflater.push(deflated, true);
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+};
+
+/** Deflated bytes handed to the incremental inflater at a time. */
+const INFLATE_STEP = 64 * 1024;
+
+/**
+ * The first `n` inflated bytes of a raw-deflate stream (fewer if it holds fewer), inflating no more of it than
+ * that takes: the image header is checked before the whole stream is inflated. Throws what fflate throws on a
+ * damaged stream.
+ */
+function inflateHead(deflated: Uint8Array, n: number): Uint8Array {
+  const head = new Uint8Array(n);
+  let got = 0;
+  const stop = new Error('enough');
+  const inflater = new Inflate((chunk) => {
+    const take = Math.min(n - got, chunk.length);
+    head.set(chunk.subarray(0, take), got);
+    got += take;
+    if (got >= n) throw stop;
+  });
+  try {
+    for (let at = 0; at < deflated.length && got < n; at += 1024) inflater.push(deflated.subarray(at, Math.min(deflated.length, at + 1024)), at + 1024 >= deflated.length);
+  } catch (e) {
+    if (e !== stop) throw e;
+  }
+  return head.subarray(0, got);
+}
 export const sd2FflateDeflate: Sd2Deflate = (data, level) => deflateSync(data, { level: level as 1 });
 
 export interface ParseSd2Options {
@@ -151,6 +222,8 @@ export interface ParseSd2Options {
   patch?: string;
   /** Raw inflate to use (default fflate; the CLI passes node:zlib, which is faster). */
   inflate?: Sd2Inflate;
+  /** Largest inflated image accepted (default `sd2ImageLimit(payload bytes)`, see `SD2_DEFAULT_IMAGE_LIMIT`). */
+  maxImageBytes?: number;
 }
 
 /** True when the bytes start with the sd2 magic. */
@@ -219,13 +292,14 @@ export function sd2Adler32(data: Uint8Array): number {
   return ((b << 16) | a) >>> 0;
 }
 
-function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number, patchForSeed: string, inflate: Sd2Inflate): { compression: Sd2Compression; image: Uint8Array; payload: Uint8Array } {
+function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number, patchForSeed: string, inflate: Sd2Inflate, maxImage: number | undefined): { compression: Sd2Compression; image: Uint8Array; payload: Uint8Array } {
   const base = SD2_HEADER_SIZE;
   const obfuscated = (header.flags & Sd2Flags.ObfuscatedPool) !== 0;
   // Zero-copy unless the payload must be de-obfuscated.
   const payload = obfuscated ? bytes.slice(base, base + payloadSize) : bytes.subarray(base, base + payloadSize);
   if (obfuscated) sd2XorKeystream(payload, sd2PatchSeed(patchForSeed));
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const maxImageBytes = maxImage ?? sd2ImageLimit(payload.length);
   const why = obfuscated ? `payload does not decrypt with patch name ${JSON.stringify(patchForSeed)}` : 'payload is not a zlib stream';
   const fail = (offset: number, path: string, reason: string, cause?: unknown): FormatError =>
     new FormatError('sd2', base + offset, path, `inflate failed: ${reason}`, cause === undefined ? {} : { cause });
@@ -244,14 +318,35 @@ function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number
     throw fail(zlibAt, '/payload/zlibHeader', `${why} (zlib header ${zlibHeader.toString(16).padStart(4, '0')})`);
   }
   const deflated = payload.subarray(zlibAt + 2);
+  const raise = 'pass maxImageBytes (CLI: --max-image MiB) to accept a larger image';
+  if (hasSizeHeader && inflatedSize > maxImageBytes) {
+    throw new FormatError('sd2', base, '/payload/inflatedSize', `the payload declares an image of ${inflatedSize} bytes, over the ${maxImageBytes}-byte limit for a ${payload.length}-byte payload (real files inflate 1.7×); ${raise}`, { actual: inflatedSize });
+  }
   // Deflate cannot expand by more than 1032:1; a larger inflatedSize is garbage, not a reason to allocate.
   if (hasSizeHeader && inflatedSize > deflated.length * 1032 + 1024) throw fail(0, '/payload/inflatedSize', `${why} (inflatedSize ${inflatedSize} for ${deflated.length} deflated bytes)`);
-  let image: Uint8Array;
+  // The image header first: a stream that does not start with a memory version is refused before the rest of it
+  // is inflated.
+  let head: Uint8Array;
   try {
-    image = inflate(deflated, hasSizeHeader ? inflatedSize : undefined);
+    head = inflateHead(deflated, 4);
   } catch (e) {
     throw fail(zlibAt + 2, '/payload/deflate', `${why} (${(e as Error).message})`, e);
   }
+  if (head.length === 4) {
+    const v = head[0]! | (head[1]! << 8) | (head[2]! << 16) | (head[3]! << 24);
+    if (v !== 1000 && v !== 1002) {
+      const decrypt = obfuscated ? `; or the payload does not decrypt with patch name ${JSON.stringify(patchForSeed)}` : '';
+      throw new UnsupportedError('sd2', 0, '/image/memoryVersion', `memory version ${v >>> 0}`, `unsupported memory version ${v >>> 0} (known: 1000, 1002): the inflated image starts with u32 0x${(v >>> 0).toString(16).toUpperCase().padStart(8, '0')}${decrypt}`);
+    }
+  }
+  let image: Uint8Array;
+  try {
+    image = inflate(deflated, hasSizeHeader ? inflatedSize : undefined, maxImageBytes);
+  } catch (e) {
+    if (e instanceof Sd2InflateLimitError) throw new FormatError('sd2', base + zlibAt + 2, '/payload/deflate', `the deflate stream inflates past the ${maxImageBytes}-byte limit for a ${payload.length}-byte payload (real files inflate 1.7×); ${raise}`, { cause: e });
+    throw fail(zlibAt + 2, '/payload/deflate', `${why} (${(e as Error).message})`, e);
+  }
+  if (image.length > maxImageBytes) throw new FormatError('sd2', base + zlibAt + 2, '/payload/deflate', `the deflate stream inflates past the ${maxImageBytes}-byte limit for a ${payload.length}-byte payload; ${raise}`);
   if (hasSizeHeader && image.length !== inflatedSize) throw fail(0, '/payload/inflatedSize', `${why} (inflated ${image.length} bytes, header says ${inflatedSize})`);
   // §sd2.adler-trailer: recorded when the last four payload bytes are the image's Adler-32.
   const n = payload.length;
@@ -370,7 +465,7 @@ export function parseSd2(bytes: Uint8Array, options: ParseSd2Options = {}): Sd2F
   const r = new ByteReader(bytes, { format: 'sd2' });
   const { header, payloadSize } = readHeader(r);
   r.need(payloadSize, '/payload');
-  const { compression, image, payload } = decodePayload(bytes, header, payloadSize, options.patch ?? header.patch, options.inflate ?? sd2FflateInflate);
+  const { compression, image, payload } = decodePayload(bytes, header, payloadSize, options.patch ?? header.patch, options.inflate ?? sd2FflateInflate, options.maxImageBytes);
   const file: Sd2File = { header, compression, image: readImage(image), source: { image, payload } };
   if (bytes.length > SD2_HEADER_SIZE + payloadSize) file.trailing = bytes.slice(SD2_HEADER_SIZE + payloadSize);
   return file;
@@ -491,7 +586,10 @@ export function writeSd2Image(image: Sd2Image, options: WriteSd2Options = {}): U
   dv.setUint32(p, poolOffset, true);
   out.set(image.reserved.subarray(0, 33), p + 4);
   if (preserve) for (const f of image.layout!.filler) out.set(f.bytes, headerSize + f.offset);
-  image.tables.forEach((t, i) => out.set(t.rows, rowOffsets[i]!));
+  // An empty table's offset is written as recorded (it may lie anywhere: nothing reads it) and holds no bytes.
+  image.tables.forEach((t, i) => {
+    if (t.rows.length > 0) out.set(t.rows, rowOffsets[i]!);
+  });
   out.set(image.pool, poolOffset);
   return out;
 }
@@ -575,6 +673,14 @@ export function verifySd2(file: Sd2File): Issue[] {
   if (file.trailing) note(undefined, '/trailing', `${file.trailing.length} byte(s) after the payload (FauFau's writer leaves stale bytes when it overwrites a longer file)`);
   const unknownFlags = file.header.flags & ~0x1f;
   if (unknownFlags) note(undefined, '/header/flags', `unknown flag bits 0x${unknownFlags.toString(16)}`);
+  const layout = file.image.layout;
+  const imageEnd = file.source?.image.length;
+  file.image.tables.forEach((t, i) => {
+    const off = layout?.rowOffsets[i];
+    if (t.rowCount === 0 && off !== undefined && imageEnd !== undefined && off > imageEnd) {
+      issues.push({ rule: 'sd2.rowOffset', path: `/image/rowInfos[${i}]/rowOffset`, message: `table ${i} has 0 rows at offset ${off}, past the image end ${imageEnd} (nothing reads it; kept as it is)`, severity: 'warning' });
+    }
+  });
   file.image.tables.forEach((t, i) => {
     const indexes = t.fields.filter((f) => f.nullableIndex !== 255).map((f) => f.nullableIndex).sort((a, b) => a - b);
     if (indexes.some((v, k) => v !== k)) note(h.denseNullableIndex, `/image/tables[${i}]`, `nullable indexes are not dense 0…${indexes.length - 1}: ${indexes.join(',')}`);
