@@ -3,7 +3,7 @@
  * a summary, a usage line, its options and a `run` that calls the library and formats output. Commands never
  * print directly or exit: they write through `ctx` and return an exit code.
  *
- * Exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input.
+ * Exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input, 4 internal error (a bug in scry).
  */
 import type { ParseArgsConfig } from 'node:util';
 
@@ -12,6 +12,8 @@ export const ExitCode = {
   Findings: 1,
   Usage: 2,
   BadInput: 3,
+  /** An exception that is not a toolkit error: a bug in scry, never reported as findings. */
+  Internal: 4,
 } as const;
 
 /** Where a command reads and writes; tests pass buffers, `bin/` passes the process streams. */

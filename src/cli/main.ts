@@ -47,7 +47,7 @@ export function generalHelp(commands: Command[] = allCommands): string {
   for (const c of sorted) lines.push(`  ${`${c.path.join(' ')} ${c.usage}`.padEnd(52)} ${c.summary}`);
   const aliases = new Set(commands.flatMap((c) => (c.aliasOf ? [`scry ${c.path[0]} VERB … is another name for scry ${c.aliasOf} VERB …`] : [])));
   if (aliases.size > 0) lines.push('', ...aliases);
-  lines.push('', 'exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input', 'scry help COMMAND… shows the options of one command.');
+  lines.push('', 'exit codes: 0 ok, 1 findings or difference, 2 usage, 3 bad input, 4 internal error (a bug in scry)', 'scry help COMMAND… shows the options of one command.');
   return lines.join('\n');
 }
 
@@ -123,7 +123,13 @@ function reportError(e: unknown, ctx: CommandContext, command: Command): number 
     ctx.err(`${name}: ${err.message}`);
     return ExitCode.BadInput;
   }
-  throw e;
+  // Anything else is a bug of scry's: say so plainly, with a distinct exit code (1 would read as "findings").
+  const err = e instanceof Error ? e : new Error(String(e));
+  if (ctx.json) ctx.io.stdout(JSON.stringify({ error: err.name, code: 'E_INTERNAL', message: err.message }, jsonReplacer, 2) + '\n');
+  ctx.err(`${name}: internal error (a bug in scry, not a problem with your input): ${err.name}: ${err.message}`);
+  if (ctx.io.env['SCRY_DEBUG']) ctx.err(err.stack ?? '');
+  else ctx.err('rerun with SCRY_DEBUG=1 for the stack trace, and report it with the command line and the input file');
+  return ExitCode.Internal;
 }
 
 function isNodeFsError(e: unknown): boolean {
