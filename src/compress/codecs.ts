@@ -6,7 +6,7 @@
  * imported dynamically, only when a Kraken-family chunk is met, through an injectable loader (browsers and tests
  * pass their own). When it is absent the error names the package.
  */
-import { CodecError, UnsupportedError } from '../binary/errors.ts';
+import { CodecError, ErrorCode, FormatError, UnsupportedError } from '../binary/errors.ts';
 import { decodeLzb16 } from './lzb16.ts';
 import { oodleCodecName, readOodleBlockHeader } from './oodle.ts';
 
@@ -105,9 +105,9 @@ export class ChunkDecoder {
       try {
         out = this.ooz.decompress(payload, rawSize);
       } catch (e) {
-        throw new CodecError(`${format}: ${header.codec!.name} chunk at 0x${offset.toString(16).toUpperCase().padStart(4, '0')} failed to decode (${(e as Error).message})`, { cause: e });
+        throw new FormatError(format, offset, '/chunk', `${header.codec!.name} chunk does not decode (${(e as Error).message}): the chunk is damaged; re-extract the file from the original archive`, { cause: e }, ErrorCode.Codec);
       }
-      if (out.length !== rawSize) throw new CodecError(`${format}: ${header.codec!.name} chunk at 0x${offset.toString(16)} decoded to ${out.length} bytes, ${rawSize} declared`);
+      if (out.length !== rawSize) throw new FormatError(format, offset, '/chunk/rawSize', `${header.codec!.name} chunk decoded to ${out.length} bytes, ${rawSize} declared: the chunk or its header is damaged`, { actual: out.length, expected: rawSize }, ErrorCode.Codec);
       return out;
     }
     throw new UnsupportedError(format, offset + 1, '/chunk/codec', `oodle codec 0x${header.streamId.toString(16)}`, `Oodle ${oodleCodecName(header.streamId)} chunks are not supported`);

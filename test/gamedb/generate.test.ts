@@ -9,6 +9,7 @@ import { generateGadb, generateGadbBytes, scaledFigures, GAME_DB_FIGURES, SHARED
 import { Prng, apportion } from '../../src/gamedb/generate/prng.ts';
 import { p919 } from '../../src/hash/p919.ts';
 import { runCli } from '../support/cli.ts';
+import { UsageError } from '../../src/binary/errors.ts';
 
 const SMALL = 1 / 1000;
 const small = generateGadbBytes({ seed: 42, scale: SMALL });
@@ -98,8 +99,8 @@ describe('scaledFigures', () => {
     expect(f.structureCategoriesWithPrimaries).toBeGreaterThanOrEqual(4);
     expect(f.structureCategoriesWithPlaceholder).toBeGreaterThanOrEqual(f.structureCategories - f.structureCategoriesWithPrimaries);
     expect(f.placeholders).toBeGreaterThan(f.structureCategoriesWithPlaceholder);
-    expect(() => scaledFigures(0)).toThrow(RangeError);
-    expect(() => scaledFigures(1.5)).toThrow(RangeError);
+    expect(() => scaledFigures(0)).toThrow(UsageError);
+    expect(() => scaledFigures(1.5)).toThrow(UsageError);
   });
 });
 

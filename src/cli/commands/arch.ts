@@ -251,11 +251,12 @@ const verifyCommand: Command = {
           const errors = issues.filter((i) => i.severity === 'error').length;
           if (errors > 0) failed = true;
           const shown = ctx.options['all'] === true ? issues : issues.filter((i) => i.severity !== 'info');
-          if (ctx.json) reports.push({ archive: file, ok: errors === 0, entries: entries.length, chunks: entries.reduce((s, e) => s + e.chunks, 0), issues });
+          const chunks = entries.reduce((s, e) => s + e.chunks, 0);
+          const decoded = entries.reduce((s, e) => s + e.decodedChunks, 0);
+          if (ctx.json) reports.push({ archive: file, ok: errors === 0, entries: entries.length, chunks, decodedChunks: decoded, issues });
           else {
             printIssues(ctx, shown);
-            const chunks = entries.reduce((s, e) => s + e.chunks, 0);
-            ctx.out(`${file}: ${errors === 0 ? 'ok' : `${errors} error(s)`}: ${entries.length} entries, ${chunks} chunks decoded, ${issues.length - errors} other finding(s)`);
+            ctx.out(`${file}: ${errors === 0 ? 'ok' : `${errors} error(s)`}: ${entries.length} entries, ${decoded === chunks ? `${chunks} chunks decoded` : `${decoded} of ${chunks} chunks decoded`}, ${issues.length - errors} other finding(s)`);
           }
         },
         dec,

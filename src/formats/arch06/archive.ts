@@ -48,7 +48,9 @@ export interface Arch06EntryCheck {
   index: number;
   path: string;
   ok: boolean;
+  /** Chunks of the entry, and how many of them decoded (fewer when one fails). */
   chunks: number;
+  decodedChunks: number;
   kinds: string[];
   issues: Issue[];
 }
@@ -151,7 +153,8 @@ export class Arch06Archive {
   async checkEntry(i: number): Promise<Arch06EntryCheck> {
     const file = this.index.files[i]!;
     const path = `/files/${i}`;
-    const result: Arch06EntryCheck = { index: i, path: file.path, ok: true, chunks: 0, kinds: [], issues: [] };
+    const result: Arch06EntryCheck = { index: i, path: file.path, ok: true, chunks: 0, decodedChunks: 0, kinds: [], issues: [] };
+    const progress = { decoded: 0 };
     try {
       const stored = await this.readStored(file);
       if (file.isCompressed !== 0) {
@@ -159,7 +162,7 @@ export class Arch06Archive {
         result.chunks = chunks.length;
         result.kinds = [...new Set(chunks.map((c) => c.kind))];
         result.issues.push(...checkArch06Chunks(chunks, file.storedSize, path, file.dataOffset));
-        const out = await decodeArch06Chunks(stored, file.rawSize, this.decoder, file.dataOffset, path);
+        const out = await decodeArch06Chunks(stored, file.rawSize, this.decoder, file.dataOffset, path, progress);
         if (out.length !== file.rawSize) result.issues.push({ rule: 'entry.rawSize', message: `decoded ${out.length} byte(s), ${file.rawSize} declared`, path, severity: 'error' });
       }
     } catch (e) {
@@ -168,6 +171,7 @@ export class Arch06Archive {
       if (typeof err.offset === 'number') issue.offset = err.offset;
       result.issues.push(issue);
     }
+    result.decodedChunks = progress.decoded;
     result.ok = !result.issues.some((x) => x.severity === 'error');
     return result;
   }
@@ -180,7 +184,7 @@ export class Arch06Archive {
       const f = this.index.files[i]!;
       if (f.dataOffset + f.storedSize > this.source.size) {
         // already reported by the table checks (files.range); nothing to decode
-        entries.push({ index: i, path: f.path, ok: false, chunks: 0, kinds: [], issues: [] });
+        entries.push({ index: i, path: f.path, ok: false, chunks: 0, decodedChunks: 0, kinds: [], issues: [] });
         onProgress?.(i + 1, this.index.files.length);
         continue;
       }

@@ -71,19 +71,31 @@ export function checkArch06Chunks(chunks: readonly Arch06Chunk[], storedSize: nu
 }
 
 /**
- * Decodes a compressed entry's stored bytes to exactly `rawSize` bytes. The output is allocated only after the
- * chunk headers have been walked and add up to `rawSize`.
+ * Decodes a compressed entry's stored bytes to exactly `rawSize` bytes, chunk by chunk. The output grows with what
+ * has decoded (doubling, up to `rawSize`), so chunk headers that claim gigabytes allocate nothing before their
+ * payloads decode. `progress.decoded` counts the chunks decoded so far (for reports when one fails).
  */
-export async function decodeArch06Chunks(stored: Uint8Array, rawSize: number, decoder: ChunkDecoder, dataOffset = 0, path = '/data'): Promise<Uint8Array> {
+export async function decodeArch06Chunks(stored: Uint8Array, rawSize: number, decoder: ChunkDecoder, dataOffset = 0, path = '/data', progress: { decoded: number } = { decoded: 0 }): Promise<Uint8Array> {
   const chunks = scanArch06Chunks(stored, rawSize, dataOffset, path);
-  if (chunks.length === 1 && chunks[0]!.kind === 'raw') return stored.slice(8, 8 + rawSize);
+  progress.decoded = 0;
+  if (chunks.length === 1 && chunks[0]!.kind === 'raw') {
+    progress.decoded = 1;
+    return stored.slice(8, 8 + rawSize);
+  }
   if (chunks.some((c) => c.kind !== 'raw' && c.kind !== 'LZB16') && !decoder.oozLoaded) await decoder.loadOoz();
-  const out = new Uint8Array(rawSize);
+  let out = new Uint8Array(Math.min(rawSize, 2 * ARCH06_CHUNK_SIZE));
   let o = 0;
   for (const c of chunks) {
     const payload = stored.subarray(c.offset + 8, c.offset + 8 + c.storedSize);
-    out.set(decoder.decodeSync(payload, c.rawSize, dataOffset + c.offset + 8, ARCH06_FORMAT), o);
+    const part = decoder.decodeSync(payload, c.rawSize, dataOffset + c.offset + 8, ARCH06_FORMAT);
+    if (o + part.length > out.length) {
+      const grown = new Uint8Array(Math.min(rawSize, Math.max(o + part.length, out.length * 2)));
+      grown.set(out.subarray(0, o));
+      out = grown;
+    }
+    out.set(part, o);
     o += c.rawSize;
+    progress.decoded++;
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * At scale 1 the generator reproduces every figure marked *exact* below exactly; the per-type cell totals
  * (floats, ints, strings, …) are quotas the schema is drawn towards and land within a few percent.
  */
+import { UsageError } from '../../binary/errors.ts';
 
 /** The figures of `game.gamedb` (HotChunk copy, game version 1.21). */
 export const GAME_DB_FIGURES = {
@@ -110,7 +111,7 @@ export type GenFigures = { -readonly [K in keyof typeof GAME_DB_FIGURES]: number
  * and stay mutually consistent (e.g. there are never more placeholders than categories with records).
  */
 export function scaledFigures(scale: number): GenFigures {
-  if (!(scale > 0 && scale <= 1)) throw new RangeError(`scale must be in (0, 1], got ${scale}`);
+  if (!(scale > 0 && scale <= 1)) throw new UsageError(`scale must be a fraction in (0, 1] (1 = the real game's size), got ${scale}`);
   const G = GAME_DB_FIGURES;
   const f = {} as GenFigures;
   for (const k of Object.keys(G) as (keyof typeof G)[]) f[k] = G[k];

@@ -165,13 +165,13 @@ describe('Kraken through ooz-wasm (optional)', () => {
     expect(calls).toBe(1);
   });
 
-  it('wraps a failing decode in a CodecError and checks the decoded size', async () => {
+  it('wraps a failing decode in a FormatError (code E_CODEC, the chunk offset) and checks the decoded size', async () => {
     const bad = new ChunkDecoder({ oozLoader: async () => ({ decompress: () => new Uint8Array(3) }) });
     await expect(bad.decode(loadFixture('oodle', 'kraken.Patch_13_LC.archivepatchloosefiles.1243.bin'), 3749)).rejects.toThrow(/decoded to 3 bytes, 3749 declared/);
     const real = new ChunkDecoder();
     const k = loadFixture('oodle', 'kraken.Patch_13_LC.archivepatchloosefiles.1243.bin').slice();
     k.fill(0xaa, 20, 200);
-    await expect(real.decode(k, 3749)).rejects.toBeInstanceOf(CodecError);
+    await expect(real.decode(k, 3749, 0x80)).rejects.toMatchObject({ name: 'FormatError', code: 'E_CODEC', offset: 0x80, path: '/chunk' });
   });
 
   it('reports unsupported codecs by name', () => {
