@@ -979,10 +979,20 @@ export class Field {
     return decodeElement(this.record, this.row, i);
   }
 
-  /** Every element, decoded. */
+  /**
+   * How many of the `count` elements the record's cells hold (the slot rule gives no value past the record's
+   * end): a broken count cannot make a read walk more elements than the record has cells (or bits).
+   */
+  get presentCount(): number {
+    const bits = GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] === GadbStorageCode.Bit;
+    const room = (bits ? this.record.cellCount * 32 : this.record.cellCount) - this.link;
+    return Math.max(0, Math.min(this.count, room));
+  }
+
+  /** Every element, decoded (the `presentCount` first ones: elements past the record's cells have no value). */
   values(): FieldValue[] {
     const out: FieldValue[] = [];
-    for (let i = 0; i < this.count; i++) {
+    for (let i = 0, n = this.presentCount; i < n; i++) {
       const v = decodeElement(this.record, this.row, i);
       if (v !== undefined) out.push(v);
     }

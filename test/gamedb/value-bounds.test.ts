@@ -44,3 +44,21 @@ describe('a FloatCurve whose key count runs past its item', () => {
     expect(() => decodeBlockValue(g, gadbTypeInfo(typeByte)!.decoding, key)).toThrow(FormatError);
   });
 });
+
+describe('reading a field is bounded by the cells the record holds, not by its declared count', () => {
+  it('a descriptor whose element count was raised to 65535 presents only the elements that exist', () => {
+    const g = parseGadb(writeGadb(syntheticModel()));
+    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
+    const price = sword.field('Price')!;
+    const before = price.values();
+    const elementCount = g.descriptors.elementCount.slice();
+    elementCount[price.row] = 0xffff;
+    const field = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } }).getRecord('Inventory.Items', 'Sword').field('Price')!;
+    expect(field.count).toBe(0xffff);
+    // values() walks presentCount elements: the cells from the field's link to the record's end, not 65535.
+    expect(field.presentCount).toBe(sword.cellCount - price.link);
+    const values = field.values();
+    expect(values.length).toBe(field.presentCount);
+    expect(values.slice(0, before.length)).toEqual(before);
+  });
+});
