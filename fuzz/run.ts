@@ -1,7 +1,9 @@
 /**
- * `npm run fuzz [-- NAME…] [--runs N] [--seed S]`: long mutation-fuzz campaigns. Each `fuzz/*.fuzz.ts` exports
- * `fuzz(options): Promise<string>`; it must throw on a finding (a non-ToolkitError exception, a hang, or a
- * write/parse mismatch) and save the crashing input under `fuzz/crashers/`.
+ * `npm run fuzz [-- NAME…] [--runs N] [--seed S]`: long fuzz campaigns, one after the other. Each
+ * `fuzz/*.fuzz.ts` exports `fuzz(options): Promise<string>` and throws on a finding (an exception that is not a
+ * ToolkitError, a broken round trip, a case over the time or memory bound); the format campaigns run on the
+ * harness of `harness.ts` and save findings' inputs under `fuzz/crashers/`. Every campaign runs even when an
+ * earlier one found something; the exit status is 1 when any did.
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,10 +20,17 @@ const options: FuzzOptions = { runs: Number(values.runs ?? 20000), seed: Number(
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.fuzz.ts'))
-  .filter((f) => positionals.length === 0 || positionals.some((w) => f.startsWith(w)))
+  .filter((f) => positionals.length === 0 || positionals.some((w) => f === `${w}.fuzz.ts` || f.startsWith(w)))
   .sort();
 console.log(`fuzz seed ${options.seed}, ${options.runs} runs per target`);
+let failed = 0;
 for (const f of files) {
   const mod = (await import(pathToFileURL(join(dir, f)).href)) as { fuzz(o: FuzzOptions): Promise<string> };
-  console.log(`${f}: ${await mod.fuzz(options)}`);
+  try {
+    console.log(`${f}: ${await mod.fuzz(options)}`);
+  } catch (e) {
+    failed++;
+    console.log(`${f}: FAILED: ${(e as Error).message}`);
+  }
 }
+if (failed > 0) process.exitCode = 1;
