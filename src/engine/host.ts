@@ -730,7 +730,7 @@ export class ScriptHost {
     if (v instanceof LuaUserdata) {
       const p = v.value;
       if (p instanceof WorldObject) return p.isNone ? `${p.className}.None` : `<${p.className}${p.name !== '' ? ' ' + p.name : ''}>`;
-      if (p instanceof RecordHandle) return p.label;
+      if (p instanceof RecordHandle) return p.isNull && p.name !== NULL_RECORD_NAME ? `${p.label} (unresolved)` : p.label;
       if (p instanceof EventHandle) return `${p.object.label}.${p.event}`;
       if (p instanceof StandIn) return `<stand-in ${p.label}>`;
       return '<userdata>';

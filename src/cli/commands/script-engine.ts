@@ -10,7 +10,7 @@ import { needsReport, usageFromChunk, type NeedsReport, type UsageSite } from '.
 import { usageFromAst } from '../../engine/needs-ast.ts';
 import { DEFAULT_SCRIPT_BUDGET, ScriptHost } from '../../engine/host.ts';
 import { DEFAULT_FRAME_MS, runLayer, runPlan } from '../../engine/run.ts';
-import { formatTraceEntry, formatTraceSummary, traceJson, type TraceEntry } from '../../engine/trace.ts';
+import { formatTraceEntry, formatTraceSummary, traceJson } from '../../engine/trace.ts';
 import { checkInputFile, readInputFile } from '../input.ts';
 import { readBytes } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
@@ -178,8 +178,9 @@ export function runLayerCommand(ctx: CommandContext): number {
     budget: { instructions: intOpt(ctx, 'budget', DEFAULT_SCRIPT_BUDGET.instructions, 1000, 1_000_000_000) },
     timers,
   });
-  host.trace.onEntry((e: TraceEntry) => ctx.out(ctx.json ? traceJson(e) : formatTraceEntry(e)));
   const summary = runLayer(host, layer, plan);
+  // printed after the run: a native's entry gets its result once the native returns (bounded by the budgets)
+  for (const e of host.trace.entries) ctx.out(ctx.json ? traceJson(e) : formatTraceEntry(e));
   if (ctx.json) ctx.out(traceJson({ kind: 'summary', ...summary }));
   else {
     ctx.out('');
