@@ -180,7 +180,11 @@ const replayCommand: Command = {
   usage: 'TRACE.json [--mount ARCHIVE…]',
   minArgs: 1,
   maxArgs: 1,
-  options: { mount: common['mount']!, real: common['real']!, 'max-points': { type: 'string', valueName: 'N', description: 'queue-depth samples to print (default 20)' } },
+  options: {
+    mount: { type: 'string', multiple: true, valueName: 'ARCHIVE', description: 'an .arch06 or a folder, in priority order, mounted before the trace\'s "files"' },
+    real: common['real']!,
+    'max-points': { type: 'string', valueName: 'N', description: 'queue-depth samples to print (default 20)' },
+  },
   details: [
     'TRACE.json: { "format": "scry.stream-trace", "version": 1, "requests": [{ "t": ms, "path": "…", "op": "load|texture|bundle", "queue": 0|1 }],',
     '"files": { "path": bytes } (served as zeros when nothing is mounted), "switches": { "open", "load", "parse" }, "slots": 32,',
@@ -214,6 +218,7 @@ const replayCommand: Command = {
     ctx.out(`order of completion (${r.completions.length}):`);
     for (const c of r.completions) ctx.out(`  ${ms(c.t).padStart(12)}  #${String(c.id).padEnd(5)} q${c.queue} ${c.status.padEnd(8)} ${c.path}${c.bytes ? ` (${n(c.bytes)} B)` : ''}`);
     const points = Number(ctx.options['max-points'] ?? 20);
+    if (!Number.isInteger(points) || points < 1 || points > 10_000) throw new UsageError(`--max-points must be an integer in 1..10000, got ${JSON.stringify(ctx.options['max-points'])}`);
     if (r.depths) {
       ctx.out('open queue depth over time (queue 0 / queue 1):');
       const [t0, d0] = r.depths.open[0]!;
