@@ -191,6 +191,8 @@ const replayCommand: Command = {
     '"latency": { "open": { "fixedMs", "mibPerSecond" }, … } }. Exit 1 when a loader stalled.',
   ].join('\n'),
   async run(ctx) {
+    const points = Number(ctx.options['max-points'] ?? 20);
+    if (!Number.isInteger(points) || points < 1 || points > 10_000) throw new UsageError(`--max-points must be an integer in 1..10000, got ${JSON.stringify(ctx.options['max-points'])}`);
     const file = ctx.resolvePath(ctx.args[0]!);
     let doc: unknown;
     try {
@@ -217,8 +219,6 @@ const replayCommand: Command = {
     }
     ctx.out(`order of completion (${r.completions.length}):`);
     for (const c of r.completions) ctx.out(`  ${ms(c.t).padStart(12)}  #${String(c.id).padEnd(5)} q${c.queue} ${c.status.padEnd(8)} ${c.path}${c.bytes ? ` (${n(c.bytes)} B)` : ''}`);
-    const points = Number(ctx.options['max-points'] ?? 20);
-    if (!Number.isInteger(points) || points < 1 || points > 10_000) throw new UsageError(`--max-points must be an integer in 1..10000, got ${JSON.stringify(ctx.options['max-points'])}`);
     if (r.depths) {
       ctx.out('open queue depth over time (queue 0 / queue 1):');
       const [t0, d0] = r.depths.open[0]!;
