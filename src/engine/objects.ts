@@ -77,6 +77,8 @@ export interface EventRegistration<V = unknown> {
  */
 export class EventRegistry<V = unknown> {
   readonly #list: EventRegistration<V>[] = [];
+  /** sender → event → registrations, in registration order. */
+  readonly #bySender = new Map<WorldObject, Map<string, EventRegistration<V>[]>>();
   #next = 1;
   /** Every registration ever made (for the summary and `script needs`). */
   total = 0;
@@ -84,34 +86,41 @@ export class EventRegistry<V = unknown> {
   add(r: Omit<EventRegistration<V>, 'id'>): EventRegistration<V> {
     const reg = { ...r, id: this.#next++ };
     this.#list.push(reg);
+    let events = this.#bySender.get(reg.sender);
+    if (!events) {
+      events = new Map();
+      this.#bySender.set(reg.sender, events);
+    }
+    const regs = events.get(reg.event);
+    if (regs) regs.push(reg);
+    else events.set(reg.event, [reg]);
     this.total++;
     return reg;
   }
 
   /** Removes the registrations equal to (sender, event, lookupId, hash); returns how many. */
   remove(sender: WorldObject, event: string, lookupId: V, hash: V): number {
-    let n = 0;
-    for (let i = this.#list.length - 1; i >= 0; i--) {
-      const r = this.#list[i]!;
-      if (r.sender === sender && r.event === event && r.lookupId === lookupId && r.hash === hash) {
-        this.#list.splice(i, 1);
-        n++;
-      }
-    }
-    return n;
+    const regs = this.#bySender.get(sender)?.get(event);
+    if (!regs) return 0;
+    const gone = new Set(regs.filter((r) => r.lookupId === lookupId && r.hash === hash));
+    if (gone.size === 0) return 0;
+    this.#bySender.get(sender)!.set(event, regs.filter((r) => !gone.has(r)));
+    for (let i = this.#list.length - 1; i >= 0; i--) if (gone.has(this.#list[i]!)) this.#list.splice(i, 1);
+    return gone.size;
   }
 
-  /** The registrations of an object's event, in registration order. */
+  /** The registrations of an object's event, in registration order (a copy: a handler may register more). */
   of(sender: WorldObject, event: string): EventRegistration<V>[] {
-    return this.#list.filter((r) => r.sender === sender && r.event === event);
+    return [...(this.#bySender.get(sender)?.get(event) ?? [])];
   }
 
-  /** Live registrations. */
+  /** Live registrations, in registration order. */
   list(): readonly EventRegistration<V>[] {
     return this.#list;
   }
 
   clear(): void {
     this.#list.length = 0;
+    this.#bySender.clear();
   }
 }
