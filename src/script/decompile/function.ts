@@ -1,0 +1,1429 @@
+/**
+ * Decompiling one function: the inverse of hksc's single-pass code generator (lparser.c / lcode.c).
+ *
+ * The compiler emits code in source order and allocates registers as a stack: locals are registers 0..n-1, every
+ * statement starts with no temporaries, an expression's operands are the top temporaries and its result replaces
+ * them. So the function is read front to back, statement by statement, keeping the pending temporaries on a
+ * stack of expressions; an instruction that stores (SETGLOBAL, SETTABLE, a write below the temporaries), calls for
+ * no results, returns or jumps ends a statement. Control structures are recognised from the jump shapes the
+ * parser produces (`whilestat`, `repeatstat`, `forbody`, `ifstat`, `breakstat`), with the one-level jump threading
+ * of `luaK_jump` (a jump emitted while earlier jumps wait for "here" takes them along to its own target).
+ *
+ * Locals come from the function's local records: debug info when present, else the records `inferLocals`
+ * derives from the register stack (stripped builds).
+ */
+import type { HksConstant, HksFunction } from '../../formats/hks/chunk.ts';
+import { HKS_K, hksFloatingByteToInt, isConstantOperand, jumpTarget, type HksDecodedCode, type HksInstruction } from './decode.ts';
+import type { BinaryOperator, Expr, FunctionIR, LocalVar, Stmt, TableItem } from './ir.ts';
+import { HKS_VARARG_ISVARARG } from './locals.ts';
+import { buildNetworkTree, type NetworkAtom, type NetworkLabel } from './network.ts';
+
+/** What a function's decompilation needs from the chunk and its parent. */
+export interface FunctionContext {
+  path: string;
+  fn: HksFunction;
+  code: HksDecodedCode;
+  /** Local records (debug or inferred), in declaration order. */
+  locals: LocalVar[];
+  /** Names of the upvalues, in upvalue order. */
+  upvalueNames: string[];
+  /** Decompiles a child prototype given the names of its upvalues. */
+  child(index: number, upvalueNames: string[]): FunctionIR;
+}
+
+/** Raised when the code does not have a shape the compiler produces; the function is then printed as a stub. */
+export class DecompileFailure extends Error {
+  override name = 'DecompileFailure';
+  readonly pc: number;
+  constructor(message: string, pc: number) {
+    super(`${message} (pc ${pc})`);
+    this.pc = pc;
+  }
+}
+
+interface TableBuild {
+  items: { pc: number; item: TableItem }[];
+  /** Hash size the NEWTABLE announces (an upper bound of the record fields: the size is rounded up). */
+  hashLimit: number;
+  hashCount: number;
+}
+
+/** A value computed into registers and not yet consumed. */
+interface Pending {
+  reg: number;
+  /** Registers it covers: C-1 for a call with several results, 2 for a SELF pair. */
+  span: number;
+  expr: Expr;
+  /** An open multi-value expression (call with C=0, VARARG with B=0): the values extend to the top. */
+  open: boolean;
+  /** pc of the instruction that produced it. */
+  pc: number;
+  self?: { obj: Expr; name: string };
+  table?: TableBuild;
+  /** A nil from LOADNIL (adjust_assign padding candidate). */
+  nil?: boolean;
+  /** A value a `local` statement computed past its variables (`local a = 1, 2`, or a LOADNIL merged with the next
+   * statement's): the next statement may use it, else it is an extra expression of that declaration. */
+  leftover?: Stmt & { k: 'local' };
+}
+
+interface BlockCtx {
+  /** First pc after the block. */
+  end: number;
+  /** Innermost enclosing loop: where `break` jumps. */
+  breakTo: number | null;
+  /** In a repeat body: the until-condition jumps to `falseTo` when false and falls into `trueAt` when true. */
+  until?: { falseTo: number; trueAt: number; lastJump: number };
+}
+
+interface Branch {
+  test: HksInstruction;
+  jmp: HksInstruction;
+  target: number;
+}
+
+interface Snapshot {
+  stack: Pending[];
+  nactvar: number;
+  scope: (LocalVar | undefined)[];
+  declared: Set<LocalVar>;
+}
+
+const t0 = (b: Branch): number => b.target;
+const COMPARE_OPS: Record<string, BinaryOperator> = { EQ: '==', LT: '<', LE: '<=' };
+const SWAPPED: Record<string, BinaryOperator> = { '<': '>', '<=': '>=' };
+
+/** Families whose instruction writes register A (and more for LOADNIL / SELF / CALL / VARARG). */
+const WRITES_A = new Set([
+  'MOVE', 'LOADK', 'LOADBOOL', 'LOADNIL', 'GETUPVAL', 'GETGLOBAL', 'GETTABLE', 'NEWTABLE', 'SELF', 'ARITH', 'UNM', 'NOT', 'LEN', 'CONCAT', 'CALL',
+  'VARARG', 'CLOSURE', 'NEWSTRUCT', 'GETSLOT', 'GETSLOTMT', 'SELFSLOT', 'SELFSLOTMT', 'TESTSET',
+]);
+
+/** Decompiles a function body into the IR. Throws `DecompileFailure` on shapes the compiler cannot produce. */
+export function decompileFunctionBody(ctx: FunctionContext): FunctionIR {
+  return new FunctionBuilder(ctx).run();
+}
+
+class FunctionBuilder {
+  private readonly ctx: FunctionContext;
+  private readonly fn: HksFunction;
+  private readonly at: (HksInstruction | undefined)[];
+  private readonly size: number;
+  private readonly startsAt = new Map<number, LocalVar[]>();
+  /** Active locals by register. */
+  private scope: (LocalVar | undefined)[] = [];
+  private nactvar = 0;
+  private stack: Pending[] = [];
+  /** Sources of every jump target (JMP, FORPREP, FORLOOP). */
+  private readonly sources = new Map<number, number[]>();
+  private readonly lines: readonly number[] | null;
+  /** Statement index where each local of the open blocks was declared. */
+  private readonly frames: Map<LocalVar, number>[] = [];
+  /** A value network's result register when it is a local: the value operand's write is captured, not assigned. */
+  private capture: { reg: number; expr: Expr | null } | null = null;
+  /** A multiple assignment in progress. */
+  private massign: { targets: Expr[]; values: { entry: Pending | null; expr: Expr }[]; pc: number } | null = null;
+  /** Set when a repeat body's until-condition was parsed. */
+  private untilCond: Expr | null = null;
+  /** Locals whose declaration was emitted. */
+  private declared = new Set<LocalVar>();
+  /** First pc of the statement being built. */
+  private stmtStart = 0;
+
+  constructor(ctx: FunctionContext) {
+    this.ctx = ctx;
+    this.fn = ctx.fn;
+    this.at = ctx.code.at;
+    this.size = ctx.code.size;
+    this.lines = this.fn.debug && this.fn.debug.lines.length === this.size ? this.fn.debug.lines : null;
+    for (const v of ctx.locals) {
+      if (v.kind === 'param' || v.kind === 'arg') continue;
+      const list = this.startsAt.get(v.startPc);
+      if (list) list.push(v);
+      else this.startsAt.set(v.startPc, [v]);
+    }
+    for (const i of ctx.code.list) {
+      for (const k of this.constantsOf(i)) if (this.firstRef[k] === undefined) this.firstRef[k] = i.pc;
+      if (i.family === 'JMP' || i.family === 'FORPREP' || i.family === 'FORLOOP') {
+        const t = jumpTarget(i);
+        const l = this.sources.get(t);
+        if (l) l.push(i.pc);
+        else this.sources.set(t, [i.pc]);
+      }
+    }
+  }
+
+  run(): FunctionIR {
+    const fn = this.fn;
+    const params: LocalVar[] = [];
+    for (const v of this.ctx.locals) {
+      if (v.kind === 'param' || v.kind === 'arg') {
+        this.scope[v.reg] = v;
+        this.nactvar = Math.max(this.nactvar, v.reg + 1);
+        if (v.kind === 'param') params.push(v);
+      }
+    }
+    const last = this.at[this.size - 1];
+    // Every function ends with the implicit `RETURN 0 1` of close_func.
+    const bodyEnd = last && last.family === 'RETURN' && last.b === 1 ? last.pc : this.size;
+    const body = this.block(0, bodyEnd, { end: bodyEnd, breakTo: null }, false);
+    const ir: FunctionIR = { path: this.ctx.path, params, vararg: (fn.varargFlags & HKS_VARARG_ISVARARG) !== 0, body };
+    if (fn.debug) {
+      ir.name = fn.debug.name;
+      ir.lineDefined = fn.debug.lineDefined;
+      ir.lastLineDefined = fn.debug.lastLineDefined;
+    }
+    return ir;
+  }
+
+  private fail(message: string, pc: number): never {
+    throw new DecompileFailure(message, pc);
+  }
+
+  private line(pc: number): number | undefined {
+    return this.lines ? this.lines[pc] : undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Registers and the pending stack
+
+  private top(): number {
+    const t = this.stack[this.stack.length - 1];
+    return t ? t.reg + t.span : this.nactvar;
+  }
+
+  private constant(index: number, pc: number): Expr {
+    const k: HksConstant | undefined = this.fn.constants[index];
+    if (!k) this.fail(`constant ${index} out of range`, pc);
+    switch (k.type) {
+      case 'nil':
+        return { k: 'nil' };
+      case 'boolean':
+        return { k: 'bool', value: k.value !== 0 };
+      case 'number':
+        return { k: 'number', value: k.value };
+      case 'string':
+        return { k: 'string', value: k.value ?? '' };
+      case 'lightuserdata':
+        return { k: 'lud', value: k.value };
+      case 'ui64':
+        return { k: 'ui64', value: k.value };
+    }
+  }
+
+  /** Index in the stack of the pending entry covering register `reg`, or -1. */
+  private pendingAt(reg: number): number {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const p = this.stack[i]!;
+      if (reg >= p.reg && reg < p.reg + p.span) return i;
+      if (p.reg + p.span <= reg) break;
+    }
+    return -1;
+  }
+
+  private localExpr(reg: number, pc: number): Expr {
+    const v = this.scope[reg];
+    if (!v || reg >= this.nactvar) this.fail(`register ${reg} read but holds no value`, pc);
+    return { k: 'local', v };
+  }
+
+  /** Reads a register operand: consumes a pending temporary (returned), else names the local. */
+  private takeEntry(reg: number, pc: number): { expr: Expr; entry: Pending | null } {
+    if (reg < this.nactvar) return { expr: this.localExpr(reg, pc), entry: null };
+    const i = this.pendingAt(reg);
+    if (i < 0) this.fail(`register ${reg} read but holds no value`, pc);
+    const p = this.stack[i]!;
+    if (p.span > 1 && !p.self && reg > p.reg) {
+      // A later register of a multi-result call: a multiple assignment reads them one by one, top down.
+      p.span = reg - p.reg;
+      return { expr: p.expr, entry: p };
+    }
+    this.stack.splice(i, 1);
+    return { expr: p.expr, entry: p };
+  }
+
+  private take(reg: number, pc: number): Expr {
+    return this.takeEntry(reg, pc).expr;
+  }
+
+  private operand(x: number, pc: number): Expr {
+    return isConstantOperand(x) ? this.constant(x - HKS_K, pc) : this.take(x, pc);
+  }
+
+  /** Reads two operands, the higher register first (the compiler evaluated them in increasing order). */
+  private operands2(x: number, y: number, pc: number): [Expr, Expr] {
+    if (!isConstantOperand(x) && !isConstantOperand(y) && x > y) {
+      const ex = this.operand(x, pc);
+      return [ex, this.operand(y, pc)];
+    }
+    const ey = this.operand(y, pc);
+    return [this.operand(x, pc), ey];
+  }
+
+  /** Consumes the values of `count` registers from `from` (or all pending ones from `from`) as an expression list. */
+  private takeList(from: number, count: number | 'top', pc: number): Expr[] {
+    const out: Expr[] = [];
+    if (count === 'top') {
+      while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.reg >= from) out.unshift(this.stack.pop()!.expr);
+      return out;
+    }
+    for (let r = from + count - 1; r >= from; r--) {
+      if (r < this.nactvar) {
+        out.unshift(this.localExpr(r, pc));
+        continue;
+      }
+      const i = this.pendingAt(r);
+      if (i < 0) this.fail(`register ${r} read but holds no value`, pc);
+      const p = this.stack[i]!;
+      this.stack.splice(i, 1);
+      out.unshift(p.expr);
+      r = p.reg;
+    }
+    return out;
+  }
+
+  /**
+   * An instruction wrote `expr` into register `reg`: a new temporary when `reg` is the next free register, an
+   * assignment statement when it is a local.
+   */
+  private write(reg: number, expr: Expr, pc: number, out: Stmt[], extra: Partial<Pending> = {}): void {
+    if (this.capture && reg === this.capture.reg && reg < this.nactvar) {
+      this.capture.expr = expr;
+      return;
+    }
+    if (reg >= this.nactvar) {
+      if (reg < this.top()) this.foldLeftovers(reg);
+      const top = this.top();
+      const nx = this.at[this.at[pc]?.next ?? -1];
+      if (reg === top + 2 && nx && nx.family === 'SELF' && nx.a === top && nx.c === reg) {
+        // luaK_self reserves the two registers before loading a key that does not fit an RK operand.
+        this.stack.push({ reg, span: 1, expr, open: false, pc, ...extra });
+        return;
+      }
+      if (reg !== top) this.fail(`register ${reg} written while the free register is ${top}`, pc);
+      this.stack.push({ reg, span: 1, expr, open: false, pc, ...extra });
+      return;
+    }
+    this.assign({ k: 'local', v: this.scope[reg]! }, expr, null, pc, out);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Assignments
+
+  /**
+   * A store of `value` into `target`. A multiple assignment (`a, b = x, y`) stores its last target first (from
+   * its own expression), then the others from the temporaries the expression list left, top down.
+   */
+  private assign(target: Expr, value: Expr, entry: Pending | null, pc: number, out: Stmt[]): void {
+    if (this.stack.length === 0 && !this.massign) {
+      out.push({ k: 'assign', targets: [target], exprs: [value], line: this.line(pc) });
+      return;
+    }
+    if (!this.massign) this.massign = { targets: [], values: [], pc };
+    this.massign.targets.push(target);
+    this.massign.values.push({ entry, expr: value });
+    if (!this.continuesAssignment(pc)) this.finishAssignment(out);
+  }
+
+  /** True when the instruction after `pc` is another store of the same multiple assignment. */
+  private continuesAssignment(pc: number): boolean {
+    if (this.stack.length === 0) return false;
+    const i = this.at[pc];
+    const next = i ? this.at[i.next] : undefined;
+    if (!next) return false;
+    const pending = (r: number): boolean => r >= this.nactvar && this.pendingAt(r) >= 0;
+    switch (next.family) {
+      case 'SETGLOBAL':
+      case 'SETUPVAL':
+        return pending(next.a);
+      case 'SETTABLE':
+      case 'SETSLOT':
+      case 'SETSLOTI':
+      case 'SETSLOTS':
+      case 'SETSLOTMT':
+        return !isConstantOperand(next.c) && pending(next.c);
+      case 'MOVE':
+        return next.a < this.nactvar && pending(next.b);
+      default:
+        return false;
+    }
+  }
+
+  private finishAssignment(out: Stmt[]): void {
+    const m = this.massign!;
+    this.massign = null;
+    const targets = [...m.targets].reverse();
+    // Values: every pending entry a store read, plus the temporaries left over past them (`a = 1, 2`), in
+    // register order; the first store's own expression when it was not a temporary comes last.
+    const entries = new Set<Pending>();
+    for (const v of m.values) if (v.entry) entries.add(v.entry);
+    for (const p of this.stack.splice(0, this.stack.length)) entries.add(p);
+    const sorted = [...entries].sort((a, b) => a.reg - b.reg);
+    const exprs = sorted.map((p) => p.expr);
+    if (!m.values[0]!.entry) exprs.push(m.values[0]!.expr);
+    // Trailing nils in temporaries are adjust_assign's padding (or compile the same way).
+    // Only up to the number of targets: nils past it are explicit extra values and take registers.
+    while (exprs.length > 1 && exprs.length <= targets.length && sorted.length >= exprs.length && sorted[exprs.length - 1]!.nil) exprs.pop();
+    out.push({ k: 'assign', targets, exprs, line: this.line(m.pc) });
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Blocks and scopes
+
+  /** Declares the locals whose scope starts at `pc` from the pending values in their registers. */
+  private declareLocals(pc: number, out: Stmt[]): void {
+    const list = this.startsAt.get(pc);
+    if (!list) return;
+    const vars = list.filter((v) => v.kind === 'local' && !this.declared.has(v));
+    if (vars.length === 0) return;
+    vars.sort((a, b) => a.reg - b.reg);
+    const base = vars[0]!.reg;
+    if (base !== this.nactvar) this.fail(`local ${vars[0]!.name} declared in register ${base}, ${this.nactvar} locals active`, pc);
+    const limit = base + vars.length;
+    if (this.stack.some((p) => p.reg < base)) this.foldLeftovers(0);
+    if (this.stack.some((p) => p.reg < base)) this.fail('temporaries below a local declaration', pc);
+    const entries = this.stack.filter((p) => p.reg < limit);
+    const extras = this.stack.filter((p) => p.reg >= limit);
+    const exprs = entries.map((p) => p.expr);
+    for (const v of vars) {
+      this.scope[v.reg] = v;
+      this.nactvar = v.reg + 1;
+      this.declared.add(v);
+    }
+    // Trailing nils from LOADNIL are implicit (`local a, b` / `local a, b = 1`).
+    while (exprs.length > 0 && entries[exprs.length - 1]!.nil && !entries[exprs.length - 1]!.leftover) exprs.pop();
+    const frame = this.frames[this.frames.length - 1]!;
+    for (const v of vars) frame.set(v, out.length);
+    const stmt: Stmt & { k: 'local' } = { k: 'local', vars, exprs, line: this.line(pc - 1) };
+    out.push(stmt);
+    this.stack = extras;
+    for (const p of extras) p.leftover ??= stmt;
+  }
+
+  /** Folds the leftover values of `local` statements at or above `reg` into those statements. */
+  private foldLeftovers(reg: number): boolean {
+    if (!this.stack.every((p) => p.reg < reg || p.leftover)) return false;
+    const keep: Pending[] = [];
+    for (const p of this.stack) {
+      if (p.reg < reg) keep.push(p);
+      else p.leftover!.exprs.push(p.expr);
+    }
+    this.stack = keep;
+    return true;
+  }
+
+  /**
+   * Ends the scope of the current block's locals whose range ends at or before `pc`. Inside a block that goes on
+   * (`natural` false) they were declared in a `do … end` block, which is rebuilt around their statements.
+   */
+  private endScopes(pc: number, out: Stmt[], natural: boolean): void {
+    const frame = this.frames[this.frames.length - 1]!;
+    let first = -1;
+    while (this.nactvar > 0) {
+      const v = this.scope[this.nactvar - 1];
+      if (!v || v.endPc > pc) break;
+      const at = frame.get(v);
+      if (at === undefined) break;
+      frame.delete(v);
+      this.scope[this.nactvar - 1] = undefined;
+      this.nactvar--;
+      first = first < 0 ? at : Math.min(first, at);
+    }
+    if (first >= 0 && !natural) {
+      const body = out.splice(first);
+      for (const [v, idx] of frame) if (idx > first) frame.set(v, first);
+      out.push({ k: 'do', body });
+      // A do block whose locals were captured ends with CLOSE.
+      const c = this.at[pc];
+      if (c && c.family === 'CLOSE' && c.a === this.nactvar) this.closeDone.add(pc);
+    }
+  }
+
+  /** CLOSE instructions already accounted for by a do block. */
+  private readonly closeDone = new Set<number>();
+
+  /**
+   * The statements of [start, end). `ownsClose`: the block was compiled by `block()` (then / else / loop bodies,
+   * do blocks), so a trailing CLOSE is its leaveblock's; the function body and a repeat body have none.
+   */
+  private block(start: number, end: number, ctx: BlockCtx, ownsClose = true): Stmt[] {
+    const out: Stmt[] = [];
+    this.frames.push(new Map());
+    const savedNact = this.nactvar;
+    // A trailing CLOSE belongs to the block: its locals' scope ends there.
+    const last = ownsClose ? this.insnEndingAt(end) : undefined;
+    const scopeEnd = last && last.family === 'CLOSE' && last.pc >= start ? last.pc : end;
+    let pc = start;
+    while (pc < end) {
+      if (!this.massign && this.startsAt.has(pc)) {
+        if (this.stack.length === 0) this.endScopes(pc, out, pc >= scopeEnd);
+        this.declareLocals(pc, out);
+      }
+      if (this.stack.length > 0 && !this.massign && this.stack.every((p) => p.leftover) && this.sources.has(pc)) this.foldLeftovers(0);
+      if (this.stack.length === 0 && !this.massign) {
+        this.endScopes(pc, out, pc >= scopeEnd);
+        if (this.closeDone.has(pc) || (pc === scopeEnd && pc < end)) {
+          pc = this.at[pc]!.next;
+          continue;
+        }
+        const loop = this.loopAt(pc, end, ctx, out);
+        if (loop !== null) {
+          pc = loop;
+          continue;
+        }
+      }
+      const i = this.at[pc];
+      if (!i) this.fail('no instruction', pc);
+      if (!this.massign && this.stack.every((p) => p.leftover)) this.stmtStart = pc;
+      pc = this.step(i, end, ctx, out);
+    }
+    if (this.stack.length > 0) this.declareLocals(pc, out);
+    if (this.stack.length > 0) this.foldLeftovers(0);
+    if (this.stack.length > 0) this.fail(`${this.stack.length} value(s) left unconsumed at the end of a block`, pc);
+    if (this.massign) this.finishAssignment(out);
+    this.endScopes(end, out, true);
+    const frame = this.frames.pop()!;
+    for (const v of frame.keys()) if (this.scope[v.reg] === v) this.scope[v.reg] = undefined;
+    this.nactvar = savedNact;
+    // `break` and `return` must end their block: one followed by (dead) code was written `do break end`.
+    for (let k = 0; k < out.length - 1; k++) {
+      const st = out[k]!;
+      if (st.k === 'break' || st.k === 'return') out[k] = { k: 'do', body: [st] };
+    }
+    return out;
+  }
+
+  /** The instruction whose successor is `end` (undefined when a DATA word or nothing precedes it). */
+  private insnEndingAt(end: number): HksInstruction | undefined {
+    for (let p = end - 1; p >= 0 && p >= end - 64; p--) {
+      const i = this.at[p];
+      if (i) return i.next === end ? i : undefined;
+    }
+    return undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // One instruction (or a whole construct starting with it)
+
+  private step(i: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
+    const pc = i.pc;
+    switch (i.family) {
+      case 'MOVE': {
+        if (i.a < this.nactvar && !(this.capture && this.capture.reg === i.a)) {
+          const { expr, entry } = this.takeEntry(i.b, pc);
+          this.assign({ k: 'local', v: this.scope[i.a]! }, expr, entry, pc, out);
+          return i.next;
+        }
+        this.write(i.a, this.take(i.b, pc), pc, out);
+        return i.next;
+      }
+      case 'LOADK':
+        this.write(i.a, this.constant(i.bx, pc), pc, out);
+        return i.next;
+      case 'LOADBOOL':
+        if (i.c !== 0) this.fail('LOADBOOL with skip outside a value expression', pc);
+        this.write(i.a, { k: 'bool', value: i.b !== 0 }, pc, out);
+        return i.next;
+      case 'LOADNIL':
+        for (let r = i.a; r <= i.b; r++) this.write(r, { k: 'nil' }, pc, out, { nil: true });
+        return i.next;
+      case 'GETUPVAL':
+        this.write(i.a, this.upval(i.b, pc), pc, out);
+        return i.next;
+      case 'GETGLOBAL':
+        this.write(i.a, { k: 'global', name: this.globalName(i.bx, pc) }, pc, out);
+        return i.next;
+      case 'GETTABLE': {
+        const [obj, key] = this.operands2(i.b, i.c, pc);
+        this.write(i.a, { k: 'index', obj, key }, pc, out);
+        return i.next;
+      }
+      case 'SETGLOBAL': {
+        const { expr, entry } = this.takeEntry(i.a, pc);
+        this.assign({ k: 'global', name: this.globalName(i.bx, pc) }, expr, entry, pc, out);
+        return i.next;
+      }
+      case 'SETUPVAL': {
+        const { expr, entry } = this.takeEntry(i.a, pc);
+        this.assign(this.upval(i.b, pc), expr, entry, pc, out);
+        return i.next;
+      }
+      case 'SETTABLE':
+        return this.setTable(i, out);
+      case 'NEWTABLE':
+        this.write(i.a, { k: 'table', items: [] }, pc, out, { table: { items: [], hashLimit: hksFloatingByteToInt(i.c), hashCount: 0 } });
+        return i.next;
+      case 'SETLIST':
+        return this.setList(i);
+      case 'SELF': {
+        const key = this.operand(i.c, pc);
+        const obj = this.take(i.b, pc);
+        if (this.top() > i.a) this.fail(`SELF into ${i.a} below pending values`, pc);
+        if (key.k !== 'string') this.fail('SELF with a non-string key', pc);
+        const top = this.top();
+        if (i.a !== top) this.fail(`SELF into ${i.a}, free register ${top}`, pc);
+        this.stack.push({ reg: i.a, span: 2, expr: { k: 'index', obj, key }, open: false, pc, self: { obj, name: key.value } });
+        return i.next;
+      }
+      case 'ARITH': {
+        const [l, r] = this.operands2(i.b, i.c, pc);
+        this.write(i.a, { k: 'binop', op: i.operator!, l, r }, pc, out);
+        return i.next;
+      }
+      case 'UNM':
+      case 'NOT':
+      case 'LEN': {
+        const e = this.take(i.b, pc);
+        this.write(i.a, { k: 'unop', op: i.family === 'UNM' ? '-' : i.family === 'NOT' ? 'not' : '#', e }, pc, out);
+        return i.next;
+      }
+      case 'CONCAT': {
+        const parts = this.takeList(i.b, i.c - i.b + 1, pc);
+        let e = parts[parts.length - 1]!;
+        for (let k = parts.length - 2; k >= 0; k--) e = { k: 'binop', op: '..', l: parts[k]!, r: e };
+        this.write(i.a, e, pc, out);
+        return i.next;
+      }
+      case 'CALL':
+        return this.call(i, out);
+      case 'TAILCALL': {
+        const call = this.callExpr(i);
+        out.push({ k: 'return', exprs: [call], line: this.line(pc) });
+        // The unreachable RETURN A 0 after a tail call.
+        const ret = this.at[i.next];
+        return ret && ret.family === 'RETURN' && ret.b === 0 ? ret.next : i.next;
+      }
+      case 'RETURN': {
+        const exprs = i.b === 0 ? this.takeList(i.a, 'top', pc) : this.takeList(i.a, i.b - 1, pc);
+        out.push({ k: 'return', exprs, line: this.line(pc) });
+        return i.next;
+      }
+      case 'VARARG': {
+        if (i.b === 2) {
+          this.write(i.a, { k: 'vararg' }, pc, out);
+          return i.next;
+        }
+        const top = this.top();
+        if (i.a !== top) this.fail('VARARG below the free register', pc);
+        this.stack.push({ reg: i.a, span: i.b === 0 ? 1 : i.b - 1, expr: { k: 'vararg' }, open: i.b === 0, pc });
+        return i.next;
+      }
+      case 'CLOSURE':
+        return this.closure(i, out);
+      case 'CLOSE':
+        // Not a block's own end nor a break's: the locals above A leave scope here (a do block).
+        this.endScopes(pc, out, false);
+        return i.next;
+      case 'JMP':
+        return this.jump(i, end, ctx, out);
+      case 'EQ':
+      case 'LT':
+      case 'LE':
+      case 'TEST':
+      case 'TESTSET':
+        return this.branchAt(i, end, ctx, out);
+      case 'FORPREP':
+        return this.forNum(i, out);
+      default:
+        this.fail(`${i.name} not supported here`, pc);
+    }
+  }
+
+  private globalName(k: number, pc: number): string {
+    const c = this.fn.constants[k];
+    if (!c || c.type !== 'string' || c.value === null) this.fail(`global name K(${k}) is not a string`, pc);
+    return c.value;
+  }
+
+  private upval(index: number, pc: number): Expr {
+    const name = this.ctx.upvalueNames[index];
+    if (name === undefined) this.fail(`upvalue ${index} out of range`, pc);
+    return { k: 'upval', name, index };
+  }
+
+  private setTable(i: HksInstruction, out: Stmt[]): number {
+    const pc = i.pc;
+    const tIdx = i.a >= this.nactvar ? this.pendingAt(i.a) : -1;
+    const t = tIdx >= 0 ? this.stack[tIdx]! : undefined;
+    if (t?.table && t.reg === i.a && t.table.hashCount < t.table.hashLimit) {
+      // A record field of the constructor being built.
+      const [key, value] = this.operands2(i.b, i.c, pc);
+      t.table.hashCount++;
+      this.addItem(t, pc, { k: 'field', key, value });
+      return i.next;
+    }
+    const v = isConstantOperand(i.c) ? { expr: this.constant(i.c - HKS_K, pc), entry: null } : this.takeEntry(i.c, pc);
+    const key = this.operand(i.b, pc);
+    const obj = this.take(i.a, pc);
+    this.assign({ k: 'index', obj, key }, v.expr, v.entry, pc, out);
+    return i.next;
+  }
+
+  private setList(i: HksInstruction): number {
+    const pc = i.pc;
+    const tIdx = this.pendingAt(i.a);
+    const t = tIdx >= 0 ? this.stack[tIdx]! : undefined;
+    if (!t?.table || t.reg !== i.a) this.fail('SETLIST on a register that is not a table being constructed', pc);
+    const values: Pending[] = [];
+    if (i.b === 0) {
+      while (this.stack.length - 1 > tIdx) values.unshift(this.stack.pop()!);
+    } else {
+      let need = i.b;
+      while (need > 0 && this.stack.length - 1 > tIdx) {
+        const p = this.stack.pop()!;
+        values.unshift(p);
+        need -= p.span;
+      }
+      if (need !== 0) this.fail('SETLIST count does not match the pending values', pc);
+    }
+    for (const v of values) this.addItem(t, v.pc, { k: 'item', value: v.expr });
+    return i.next;
+  }
+
+  /** Constructor items in source order: the order their code was emitted. */
+  private addItem(t: Pending, pc: number, item: TableItem): void {
+    const tb = t.table!;
+    tb.items.push({ pc, item });
+    tb.items.sort((a, b) => a.pc - b.pc);
+    if (t.expr.k === 'table') t.expr.items = tb.items.map((x) => x.item);
+  }
+
+  private closure(i: HksInstruction, out: Stmt[]): number {
+    const pc = i.pc;
+    const names: string[] = [];
+    // `local function f` registers f before its body: the closure captures its own register.
+    const self = this.localStartingAfter(i);
+    let selfCapture = false;
+    for (const d of i.data) {
+      const kind = d & 0xff;
+      const idx = (d >>> 8) & 0x1ffff;
+      if (kind === 1) {
+        if (idx === i.a && i.a >= this.nactvar && self) {
+          selfCapture = true;
+          names.push(self.name);
+          continue;
+        }
+        const v = idx < this.nactvar ? this.scope[idx] : undefined;
+        if (!v) this.fail(`closure captures register ${idx}, which is not a local`, pc);
+        v.captured = true;
+        names.push(v.name);
+      } else if (kind === 2) {
+        const n = this.ctx.upvalueNames[idx];
+        if (n === undefined) this.fail(`closure shares upvalue ${idx}, which does not exist`, pc);
+        names.push(n);
+      } else {
+        this.fail(`closure capture word with kind ${kind}`, pc);
+      }
+    }
+    const child = this.ctx.child(i.bx, names);
+    // `local function f` also when the body does not refer to f: the name the compiler gave the prototype says so
+    // (stripped: the same code either way).
+    if (self && !selfCapture && this.stack.length === 0 && i.a === this.nactvar && (child.name === self.name || (child.name === undefined && !this.fn.debug))) selfCapture = true;
+    if (selfCapture && self) {
+      if (this.stack.length > 0 || i.a !== this.nactvar) this.fail('local function below pending values', pc);
+      this.scope[self.reg] = self;
+      this.nactvar = self.reg + 1;
+      this.declared.add(self);
+      self.captured = true;
+      this.frames[this.frames.length - 1]!.set(self, out.length);
+      out.push({ k: 'localfunction', v: self, fn: child, line: this.line(pc) });
+      return i.next;
+    }
+    this.write(i.a, { k: 'function', fn: child }, pc, out);
+    return i.next;
+  }
+
+  private localStartingAfter(i: HksInstruction): LocalVar | undefined {
+    return this.startsAt.get(i.next)?.find((v) => v.reg === i.a && v.kind === 'local');
+  }
+
+  private callExpr(i: HksInstruction): Expr & { k: 'call' } {
+    const pc = i.pc;
+    const base = this.pendingAt(i.a);
+    if (base < 0) this.fail(`call of register ${i.a}, which holds no pending value`, pc);
+    const f = this.stack[base]!;
+    if (f.reg !== i.a) this.fail('call base inside a multi-register value', pc);
+    const argFrom = f.self ? i.a + 2 : i.a + 1;
+    const args = i.b === 0 ? this.takeList(argFrom, 'top', pc) : this.takeList(argFrom, i.b - 1 - (f.self ? 1 : 0), pc);
+    if (this.stack[this.stack.length - 1] !== f) this.fail('call arguments out of order', pc);
+    this.stack.pop();
+    if (f.self) return { k: 'call', fn: f.self.obj, args, method: f.self.name, line: this.line(pc) };
+    return { k: 'call', fn: f.expr, args, line: this.line(pc) };
+  }
+
+  private call(i: HksInstruction, out: Stmt[]): number {
+    const pc = i.pc;
+    const call = this.callExpr(i);
+    if (i.c === 1) {
+      out.push({ k: 'call', call, line: this.line(pc) });
+      return i.next;
+    }
+    if (i.c === 2) {
+      this.write(i.a, call, pc, out);
+      return i.next;
+    }
+    const top = this.top();
+    if (i.a !== top) this.fail(`call result in ${i.a}, free register ${top}`, pc);
+    this.stack.push({ reg: i.a, span: i.c === 0 ? 1 : i.c - 1, expr: call, open: i.c === 0, pc });
+    return i.next;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Jumps
+
+  /** A jump to `t` also means `p` when the JMP at `p` goes to `t` (it took the jump along: luaK_jump threading). */
+  private sameTarget(t: number, p: number): boolean {
+    if (t === p) return true;
+    const j = this.at[p];
+    return j !== undefined && j.family === 'JMP' && jumpTarget(j) === t;
+  }
+
+  /**
+   * Where a block that starts at `from` and ends with its enclosing block (`end`) really ends when its exit jump
+   * lands on `t`: `t` itself inside the block, `end` when the JMP at `end` took it along, or the last JMP to `t`
+   * inside the enclosing block (a `break` that took it along).
+   */
+  private resolveExit(t: number, from: number, end: number): number | null {
+    if (t >= from && t <= end) return t;
+    if (this.sameTarget(t, end)) return end;
+    for (let p = end - 1; p >= from; p--) {
+      const j = this.at[p];
+      if (j && j.family === 'JMP' && jumpTarget(j) === t && !this.isTestJump(p)) return p;
+    }
+    return null;
+  }
+
+  /** The JMP at `p` is the second half of a test. */
+  private isTestJump(p: number): boolean {
+    const prev = this.insnEndingAt(p);
+    return prev !== undefined && this.isTest(prev);
+  }
+
+  private jump(i: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
+    const pc = i.pc;
+    const t = jumpTarget(i);
+    // Generic for: JMP to the TFORLOOP at the loop end, which jumps back to the body start.
+    const tf = this.at[t];
+    if (tf && tf.family === 'TFORLOOP' && t > pc) {
+      const back = this.at[tf.next];
+      if (back && back.family === 'JMP' && jumpTarget(back) === i.next) return this.forIn(i, tf, back, out);
+    }
+    if (t > pc && this.loadBoolPair(t)) {
+      // A constant operand (`true or x`) compiles to an unconditional jump inside a value network.
+      const value = this.valueNetwork(i, end);
+      if (value) {
+        this.write(value.reg, value.expr, pc, out);
+        return value.next;
+      }
+    }
+    if (this.stack.length > 0) this.foldLeftovers(0);
+    if (this.stack.length > 0) this.fail('jump with pending values', pc);
+    if (ctx.breakTo !== null && this.sameTarget(t, ctx.breakTo)) {
+      out.push({ k: 'break', line: this.line(pc) });
+      return i.next;
+    }
+    // `if false then … end`: the condition is a constant false, the block is still compiled.
+    if (this.resolveExit(t, i.next, end) !== null) return this.ifStatement({ k: 'bool', value: false }, i.next, t, end, ctx, out, pc);
+    this.fail(`jump to ${t} leaves the block [.., ${end})`, pc);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Loops
+
+  /** A loop starting at `pc` (a backward jump from inside the block lands here). Returns the pc after it. */
+  private loopAt(pc: number, end: number, ctx: BlockCtx, out: Stmt[]): number | null {
+    const srcs = this.sources.get(pc);
+    if (!srcs) return null;
+    // The outermost loop ending here: the last backward jump to `pc` whose range nothing outside jumps into.
+    const candidates = srcs.filter((s) => s >= pc && s < end && this.at[s]!.family === 'JMP' && !(ctx.until && s === ctx.until.lastJump)).sort((a, b) => b - a);
+    const last = candidates.find((s) => this.closedRange(pc, s) && this.localsInside(pc, s + 1)) ?? -1;
+    if (last < 0) return null;
+    const back = this.at[last]!;
+    const prev = this.insnEndingAt(last);
+    if (prev && this.isTest(prev)) return this.repeatLoop(pc, back, { falseTo: pc, trueAt: back.next, lastJump: back.pc }, out);
+    // `repeat … until c` whose body has captured locals: c; CLOSE; JMP exit; CLOSE; JMP head.
+    if (prev && prev.family === 'CLOSE') {
+      const brk = this.insnEndingAt(prev.pc);
+      const close1 = brk ? this.insnEndingAt(brk.pc) : undefined;
+      if (brk && brk.family === 'JMP' && close1 && close1.family === 'CLOSE' && close1.a === prev.a && this.sameTarget(jumpTarget(brk), back.next)) {
+        const saved = this.snapshot();
+        try {
+          return this.repeatLoop(pc, back, { falseTo: prev.pc, trueAt: close1.pc, lastJump: back.pc }, out);
+        } catch (e) {
+          if (!(e instanceof DecompileFailure)) throw e;
+          this.restore(saved);
+        }
+      }
+    }
+    return this.whileLoop(pc, back, out);
+  }
+
+  /** Every local declared in (from, to) ends by `to` (a loop there holds its scopes). */
+  private localsInside(from: number, to: number): boolean {
+    for (const v of this.ctx.locals) if (v.startPc > from && v.startPc < to && v.endPc > to) return false;
+    return true;
+  }
+
+  /** No jump from outside [from, to] lands inside (from, to]. */
+  private closedRange(from: number, to: number): boolean {
+    for (let p = from + 1; p <= to; p++) {
+      for (const s of this.sources.get(p) ?? []) if (s < from || s > to) return false;
+    }
+    return true;
+  }
+
+  private isTest(i: HksInstruction): boolean {
+    return i.family === 'EQ' || i.family === 'LT' || i.family === 'LE' || i.family === 'TEST' || i.family === 'TESTSET';
+  }
+
+  private whileLoop(head: number, back: HksInstruction, out: Stmt[]): number {
+    const exit = back.next;
+    // The condition: a network at the head whose false exit leaves the loop.
+    const cond = this.tryCondition(head, back.pc, (f) => this.sameTarget(f, exit));
+    const bodyStart = cond ? cond.bodyStart : head;
+    const body = this.block(bodyStart, back.pc, { end: back.pc, breakTo: exit });
+    out.push({ k: 'while', cond: cond ? cond.expr : { k: 'bool', value: true }, body, line: this.line(back.pc) });
+    return exit;
+  }
+
+  private repeatLoop(head: number, back: HksInstruction, until: { falseTo: number; trueAt: number; lastJump: number }, out: Stmt[]): number {
+    const exit = back.next;
+    const end = until.trueAt === exit ? exit : until.trueAt;
+    this.untilCond = null;
+    const body = this.block(head, end, { end, breakTo: exit, until }, false);
+    const cond = this.untilCond as Expr | null;
+    this.untilCond = null;
+    if (!cond) this.fail('repeat loop without its until-condition', back.pc);
+    out.push({ k: 'repeat', body, cond, line: this.line(until.lastJump) });
+    return exit;
+  }
+
+  private forNum(i: HksInstruction, out: Stmt[]): number {
+    const pc = i.pc;
+    const loopPc = jumpTarget(i);
+    const loop = this.at[loopPc];
+    if (!loop || loop.family !== 'FORLOOP' || loop.a !== i.a || jumpTarget(loop) !== i.next) this.fail('FORPREP without its FORLOOP', pc);
+    if (i.a !== this.nactvar) this.fail('numeric for base is not the free register', pc);
+    const [start, limit, step] = this.takeList(i.a, 3, pc);
+    if (this.stack.length > 0) this.fail('temporaries below a numeric for', pc);
+    const hidden = this.bindLoopLocals(i.a, 3, pc, 'hidden');
+    const v = this.bindLoopLocals(i.a + 3, 1, i.next, 'for')[0]!;
+    const body = this.block(i.next, loopPc, { end: loopPc, breakTo: loop.next });
+    this.unbind([...hidden, v]);
+    const s: Stmt & { k: 'fornum' } = { k: 'fornum', v, start: start!, limit: limit!, body, line: this.line(loopPc) };
+    // The default step is the constant 1, the same code as an explicit `, 1`.
+    if (!(step!.k === 'number' && step!.value === 1)) s.step = step!;
+    out.push(s);
+    return loop.next;
+  }
+
+  private forIn(jmp: HksInstruction, tf: HksInstruction, back: HksInstruction, out: Stmt[]): number {
+    const pc = jmp.pc;
+    const base = tf.a;
+    if (base !== this.nactvar) this.fail('generic for base is not the free register', pc);
+    const entries = this.stack.filter((p) => p.reg >= base);
+    this.stack = this.stack.filter((p) => p.reg < base);
+    if (this.stack.length > 0) this.fail('temporaries below a generic for', pc);
+    const exprs = entries.map((p) => p.expr);
+    // Trailing nil padding of the three control values is implicit.
+    while (exprs.length > 1 && entries[exprs.length - 1]!.nil) exprs.pop();
+    const hidden = this.bindLoopLocals(base, 3, pc, 'hidden');
+    const vars = this.bindLoopLocals(base + 3, tf.c, jmp.next, 'for');
+    const body = this.block(jmp.next, tf.pc, { end: tf.pc, breakTo: back.next });
+    this.unbind([...hidden, ...vars]);
+    out.push({ k: 'forin', vars, exprs, body, line: this.line(tf.pc) });
+    return back.next;
+  }
+
+  /** The loop's locals (from the records) bound to their registers. */
+  private bindLoopLocals(reg: number, count: number, startPc: number, kind: 'hidden' | 'for'): LocalVar[] {
+    const out: LocalVar[] = [];
+    for (let k = 0; k < count; k++) {
+      const r = reg + k;
+      const v = this.startsAt.get(startPc)?.find((l) => l.reg === r);
+      if (!v) this.fail(`no local record for loop register ${r}`, startPc);
+      v.kind = kind;
+      this.scope[r] = v;
+      out.push(v);
+    }
+    this.nactvar = reg + count;
+    return out;
+  }
+
+  private unbind(vars: LocalVar[]): void {
+    let min = Infinity;
+    for (const v of vars) {
+      if (this.scope[v.reg] === v) this.scope[v.reg] = undefined;
+      min = Math.min(min, v.reg);
+    }
+    if (min < this.nactvar) this.nactvar = min;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Conditions and value networks
+
+  private snapshot(): Snapshot {
+    return { stack: this.stack.map((p) => ({ ...p })), nactvar: this.nactvar, scope: [...this.scope], declared: new Set(this.declared) };
+  }
+
+  private restore(s: Snapshot): void {
+    this.stack = s.stack.map((p) => ({ ...p }));
+    this.nactvar = s.nactvar;
+    this.scope = [...s.scope];
+    this.declared = new Set(s.declared);
+  }
+
+  private branch(i: HksInstruction): Branch {
+    const j = this.at[i.next];
+    if (!j || j.family !== 'JMP') this.fail(`${i.name} not followed by a JMP`, i.pc);
+    return { test: i, jmp: j, target: jumpTarget(j) };
+  }
+
+  /** The atom value and jump sense of a test instruction (its operands consumed). */
+  private atomOf(b: Branch, atomStart: number): { expr: Expr; sense: boolean } {
+    const i = b.test;
+    const pc = i.pc;
+    switch (i.family) {
+      case 'TEST':
+        return { expr: this.take(i.a, pc), sense: i.c !== 0 };
+      case 'TESTSET':
+        return { expr: this.take(i.b, pc), sense: i.c !== 0 };
+      default: {
+        let op = COMPARE_OPS[i.family]!;
+        const swapped = op !== '==' && this.comparisonSwapped(i, atomStart);
+        let [l, r] = this.operands2(i.b, i.c, pc);
+        // `a > b` / `a >= b` compile to LT / LE with the operands exchanged.
+        if (swapped) {
+          op = SWAPPED[op]!;
+          [l, r] = [r, l];
+        }
+        return { expr: { k: 'binop', op, l, r }, sense: i.a !== 0 };
+      }
+    }
+  }
+
+  /**
+   * Whether LT/LE B C was written `C > B` (`C >= B`): the compiler evaluates the left operand first, so the
+   * operand whose code or constants came first is the left one. Evidence: temporaries in register order;
+   * constants in allocation order (the constant table lists them as first used).
+   */
+  private comparisonSwapped(i: HksInstruction, atomStart: number): boolean {
+    const bk = isConstantOperand(i.b);
+    const ck = isConstantOperand(i.c);
+    if (!bk && !ck) return i.b > i.c && i.c >= this.nactvar;
+    const isNew = (k: number): boolean => {
+      const f = this.firstRef[k] ?? -1;
+      return f >= atomStart && f <= i.pc;
+    };
+    if (bk && ck) {
+      const kb = i.b - HKS_K;
+      const kc = i.c - HKS_K;
+      return isNew(kb) && isNew(kc) && kb > kc;
+    }
+    const k = (bk ? i.b : i.c) - HKS_K;
+    if (!isNew(k)) return false;
+    let others = Infinity;
+    for (let p = atomStart; p < i.pc; p++) {
+      const x = this.at[p];
+      if (!x) continue;
+      for (const c of this.constantsOf(x)) if (c !== k && isNew(c)) others = Math.min(others, c);
+    }
+    if (others === Infinity) return false;
+    const constantFirst = k < others;
+    return bk ? !constantFirst : constantFirst;
+  }
+
+  /** Constant indices an instruction references (operands, global names, memo slots). */
+  private constantsOf(i: HksInstruction): number[] {
+    const out: number[] = [];
+    if (i.family === 'LOADK' || i.family === 'GETGLOBAL' || i.family === 'SETGLOBAL') out.push(i.bx);
+    if (i.family === 'GETGLOBAL' && i.data.length > 0) {
+      const m = (i.data[0]! >>> 8) & 0x1ffff;
+      out.push(m, m + 1);
+    }
+    if (isConstantOperand(i.b)) out.push(i.b - HKS_K);
+    if (isConstantOperand(i.c)) out.push(i.c - HKS_K);
+    return out;
+  }
+
+  /** First pc referencing each constant. */
+  private firstRef: number[] = [];
+
+  /**
+   * Reached a test instruction while building a statement. Either a value network (TESTSET, a LOADBOOL pair, a
+   * value kept in its register) whose result is written like any expression, or a condition (`if`, until).
+   */
+  private branchAt(i: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
+    const value = this.valueNetwork(i, end);
+    if (value) {
+      this.write(value.reg, value.expr, i.pc, out);
+      return value.next;
+    }
+    return this.conditional(i, end, ctx, out);
+  }
+
+  /** The LOADBOOL pair `R := false (skip); R := true` with one of its two pcs at `t`. */
+  private loadBoolPair(t: number): { reg: number; pf: number; pt: number } | null {
+    const a = this.at[t];
+    if (!a || a.family !== 'LOADBOOL') return null;
+    if (a.b === 0 && a.c !== 0) {
+      const b = this.at[a.next];
+      if (b && b.family === 'LOADBOOL' && b.b !== 0 && b.c === 0 && b.a === a.a) return { reg: a.a, pf: a.pc, pt: b.pc };
+    }
+    if (a.b !== 0 && a.c === 0) {
+      const p = this.insnEndingAt(a.pc);
+      if (p && p.family === 'LOADBOOL' && p.b === 0 && p.c !== 0 && p.a === a.a) return { reg: a.a, pf: p.pc, pt: a.pc };
+    }
+    return null;
+  }
+
+  /** The instruction ending at `t` writes register `reg`. */
+  private writesBefore(t: number, reg: number): boolean {
+    const p = this.insnEndingAt(t);
+    return p !== undefined && (WRITES_A.has(p.family) || p.family === 'SETLIST' || p.family === 'SETTABLE') && p.a === reg;
+  }
+
+  /**
+   * A value network whose first test is `first` (the test's operand code already built): the register it fills,
+   * its expression and the pc after it; null (state unchanged) when the test starts a condition instead.
+   */
+  private valueNetwork(first: HksInstruction, end: number): { reg: number; expr: Expr; next: number } | null {
+    const cand = this.valueCandidate(first, end);
+    if (!cand) return null;
+    const saved = this.snapshot();
+    const savedCapture = this.capture;
+    try {
+      const r = this.parseValueNetwork(first, cand.reg, cand.final, cand.bools);
+      if (r) return r;
+    } catch (e) {
+      if (!(e instanceof DecompileFailure)) throw e;
+    } finally {
+      this.capture = savedCapture;
+    }
+    this.restore(saved);
+    return null;
+  }
+
+  /**
+   * Where a value network starting at `first` would end and which register it fills: the target of a TESTSET
+   * (or a LOADBOOL pair) among the forward jumps of the tests that follow; or, for a TEST of a pending
+   * temporary, its own target when the code just before writes that register again (`f() or g`).
+   */
+  private valueCandidate(first: HksInstruction, end: number): { reg: number; final: number; bools: { reg: number; pf: number; pt: number } | null } | null {
+    // The network's final label is the farthest target of its chain (nested networks jump inside their atom).
+    let reach = -1;
+    const tests: HksInstruction[] = [];
+    let pc = first.pc;
+    while (pc < end && (pc === first.pc || pc < reach)) {
+      const i = this.at[pc];
+      if (!i) return null;
+      if (this.isTest(i) || i.family === 'JMP') {
+        const j = i.family === 'JMP' ? i : this.at[i.next];
+        if (!j || j.family !== 'JMP') return null;
+        const t = jumpTarget(j);
+        if (t <= j.pc) return null;
+        if (i !== j) tests.push(i);
+        reach = Math.max(reach, t);
+        pc = j.next;
+        continue;
+      }
+      if (!WRITES_A.has(i.family) && i.family !== 'SETTABLE' && i.family !== 'SETLIST') return null;
+      if (i.family === 'CALL' && i.c === 1) return null;
+      pc = i.next;
+    }
+    if (reach < 0 || reach > end) return null;
+    // The farthest target is a LOADBOOL of the pair, or the final label the JMP over the pair goes to.
+    const bools = this.loadBoolPair(reach) ?? (this.at[reach - 1]?.family === 'LOADBOOL' ? this.loadBoolPair(reach - 1) : null);
+    if (bools) return bools.pt + 1 <= end ? { reg: bools.reg, final: bools.pt + 1, bools } : null;
+    for (const t of tests) if (t.family === 'TESTSET' && jumpTarget(this.at[t.next]!) === reach) return { reg: t.a, final: reach, bools: null };
+    // A TEST of a temporary that the code before the final label writes again: the value is kept (`f() or g`).
+    for (const t of tests) {
+      if (t.family === 'TEST' && t.a >= this.nactvar && jumpTarget(this.at[t.next]!) === reach && this.writesBefore(reach, t.a)) {
+        if (t === first && this.pendingAt(t.a) < 0) continue;
+        return { reg: t.a, final: reach, bools: null };
+      }
+    }
+    return null;
+  }
+
+  private parseValueNetwork(firstInsn: HksInstruction, reg: number, final: number, bools: { reg: number; pf: number; pt: number } | null): { reg: number; expr: Expr; next: number } | null {
+    const starts: number[] = [];
+    const atoms: { branch: Branch | null; expr: Expr; sense: boolean; always: boolean; value: boolean }[] = [];
+    // The value part ends before the JMP over the LOADBOOL pair, or at the final label.
+    let valueEnd = final;
+    if (bools) {
+      const p = this.insnEndingAt(bools.pf);
+      valueEnd = p && p.family === 'JMP' && this.sameTarget(jumpTarget(p), final) ? p.pc : bools.pf;
+    }
+    const isJump = firstInsn.family === 'JMP';
+    const b0: Branch = isJump ? { test: firstInsn, jmp: firstInsn, target: jumpTarget(firstInsn) } : this.branch(firstInsn);
+    const first = isJump ? { expr: { k: 'bool', value: true } as Expr, sense: true } : this.atomOf(b0, this.stmtStart);
+    const base = this.stack.length;
+    if (reg >= this.nactvar && reg !== this.top()) return null;
+    starts.push(b0.test.pc);
+    atoms.push({ branch: b0, expr: first.expr, sense: first.sense, always: isJump, value: false });
+    this.capture = reg < this.nactvar ? { reg, expr: null } : null;
+    let pc = b0.jmp.next;
+    while (pc < valueEnd) {
+      const stop = this.expressionUntilTest(pc, valueEnd, base, reg);
+      if (stop.kind === 'test') {
+        const b = this.branch(stop.insn);
+        const a = this.atomOf(b, pc);
+        if (this.stack.length !== base) return null;
+        starts.push(pc);
+        atoms.push({ branch: b, expr: a.expr, sense: a.sense, always: false, value: false });
+        pc = b.jmp.next;
+        continue;
+      }
+      if (stop.kind === 'always') {
+        starts.push(pc);
+        atoms.push({ branch: { test: stop.insn, jmp: stop.insn, target: jumpTarget(stop.insn) }, expr: { k: 'bool', value: true }, sense: true, always: true, value: false });
+        pc = stop.insn.next;
+        continue;
+      }
+      if (stop.kind !== 'value') return null;
+      starts.push(pc);
+      atoms.push({ branch: null, expr: stop.expr, sense: false, always: false, value: true });
+      pc = valueEnd;
+    }
+    const lastIsValue = atoms[atoms.length - 1]!.value;
+    if (!bools && !lastIsValue) return null;
+    const net: NetworkAtom[] = atoms.map((a, idx) => {
+      const labels = new Set<NetworkLabel>();
+      if (a.branch) {
+        const t = a.branch.target;
+        for (let m = idx + 1; m < atoms.length; m++) if (starts[m] === t) labels.add(m);
+        if (bools && (t === bools.pt || this.sameTarget(t, bools.pt))) labels.add('T');
+        if (bools && t === bools.pf) labels.add('F');
+        const keeps = a.branch.test.family === 'TESTSET' || (a.branch.test.family === 'TEST' && a.branch.test.a === reg);
+        if ((t === final || this.sameTarget(t, final)) && (keeps || a.always)) {
+          if (a.always) labels.add('T').add('F');
+          else labels.add(a.sense ? 'T' : 'F');
+        }
+      }
+      const na: NetworkAtom = { expr: a.expr, sense: a.sense, labels };
+      if (a.always) na.always = true;
+      if (a.value) na.value = true;
+      if (a.branch && (a.branch.test.family === 'TESTSET' || (a.branch.test.family === 'TEST' && a.branch.test.a === reg && (t0(a.branch) === final || this.sameTarget(t0(a.branch), final))))) na.keepsValue = true;
+      return na;
+    });
+    const expr = buildNetworkTree(net, lastIsValue ? 'T' : 'F');
+    if (!expr) return null;
+    // Nothing outside may jump into the network.
+    const from = b0.test.pc;
+    for (let p = from + 1; p < final; p++) {
+      for (const s of this.sources.get(p) ?? []) if (s < from || s >= final) return null;
+    }
+    return { reg, expr, next: final };
+  }
+
+  /**
+   * Builds pure expression code from `pc` until a test instruction that leaves the stack at `base` entries (the
+   * next atom), an unconditional forward jump (a constant operand), or `stopAt` (then the value operand, which
+   * is the top entry in register `reg` or the captured write of a local `reg`).
+   */
+  private expressionUntilTest(pc: number, stopAt: number, base: number, reg: number): { kind: 'test' | 'always'; insn: HksInstruction } | { kind: 'value'; expr: Expr } | { kind: 'none' } {
+    const scratch: Stmt[] = [];
+    const from = pc;
+    while (pc < stopAt) {
+      // A local declared here: the code before it was a whole statement, not part of a condition.
+      if (pc !== from && this.startsAt.has(pc) && reg < 0) return { kind: 'none' };
+      const i = this.at[pc];
+      if (!i) return { kind: 'none' };
+      if (this.isTest(i)) {
+        // A nested value network (an operand of this atom) or this level's next atom.
+        const v = this.valueNetwork(i, stopAt);
+        if (v) {
+          this.write(v.reg, v.expr, i.pc, scratch);
+          if (scratch.length > 0) return { kind: 'none' };
+          pc = v.next;
+          continue;
+        }
+        return { kind: 'test', insn: i };
+      }
+      if (i.family === 'JMP') {
+        if (this.stack.length === base && jumpTarget(i) > i.pc) return { kind: 'always', insn: i };
+        return { kind: 'none' };
+      }
+      if (!this.isPureExpression(i, reg)) return { kind: 'none' };
+      pc = this.step(i, stopAt, { end: stopAt, breakTo: null }, scratch);
+      if (scratch.length > 0) return { kind: 'none' };
+    }
+    if (pc !== stopAt || reg < 0) return { kind: 'none' };
+    if (this.capture && this.capture.reg === reg) {
+      if (this.capture.expr === null || this.stack.length !== base) return { kind: 'none' };
+      const e = this.capture.expr;
+      this.capture.expr = null;
+      return { kind: 'value', expr: e };
+    }
+    const top = this.stack[this.stack.length - 1];
+    if (this.stack.length === base + 1 && top && top.reg === reg && top.span === 1) {
+      this.stack.pop();
+      return { kind: 'value', expr: top.expr };
+    }
+    return { kind: 'none' };
+  }
+
+  private isPureExpression(i: HksInstruction, reg: number): boolean {
+    switch (i.family) {
+      case 'MOVE':
+      case 'LOADK':
+      case 'LOADNIL':
+      case 'GETUPVAL':
+      case 'GETGLOBAL':
+      case 'GETTABLE':
+      case 'NEWTABLE':
+      case 'SELF':
+      case 'ARITH':
+      case 'UNM':
+      case 'NOT':
+      case 'LEN':
+      case 'CONCAT':
+      case 'VARARG':
+      case 'CLOSURE':
+        return i.a >= this.nactvar || i.a === reg;
+      case 'LOADBOOL':
+        return i.c === 0 && (i.a >= this.nactvar || i.a === reg);
+      case 'CALL':
+        return i.c !== 1 && i.a >= this.nactvar;
+      case 'SETTABLE':
+      case 'SETLIST': {
+        const t = this.pendingAt(i.a);
+        return t >= 0 && this.stack[t]!.table !== undefined;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * A condition network starting at `start` (nothing pending): parses atoms up to `limit` and keeps the longest
+   * prefix whose jumps form an and/or tree with a false exit `isExit` accepts. Returns the expression, the pc
+   * where the guarded code starts and the false target; null with the state unchanged.
+   */
+  private tryCondition(start: number, limit: number, isExit: (f: number, bodyStart: number) => boolean): { expr: Expr; bodyStart: number; falseTarget: number } | null {
+    const saved = this.snapshot();
+    const base = this.stack.length;
+    const atoms: { start: number; branch: Branch; expr: Expr; sense: boolean; always: boolean; state: Snapshot }[] = [];
+    let pc = start;
+    try {
+      while (pc < limit) {
+        if (atoms.length > 0 && this.startsAt.get(pc)?.some((v) => v.kind === 'local' && !this.declared.has(v))) break;
+        const stop = this.expressionUntilTest(pc, limit, base, -1);
+        if (stop.kind === 'test') {
+          if (this.startsValueNetwork(stop.insn)) break;
+          const b = this.branch(stop.insn);
+          const a = this.atomOf(b, pc);
+          if (this.stack.length !== base) break;
+          atoms.push({ start: pc, branch: b, expr: a.expr, sense: a.sense, always: false, state: this.snapshot() });
+          pc = b.jmp.next;
+          continue;
+        }
+        if (stop.kind === 'always') {
+          const j = stop.insn;
+          atoms.push({ start: pc, branch: { test: j, jmp: j, target: jumpTarget(j) }, expr: { k: 'bool', value: false }, sense: false, always: true, state: this.snapshot() });
+          pc = j.next;
+          continue;
+        }
+        break;
+      }
+    } catch (e) {
+      if (!(e instanceof DecompileFailure)) throw e;
+    }
+    for (let n = atoms.length; n >= 1; n--) {
+      const last = atoms[n - 1]!;
+      const f = last.branch.target;
+      const tPc = last.branch.jmp.next;
+      if (!isExit(f, tPc)) continue;
+      // Nothing outside the condition may jump into it.
+      let entered = false;
+      for (let m = 1; m < n && !entered; m++) {
+        for (const s of this.sources.get(atoms[m]!.start) ?? []) if (s < start || s >= tPc) entered = true;
+      }
+      if (entered) continue;
+      const net: NetworkAtom[] = atoms.slice(0, n).map((a, idx) => {
+        const labels = new Set<NetworkLabel>();
+        const t = a.branch.target;
+        for (let m = idx + 1; m < n; m++) if (atoms[m]!.start === t) labels.add(m);
+        if (t === f) labels.add('F');
+        if (this.sameTarget(t, tPc)) labels.add('T');
+        const na: NetworkAtom = { expr: a.expr, sense: a.sense, labels };
+        if (a.always) na.always = true;
+        return na;
+      });
+      const expr = buildNetworkTree(net, 'T');
+      if (expr) {
+        this.restore(last.state);
+        return { expr, bodyStart: tPc, falseTarget: f };
+      }
+    }
+    this.restore(saved);
+    return null;
+  }
+
+  /** A test whose shape starts a value network rather than a condition atom. */
+  private startsValueNetwork(i: HksInstruction): boolean {
+    if (i.family === 'TESTSET') return true;
+    return this.loadBoolPair(this.branch(i).target) !== null;
+  }
+
+  /** A statement-level condition: the until-condition of the enclosing repeat, or an `if`. */
+  private conditional(first: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
+    // The condition began with the statement: the network parser rebuilds the first atom's operands itself.
+    const start = this.stmtStart;
+    if (this.massign) this.fail('condition inside a multiple assignment', first.pc);
+    for (const p of this.stack) if (p.leftover && p.pc < start) p.leftover.exprs.push(p.expr);
+    this.stack = [];
+    if (ctx.until) {
+      const u = ctx.until;
+      const saved = this.snapshot();
+      const cond = this.tryCondition(start, end, (f, t) => f === u.falseTo && t === u.trueAt);
+      if (cond) {
+        this.untilCond = cond.expr;
+        return end;
+      }
+      this.restore(saved);
+    }
+    const cond = this.tryCondition(start, end, (f, t) => this.resolveExit(f, t, end) !== null);
+    if (!cond) this.fail('condition jumps do not form an and/or expression', first.pc);
+    return this.ifStatement(cond.expr, cond.bodyStart, cond.falseTarget, end, ctx, out, first.pc);
+  }
+
+  /** An `if` whose condition jumps to `falseTarget` when false and falls into `bodyStart`. */
+  private ifStatement(condExpr: Expr, bodyStart: number, falseTarget: number, end: number, ctx: BlockCtx, out: Stmt[], pc: number): number {
+    const f = this.resolveExit(falseTarget, bodyStart, end);
+    if (f === null) this.fail(`if-condition exits to ${falseTarget}, outside the block`, pc);
+    const clauses: { cond: Expr; body: Stmt[] }[] = [];
+    // An escape JMP ending the then-block means an else part.
+    const lastThen = f > bodyStart ? this.insnEndingAt(f) : undefined;
+    let thenEnd = f;
+    let elseEnd = -1;
+    if (lastThen && lastThen.family === 'JMP' && !this.isTestJump(lastThen.pc) && f < end) {
+      const t = jumpTarget(lastThen);
+      const isLoopBack = t >= bodyStart && t < lastThen.pc;
+      if (!isLoopBack) {
+        const e = this.resolveExit(t, f, end);
+        if (e !== null && e > f) elseEnd = e;
+      }
+      if (elseEnd >= 0) thenEnd = lastThen.pc;
+    }
+    const body = this.block(bodyStart, thenEnd, { ...ctx, end: thenEnd, until: undefined });
+    clauses.push({ cond: condExpr, body });
+    let next = f;
+    let orelse: Stmt[] | undefined;
+    if (elseEnd >= 0) {
+      orelse = this.block(f, elseEnd, { ...ctx, end: elseEnd, until: undefined });
+      next = elseEnd;
+      // `else if … end` is `elseif`.
+      if (orelse.length === 1 && orelse[0]!.k === 'if') {
+        const inner = orelse[0]!;
+        clauses.push(...inner.clauses);
+        orelse = inner.orelse;
+      }
+    }
+    const st: Stmt & { k: 'if' } = { k: 'if', clauses, line: this.line(pc) };
+    if (orelse) st.orelse = orelse;
+    out.push(st);
+    return next;
+  }
+}

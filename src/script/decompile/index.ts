@@ -1,0 +1,39 @@
+/**
+ * The HavokScript decompiler: bytecode chunk → readable source whose recompilation is checked function by
+ * function (see `proof.ts`).
+ */
+import type { HksChunk, HksFunction } from '../../formats/hks/chunk.ts';
+import type { HksDialect } from '../../formats/hks/opcodes.ts';
+import { decodeHksCode } from './decode.ts';
+import { DecompileFailure, decompileFunctionBody } from './function.ts';
+import type { FunctionIR, LocalVar } from './ir.ts';
+import { debugLocals } from './locals.ts';
+
+export interface DecompileOptions {
+  dialect?: HksDialect;
+}
+
+/** Decompiles every function of a chunk into the IR tree (failed functions carry `failure`). */
+export function decompileChunkIR(chunk: HksChunk, options: DecompileOptions = {}): FunctionIR {
+  return decompileFn(chunk.main, 'main', [], options);
+}
+
+function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], options: DecompileOptions): FunctionIR {
+  try {
+    const code = decodeHksCode(fn, options.dialect);
+    const locals: LocalVar[] | null = debugLocals(fn);
+    if (!locals) throw new DecompileFailure('no local records (stripped function): not supported yet', 0);
+    const names = fn.debug && fn.debug.upvalueNames.length === fn.upvalueCount ? fn.debug.upvalueNames.map((n, i) => n ?? upvalueNames[i] ?? `u_${i}`) : upvalueNames;
+    return decompileFunctionBody({
+      path,
+      fn,
+      code,
+      locals,
+      upvalueNames: names,
+      child: (index, childUpvalues) => decompileFn(fn.children[index]!, `${path}/${index}`, childUpvalues, options),
+    });
+  } catch (e) {
+    if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;
+    return { path, params: [], vararg: false, body: [{ k: 'comment', text: `decompilation failed: ${e.message}` }], failure: e.message };
+  }
+}
