@@ -73,7 +73,7 @@ interface BlockCtx {
   /** Innermost enclosing loop: where `break` jumps. */
   breakTo: number | null;
   /** In a repeat body: the until-condition jumps to `falseTo` when false and falls into `trueAt` when true. */
-  until?: { falseTo: number; trueAt: number; lastJump: number };
+  until?: { falseTo: number; trueAt: number; lastJump: number; always?: boolean };
 }
 
 interface Branch {
@@ -98,6 +98,12 @@ const WRITES_A = new Set([
   'MOVE', 'LOADK', 'LOADBOOL', 'LOADNIL', 'GETUPVAL', 'GETGLOBAL', 'GETTABLE', 'NEWTABLE', 'SELF', 'ARITH', 'UNM', 'NOT', 'LEN', 'CONCAT', 'CALL',
   'VARARG', 'CLOSURE', 'NEWSTRUCT', 'GETSLOT', 'GETSLOTMT', 'SELFSLOT', 'SELFSLOTMT', 'TESTSET',
 ]);
+
+/** Whether a prototype's name is the one the compiler builds from `written` (it keeps at most 511 bytes). */
+function sameFunctionName(written: string, protoName: string | null | undefined): boolean {
+  if (protoName === null || protoName === undefined) return false;
+  return written.length >= 511 ? written.slice(0, 511) === protoName : written === protoName;
+}
 
 /** Decompiles a function body into the IR. Throws `DecompileFailure` on shapes the compiler cannot produce. */
 export function decompileFunctionBody(ctx: FunctionContext): FunctionIR {
@@ -316,13 +322,41 @@ class FunctionBuilder {
    */
   private assign(target: Expr, value: Expr, entry: Pending | null, pc: number, out: Stmt[]): void {
     if (this.stack.length === 0 && !this.massign) {
-      out.push({ k: 'assign', targets: [target], exprs: [value], line: this.line(pc) });
+      out.push(this.functionStatement(target, value, pc) ?? { k: 'assign', targets: [target], exprs: [value], line: this.line(pc) });
       return;
     }
     if (!this.massign) this.massign = { targets: [], values: [], pc };
     this.massign.targets.push(target);
     this.massign.values.push({ entry, expr: value });
     if (!this.continuesAssignment(pc)) this.finishAssignment(out);
+  }
+
+  /**
+   * `function a.b:c () … end` for the store of a closure into a name chain, when the prototype's name (built by
+   * the compiler from the statement's name parts) says so; in stripped code the name is unknown and the
+   * statement form is chosen (it compiles the same).
+   */
+  private functionStatement(target: Expr, value: Expr, pc: number): Stmt | null {
+    if (value.k !== 'function') return null;
+    const parts: string[] = [];
+    let t: Expr = target;
+    while (t.k === 'index') {
+      if (t.key.k !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t.key.value)) return null;
+      parts.unshift(t.key.value);
+      t = t.obj;
+    }
+    if (t.k === 'global' || t.k === 'upval') parts.unshift(t.name);
+    else if (t.k === 'local') parts.unshift(t.v.name);
+    else return null;
+    const fn = value.fn;
+    const dotted = parts.join('.');
+    const asMethod = parts.length > 1 ? `${parts.slice(0, -1).join('.')}:${parts[parts.length - 1]}` : null;
+    const same = (n: string): boolean => sameFunctionName(n, fn.name);
+    if (fn.name === undefined) return { k: 'function', target, fn, line: this.line(pc) };
+    if (fn.name === null) return null;
+    if (same(dotted)) return { k: 'function', target, fn, line: this.line(pc) };
+    if (asMethod && same(asMethod) && fn.params[0]?.name === 'self') return { k: 'function', target, method: parts[parts.length - 1]!, fn, line: this.line(pc) };
+    return null;
   }
 
   /** True when the instruction after `pc` is another store of the same multiple assignment. */
@@ -718,7 +752,7 @@ class FunctionBuilder {
     const child = this.ctx.child(i.bx, names);
     // `local function f` also when the body does not refer to f: the name the compiler gave the prototype says so
     // (stripped: the same code either way).
-    if (self && !selfCapture && this.stack.length === 0 && i.a === this.nactvar && (child.name === self.name || (child.name === undefined && !this.fn.debug))) selfCapture = true;
+    if (self && !selfCapture && this.stack.length === 0 && i.a === this.nactvar && (sameFunctionName(self.name, child.name) || (child.name === undefined && !this.fn.debug))) selfCapture = true;
     if (selfCapture && self) {
       if (this.stack.length > 0 || i.a !== this.nactvar) this.fail('local function below pending values', pc);
       this.scope[self.reg] = self;
@@ -818,6 +852,10 @@ class FunctionBuilder {
     }
     if (this.stack.length > 0) this.foldLeftovers(0);
     if (this.stack.length > 0) this.fail('jump with pending values', pc);
+    if (ctx.until?.always && pc === ctx.until.lastJump) {
+      this.untilCond = { k: 'bool', value: false };
+      return i.next;
+    }
     if (ctx.breakTo !== null && this.sameTarget(t, ctx.breakTo)) {
       out.push({ k: 'break', line: this.line(pc) });
       return i.next;
@@ -878,6 +916,14 @@ class FunctionBuilder {
 
   private whileLoop(head: number, back: HksInstruction, out: Stmt[]): number {
     const exit = back.next;
+    // `repeat … until false` is the same jump as `while true do … end`; its locals' scope includes the (empty)
+    // condition, so debug info shows them ending after the jump.
+    if (this.ctx.locals.some((v) => v.kind === 'local' && v.startPc > head && v.startPc <= back.pc && v.endPc === exit)) {
+      const body = this.block(head, exit, { end: exit, breakTo: exit, until: { falseTo: head, trueAt: exit, lastJump: back.pc, always: true } }, false);
+      this.untilCond = null;
+      out.push({ k: 'repeat', body, cond: { k: 'bool', value: false }, line: this.line(back.pc) });
+      return exit;
+    }
     // The condition: a network at the head whose false exit leaves the loop.
     const cond = this.tryCondition(head, back.pc, (f) => this.sameTarget(f, exit));
     const bodyStart = cond ? cond.bodyStart : head;

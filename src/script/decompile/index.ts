@@ -8,6 +8,9 @@ import { decodeHksCode } from './decode.ts';
 import { DecompileFailure, decompileFunctionBody } from './function.ts';
 import type { FunctionIR, LocalVar } from './ir.ts';
 import { debugLocals } from './locals.ts';
+import { AstBuilder } from './to-ast.ts';
+import { printLua } from '../print.ts';
+import type { Node } from '../ast.ts';
 
 export interface DecompileOptions {
   dialect?: HksDialect;
@@ -36,4 +39,12 @@ function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], opti
     if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;
     return { path, params: [], vararg: false, body: [{ k: 'comment', text: `decompilation failed: ${e.message}` }], failure: e.message };
   }
+}
+
+/** Decompiles a chunk to source text (interim: printed without line layout). */
+export function decompileHksToSource(chunk: HksChunk, options: DecompileOptions & { lines?: boolean } = {}): { source: string; ir: FunctionIR } {
+  const ir = decompileChunkIR(chunk, options);
+  const comments = new Map<Node, string[]>();
+  const ast = new AstBuilder({ numberSize: chunk.header.numberSize, comments }).chunk(ir);
+  return { source: printLua(ast, { comments, lines: options.lines === true }), ir };
 }
