@@ -65,6 +65,7 @@ export function printLua(node: A.Chunk | A.Block | A.Statement | A.Expression, o
   const p = new Printer(options);
   if (node.type === 'Chunk') {
     if (node.utf8Bom) p.w.raw('\ufeff');
+    p.topNotes(node.body);
     p.block(node.body.body, 0);
   } else if (node.type === 'Block') p.block(node.body, 0);
   else if (isStatement(node)) p.block([node], 0);
@@ -179,6 +180,11 @@ class Printer {
       if (next && startsWithParen(next)) w.tok(';', false);
       if (!w.lines) w.newline();
     }
+  }
+
+  /** Comments of the chunk's own block. */
+  topNotes(b: A.Block): void {
+    this.notes(b);
   }
 
   /** Comments attached to a node: line comments, or inline block comments when lines must not move. */

@@ -23,8 +23,12 @@ export interface FunctionContext {
   path: string;
   fn: HksFunction;
   code: HksDecodedCode;
-  /** Local records (debug or inferred), in declaration order. */
+  /** Local records from debug info, in declaration order; in `infer` mode only the parameters (and `arg`). */
   locals: LocalVar[];
+  /** No local records (stripped or profile build): locals are inferred from the register stack. */
+  infer: boolean;
+  /** Depth-first index of the function in the chunk (for invented names `l_<index>_<n>`). */
+  index: number;
   /** Names of the upvalues, in upvalue order. */
   upvalueNames: string[];
   /** Decompiles a child prototype given the names of its upvalues. */
@@ -58,6 +62,8 @@ interface Pending {
   open: boolean;
   /** pc of the instruction that produced it. */
   pc: number;
+  /** First pc of its code (the earliest producer of what it consumed). */
+  start: number;
   self?: { obj: Expr; name: string };
   table?: TableBuild;
   /** A nil from LOADNIL (adjust_assign padding candidate). */
@@ -87,6 +93,10 @@ interface Snapshot {
   nactvar: number;
   scope: (LocalVar | undefined)[];
   declared: Set<LocalVar>;
+  /** Length of the innermost block's statements and its declarations (inferred locals are declared mid-parse). */
+  outLength: number;
+  frame: Map<LocalVar, number>;
+  invented: number;
 }
 
 const t0 = (b: Branch): number => b.target;
@@ -113,6 +123,9 @@ export function decompileFunctionBody(ctx: FunctionContext): FunctionIR {
 class FunctionBuilder {
   private readonly ctx: FunctionContext;
   private readonly fn: HksFunction;
+  private readonly infer: boolean;
+  /** Locals invented so far (inferred mode). */
+  private invented = 0;
   private readonly at: (HksInstruction | undefined)[];
   private readonly size: number;
   private readonly startsAt = new Map<number, LocalVar[]>();
@@ -124,7 +137,9 @@ class FunctionBuilder {
   private readonly sources = new Map<number, number[]>();
   private readonly lines: readonly number[] | null;
   /** Statement index where each local of the open blocks was declared. */
-  private readonly frames: Map<LocalVar, number>[] = [];
+  private frames: Map<LocalVar, number>[] = [];
+  /** The statement list of each open block (inferred declarations go to the innermost). */
+  private outs: Stmt[][] = [];
   /** A value network's result register when it is a local: the value operand's write is captured, not assigned. */
   private capture: { reg: number; expr: Expr | null } | null = null;
   /** A multiple assignment in progress. */
@@ -133,12 +148,16 @@ class FunctionBuilder {
   private untilCond: Expr | null = null;
   /** Locals whose declaration was emitted. */
   private declared = new Set<LocalVar>();
+  /** Register level where the expression being built (a condition or value network) started. */
+  private floor = 0;
   /** First pc of the statement being built. */
   private stmtStart = 0;
 
   constructor(ctx: FunctionContext) {
     this.ctx = ctx;
     this.fn = ctx.fn;
+    this.infer = ctx.infer;
+    this.invented = ctx.locals.length;
     this.at = ctx.code.at;
     this.size = ctx.code.size;
     this.lines = this.fn.debug && this.fn.debug.lines.length === this.size ? this.fn.debug.lines : null;
@@ -217,6 +236,13 @@ class FunctionBuilder {
     }
   }
 
+  /** First pc of the code consumed by the instruction being built (merged into what it pushes). */
+  private opStart = Infinity;
+
+  private push(p: Omit<Pending, 'start'>): void {
+    this.stack.push({ ...p, start: Math.min(this.opStart, p.pc) });
+  }
+
   /** Index in the stack of the pending entry covering register `reg`, or -1. */
   private pendingAt(reg: number): number {
     for (let i = this.stack.length - 1; i >= 0; i--) {
@@ -239,6 +265,7 @@ class FunctionBuilder {
     const i = this.pendingAt(reg);
     if (i < 0) this.fail(`register ${reg} read but holds no value`, pc);
     const p = this.stack[i]!;
+    this.opStart = Math.min(this.opStart, p.start);
     if (p.span > 1 && !p.self && reg > p.reg) {
       // A later register of a multi-result call: a multiple assignment reads them one by one, top down.
       p.span = reg - p.reg;
@@ -270,7 +297,11 @@ class FunctionBuilder {
   private takeList(from: number, count: number | 'top', pc: number): Expr[] {
     const out: Expr[] = [];
     if (count === 'top') {
-      while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.reg >= from) out.unshift(this.stack.pop()!.expr);
+      while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.reg >= from) {
+        const p = this.stack.pop()!;
+        this.opStart = Math.min(this.opStart, p.start);
+        out.unshift(p.expr);
+      }
       return out;
     }
     for (let r = from + count - 1; r >= from; r--) {
@@ -282,6 +313,7 @@ class FunctionBuilder {
       if (i < 0) this.fail(`register ${r} read but holds no value`, pc);
       const p = this.stack[i]!;
       this.stack.splice(i, 1);
+      this.opStart = Math.min(this.opStart, p.start);
       out.unshift(p.expr);
       r = p.reg;
     }
@@ -297,20 +329,254 @@ class FunctionBuilder {
       this.capture.expr = expr;
       return;
     }
+    if (this.infer && reg < this.nactvar && !this.capture && this.firstUseIsTemp(reg, this.at[pc]?.next ?? pc + 1)) this.closeFrom(reg, pc, out);
     if (reg >= this.nactvar) {
       if (reg < this.top()) this.foldLeftovers(reg);
+      // A value computed over a pending one: that one is a local now assigned (`local a = 1; a = 2`).
+      if (this.infer && reg < this.top()) this.declarePending(reg + 1, pc, out);
+      if (reg < this.nactvar) {
+        this.assign({ k: 'local', v: this.scope[reg]! }, expr, null, pc, out);
+        return;
+      }
       const top = this.top();
       const nx = this.at[this.at[pc]?.next ?? -1];
       if (reg === top + 2 && nx && nx.family === 'SELF' && nx.a === top && nx.c === reg) {
         // luaK_self reserves the two registers before loading a key that does not fit an RK operand.
-        this.stack.push({ reg, span: 1, expr, open: false, pc, ...extra });
+        this.push({ reg, span: 1, expr, open: false, pc, ...extra });
         return;
       }
       if (reg !== top) this.fail(`register ${reg} written while the free register is ${top}`, pc);
-      this.stack.push({ reg, span: 1, expr, open: false, pc, ...extra });
+      this.push({ reg, span: 1, expr, open: false, pc, ...extra });
       return;
     }
     this.assign({ k: 'local', v: this.scope[reg]! }, expr, null, pc, out);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Inferred locals (stripped builds): the register stack shows which values outlive their statement.
+
+  private newLocal(reg: number, pc: number, kind: LocalVar['kind'] = 'local'): LocalVar {
+    const id = this.invented++;
+    return { id, name: `l_${this.ctx.index}_${id}`, reg, startPc: pc, endPc: Number.POSITIVE_INFINITY, kind };
+  }
+
+  /**
+   * The pending values below register `below` are locals: a statement left them (a `local` declaration), since
+   * temporaries never outlive their statement. Emits their declarations.
+   */
+  private declarePending(below: number, pc: number, _out?: Stmt[]): void {
+    if (!this.infer) return;
+    const out = this.outs[this.outs.length - 1]!;
+    // The nils of one LOADNIL are one `local a, b, c` (declaring part of them would split the instruction).
+    for (;;) {
+      const last = this.stack.filter((p) => p.reg < below).pop();
+      const next = last?.nil ? this.stack.find((p) => p.reg === last.reg + last.span && p.nil && p.pc === last.pc) : undefined;
+      if (!next) break;
+      below = next.reg + 1;
+    }
+    const entries = this.stack.filter((p) => p.reg < below);
+    if (entries.length === 0) return;
+    if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log('DECLARE', pc, entries.map((p) => p.reg), new Error().stack?.split('\n').slice(2, 5).map((l) => l.trim().split(' ')[1]).join(' < '));
+    this.stack = this.stack.filter((p) => p.reg >= below);
+    const frame = this.frames[this.frames.length - 1]!;
+    for (let k = 0; k < entries.length; k++) {
+      const p = entries[k]!;
+      if (p.reg !== this.nactvar) this.fail(`value in register ${p.reg} outlives its statement, ${this.nactvar} locals active`, pc);
+      if (p.open || p.self) this.fail(`an open or method value in register ${p.reg} outlives its statement`, pc);
+      // `local a, b, c` (one LOADNIL) and `local a, b = f()` are one statement.
+      const group = [p];
+      while (p.nil && entries[k + 1]?.nil && entries[k + 1]!.pc === p.pc) group.push(entries[++k]!);
+      const vars: LocalVar[] = [];
+      for (const g of group) for (let r = g.reg; r < g.reg + g.span; r++) vars.push(this.newLocal(r, pc));
+      for (const v of vars) {
+        this.scope[v.reg] = v;
+        this.nactvar = v.reg + 1;
+        frame.set(v, out.length);
+        this.declared.add(v);
+      }
+      const exprs = group[0]!.nil ? [] : group.map((g) => g.expr);
+      const only = exprs[0];
+      if (vars.length === 1 && only?.k === 'function' && only.fn.name === undefined) {
+        out.push({ k: 'localfunction', v: vars[0]!, fn: only.fn, line: this.line(p.pc) });
+      } else out.push({ k: 'local', vars, exprs, line: this.line(p.pc) });
+    }
+  }
+
+  /** Ends the current block's locals in registers ≥ `reg` where the block goes on: they were in a `do` block. */
+  private closeFrom(reg: number, pc: number, out: Stmt[]): void {
+    const frame = this.frames[this.frames.length - 1]!;
+    let first = -1;
+    while (this.nactvar > reg) {
+      const v = this.scope[this.nactvar - 1];
+      const at = v ? frame.get(v) : undefined;
+      if (!v || at === undefined) this.fail(`register ${reg} reused while local ${v?.name ?? '?'} of an outer block is active`, pc);
+      frame.delete(v);
+      v.endPc = pc;
+      this.scope[this.nactvar - 1] = undefined;
+      this.nactvar--;
+      first = first < 0 ? at : Math.min(first, at);
+    }
+    if (first >= 0) {
+      const body = out.splice(first);
+      for (const [v, idx] of frame) if (idx > first) frame.set(v, first);
+      out.push({ k: 'do', body });
+    }
+  }
+
+  /**
+   * Whether the value just written into local register `reg` is in fact a temporary (the local's scope ended):
+   * its first use needs a temporary there (a call's function, a concatenation operand, a loop's control values).
+   */
+  private firstUseIsTemp(reg: number, from: number): boolean {
+    let pc = from;
+    for (let n = 0; n < 256 && pc < this.size; n++) {
+      const i = this.at[pc];
+      if (!i || i.family === 'JMP' || this.sources.has(pc)) return false;
+      switch (i.family) {
+        case 'CALL':
+        case 'TAILCALL':
+          if (i.a === reg) return true;
+          if (reg > i.a && (i.b === 0 || reg < i.a + i.b)) return false;
+          break;
+        case 'CONCAT':
+          if (reg >= i.b && reg <= i.c) return true;
+          break;
+        case 'FORPREP':
+          if (reg >= i.a && reg <= i.a + 2) return true;
+          break;
+        case 'GETTABLE':
+        case 'SELF':
+          if (i.b === reg && i.a === reg) {
+            pc = i.next;
+            continue;
+          }
+          break;
+        default:
+          break;
+      }
+      if (this.readsRegister(i, reg)) return false;
+      if (WRITES_A.has(i.family) && i.a === reg) return false;
+      pc = i.next;
+    }
+    return false;
+  }
+
+  /** The registers an instruction reads (operands that are registers). */
+  private readRegisters(i: HksInstruction): number[] {
+    const r: number[] = [];
+    const op = (x: number): void => {
+      if (!isConstantOperand(x)) r.push(x);
+    };
+    switch (i.family) {
+      case 'MOVE':
+      case 'UNM':
+      case 'NOT':
+      case 'LEN':
+      case 'GETSLOT':
+      case 'GETSLOTMT':
+        r.push(i.b);
+        break;
+      case 'GETTABLE':
+      case 'ARITH':
+      case 'EQ':
+      case 'LT':
+      case 'LE':
+        op(i.b);
+        op(i.c);
+        if (i.family === 'GETTABLE' || i.family === 'ARITH') break;
+        break;
+      case 'SELF':
+      case 'SELFSLOT':
+      case 'SELFSLOTMT':
+        r.push(i.b);
+        op(i.c);
+        break;
+      case 'CONCAT':
+        for (let k = i.b; k <= i.c; k++) r.push(k);
+        break;
+      case 'SETGLOBAL':
+      case 'SETUPVAL':
+      case 'TEST':
+        r.push(i.a);
+        break;
+      case 'TESTSET':
+        r.push(i.b);
+        break;
+      case 'SETTABLE':
+        r.push(i.a);
+        op(i.b);
+        op(i.c);
+        break;
+      case 'CALL':
+      case 'TAILCALL':
+        for (let k = i.a; k < (i.b === 0 ? i.a + 1 : i.a + i.b); k++) r.push(k);
+        break;
+      case 'RETURN':
+        for (let k = i.a; k < (i.b === 0 ? i.a + 1 : i.a + i.b - 1); k++) r.push(k);
+        break;
+      default:
+        break;
+    }
+    return r;
+  }
+
+  private readsRegister(i: HksInstruction, reg: number): boolean {
+    return this.readRegisters(i).includes(reg);
+  }
+
+  /**
+   * Before an instruction (inferred mode): a pending value it reads without consuming (an operand below its result
+   * register: `MOVE 1 0` copies a local, `MOVE 0 1` stores a temporary into one; a captured register) is a local,
+   * and so is everything pending below it.
+   */
+  private inferBefore(i: HksInstruction, out: Stmt[]): void {
+    let lowest = -1;
+    const pendingBelow = (r: number): void => {
+      if (r >= this.nactvar && this.pendingAt(r) >= 0) lowest = Math.max(lowest, r);
+    };
+    if (i.family === 'CLOSURE') {
+      for (const d of i.data) if ((d & 0xff) === 1) pendingBelow((d >>> 8) & 0x1ffff);
+    } else if (WRITES_A.has(i.family) && i.family !== 'TESTSET' && i.family !== 'CALL') {
+      for (const r of this.readRegisters(i)) if (r < i.a) pendingBelow(r);
+    } else if (i.family === 'SETTABLE') {
+      // A store reads its temporaries in order (object, key, value); a lower value or key is a local. The
+      // object of a store is a local when it is a constructor (`local t = {}` then `t.x = 1`).
+      const obj = this.pendingAt(i.a) >= 0 ? this.stack[this.pendingAt(i.a)] : undefined;
+      if (obj?.table && obj.reg === i.a && obj.table.hashCount >= obj.table.hashLimit) pendingBelow(i.a);
+      for (const r of [i.b, i.c]) if (!isConstantOperand(r) && r < i.a) pendingBelow(r);
+      if (!isConstantOperand(i.b) && !isConstantOperand(i.c) && i.c < i.b) pendingBelow(i.c);
+    }
+    if (lowest >= 0) this.declarePending(lowest + 1, i.pc, out);
+    this.inferReads(i);
+  }
+
+  /**
+   * Temporaries are consumed from the top of the stack. A pending register an instruction reads while a value
+   * above it stays pending is a local; for a statement (store, return) every pending value came before it and is
+   * a local too.
+   */
+  private inferReads(i: HksInstruction): void {
+    if (!this.infer || i.family === 'SETLIST') return;
+    // Constructor fields store into the table below the pending array items.
+    const t = i.family === 'SETTABLE' ? this.stack[this.pendingAt(i.a)] : undefined;
+    if (t?.table && t.reg === i.a) return;
+    let regs = this.readRegisters(i);
+    // B = 0: every value up to the top.
+    if ((i.family === 'CALL' || i.family === 'TAILCALL' || i.family === 'RETURN') && i.b === 0) regs = this.stack.filter((p) => p.reg >= i.a).map((p) => p.reg).concat(regs);
+    const reads = regs.filter((r) => r >= this.nactvar && this.pendingAt(r) >= 0);
+    if (reads.length === 0) return;
+    // Values pending below the expression being built are older than it: locals.
+    const old = reads.filter((r) => r < this.floor);
+    if (old.length > 0) {
+      this.declarePending(Math.max(...old) + 1, i.pc);
+      return;
+    }
+    const hi = Math.max(...reads);
+    const above = this.stack.some((p) => p.reg > hi && !reads.includes(p.reg) && !(p.reg <= hi && hi < p.reg + p.span));
+    if (!above) return;
+    const statement = i.family === 'SETGLOBAL' || i.family === 'SETUPVAL' || i.family === 'SETTABLE' || i.family === 'RETURN' || (i.family === 'MOVE' && i.a < i.b);
+    if (this.massign) return;
+    this.declarePending(statement ? Number.POSITIVE_INFINITY : hi + 1, i.pc);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -321,6 +587,10 @@ class FunctionBuilder {
    * its own expression), then the others from the temporaries the expression list left, top down.
    */
   private assign(target: Expr, value: Expr, entry: Pending | null, pc: number, out: Stmt[]): void {
+    if (this.infer && !this.massign && this.stack.length > 0 && !this.continuesAssignment(pc)) {
+      // What is left below the stored value was declared by earlier statements; above it, extra expressions.
+      this.declarePending(entry ? entry.reg : Number.POSITIVE_INFINITY, pc, out);
+    }
     if (this.stack.length === 0 && !this.massign) {
       out.push(this.functionStatement(target, value, pc) ?? { k: 'assign', targets: [target], exprs: [value], line: this.line(pc) });
       return;
@@ -483,6 +753,7 @@ class FunctionBuilder {
   private block(start: number, end: number, ctx: BlockCtx, ownsClose = true): Stmt[] {
     const out: Stmt[] = [];
     this.frames.push(new Map());
+    this.outs.push(out);
     const savedNact = this.nactvar;
     // A trailing CLOSE belongs to the block: its locals' scope ends there.
     const last = ownsClose ? this.insnEndingAt(end) : undefined;
@@ -494,6 +765,12 @@ class FunctionBuilder {
         this.declareLocals(pc, out);
       }
       if (this.stack.length > 0 && !this.massign && this.stack.every((p) => p.leftover) && this.sources.has(pc)) this.foldLeftovers(0);
+      // A jump target with values pending: they are locals, unless every jump here comes from the expression
+      // those values belong to (a value network's final label).
+      if (this.infer && this.stack.length > 0 && !this.massign && this.sources.has(pc)) {
+        const from = Math.min(...this.stack.map((p) => p.start));
+        if (!this.sources.get(pc)!.every((src) => src >= from && src < pc)) this.declarePending(Number.POSITIVE_INFINITY, pc, out);
+      }
       if (this.stack.length === 0 && !this.massign) {
         this.endScopes(pc, out, pc >= scopeEnd);
         if (this.closeDone.has(pc) || (pc === scopeEnd && pc < end)) {
@@ -509,14 +786,17 @@ class FunctionBuilder {
       const i = this.at[pc];
       if (!i) this.fail('no instruction', pc);
       if (!this.massign && this.stack.every((p) => p.leftover)) this.stmtStart = pc;
+      this.opStart = Infinity;
       pc = this.step(i, end, ctx, out);
     }
     if (this.stack.length > 0) this.declareLocals(pc, out);
     if (this.stack.length > 0) this.foldLeftovers(0);
+    if (this.stack.length > 0 && !this.massign) this.declarePending(Number.POSITIVE_INFINITY, pc, out);
     if (this.stack.length > 0) this.fail(`${this.stack.length} value(s) left unconsumed at the end of a block`, pc);
     if (this.massign) this.finishAssignment(out);
     this.endScopes(end, out, true);
     const frame = this.frames.pop()!;
+    this.outs.pop();
     for (const v of frame.keys()) if (this.scope[v.reg] === v) this.scope[v.reg] = undefined;
     this.nactvar = savedNact;
     // `break` and `return` must end their block: one followed by (dead) code was written `do break end`.
@@ -540,9 +820,22 @@ class FunctionBuilder {
   // One instruction (or a whole construct starting with it)
 
   private step(i: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
+    const outer = this.opStart;
+    this.opStart = i.pc;
+    try {
+      if (this.infer) this.inferBefore(i, out);
+      return this.step1(i, end, ctx, out);
+    } finally {
+      this.opStart = Math.min(outer, this.opStart);
+    }
+  }
+
+  private step1(i: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
     const pc = i.pc;
     switch (i.family) {
       case 'MOVE': {
+        // A MOVE down onto a pending value stores a temporary into it: that value is a local (inferred mode).
+        if (this.infer && i.a < i.b && i.a >= this.nactvar && i.a < this.top() && !(this.capture && this.capture.reg === i.a)) this.declarePending(i.a + 1, pc);
         if (i.a < this.nactvar && !(this.capture && this.capture.reg === i.a)) {
           const { expr, entry } = this.takeEntry(i.b, pc);
           this.assign({ k: 'local', v: this.scope[i.a]! }, expr, entry, pc, out);
@@ -596,7 +889,7 @@ class FunctionBuilder {
         if (key.k !== 'string') this.fail('SELF with a non-string key', pc);
         const top = this.top();
         if (i.a !== top) this.fail(`SELF into ${i.a}, free register ${top}`, pc);
-        this.stack.push({ reg: i.a, span: 2, expr: { k: 'index', obj, key }, open: false, pc, self: { obj, name: key.value } });
+        this.push({ reg: i.a, span: 2, expr: { k: 'index', obj, key }, open: false, pc, self: { obj, name: key.value } });
         return i.next;
       }
       case 'ARITH': {
@@ -622,6 +915,7 @@ class FunctionBuilder {
         return this.call(i, out);
       case 'TAILCALL': {
         const call = this.callExpr(i);
+        this.declarePending(i.a, pc, out);
         out.push({ k: 'return', exprs: [call], line: this.line(pc) });
         // The unreachable RETURN A 0 after a tail call.
         const ret = this.at[i.next];
@@ -629,6 +923,7 @@ class FunctionBuilder {
       }
       case 'RETURN': {
         const exprs = i.b === 0 ? this.takeList(i.a, 'top', pc) : this.takeList(i.a, i.b - 1, pc);
+        this.declarePending(Number.POSITIVE_INFINITY, pc, out);
         out.push({ k: 'return', exprs, line: this.line(pc) });
         return i.next;
       }
@@ -639,15 +934,25 @@ class FunctionBuilder {
         }
         const top = this.top();
         if (i.a !== top) this.fail('VARARG below the free register', pc);
-        this.stack.push({ reg: i.a, span: i.b === 0 ? 1 : i.b - 1, expr: { k: 'vararg' }, open: i.b === 0, pc });
+        this.push({ reg: i.a, span: i.b === 0 ? 1 : i.b - 1, expr: { k: 'vararg' }, open: i.b === 0, pc });
         return i.next;
       }
       case 'CLOSURE':
         return this.closure(i, out);
-      case 'CLOSE':
+      case 'CLOSE': {
+        // `break` out of blocks with captured locals closes them first.
+        const j = this.at[i.next];
+        if (j && j.family === 'JMP' && ctx.breakTo !== null && this.sameTarget(jumpTarget(j), ctx.breakTo) && this.stack.length === 0) {
+          out.push({ k: 'break', line: this.line(j.pc) });
+          return j.next;
+        }
         // Not a block's own end nor a break's: the locals above A leave scope here (a do block).
-        this.endScopes(pc, out, false);
+        if (this.infer) {
+          this.declarePending(Number.POSITIVE_INFINITY, pc, out);
+          this.closeFrom(i.a, pc, out);
+        } else this.endScopes(pc, out, false);
         return i.next;
+      }
       case 'JMP':
         return this.jump(i, end, ctx, out);
       case 'EQ':
@@ -726,7 +1031,8 @@ class FunctionBuilder {
     const pc = i.pc;
     const names: string[] = [];
     // `local function f` registers f before its body: the closure captures its own register.
-    const self = this.localStartingAfter(i);
+    let self = this.localStartingAfter(i);
+    if (!self && this.infer && this.stack.length === 0 && i.a === this.nactvar && i.data.some((d) => (d & 0xff) === 1 && ((d >>> 8) & 0x1ffff) === i.a)) self = this.newLocal(i.a, i.next);
     let selfCapture = false;
     for (const d of i.data) {
       const kind = d & 0xff;
@@ -774,6 +1080,7 @@ class FunctionBuilder {
   private callExpr(i: HksInstruction): Expr & { k: 'call' } {
     const pc = i.pc;
     const base = this.pendingAt(i.a);
+    if ((globalThis as { dcdbg?: boolean }).dcdbg && base < 0) console.log('CALLFAIL', pc, this.nactvar, this.stack.map((p) => [p.reg, p.span, p.expr.k]));
     if (base < 0) this.fail(`call of register ${i.a}, which holds no pending value`, pc);
     const f = this.stack[base]!;
     if (f.reg !== i.a) this.fail('call base inside a multi-register value', pc);
@@ -789,6 +1096,7 @@ class FunctionBuilder {
     const pc = i.pc;
     const call = this.callExpr(i);
     if (i.c === 1) {
+      this.declarePending(i.a, pc, out);
       out.push({ k: 'call', call, line: this.line(pc) });
       return i.next;
     }
@@ -798,7 +1106,7 @@ class FunctionBuilder {
     }
     const top = this.top();
     if (i.a !== top) this.fail(`call result in ${i.a}, free register ${top}`, pc);
-    this.stack.push({ reg: i.a, span: i.c === 0 ? 1 : i.c - 1, expr: call, open: i.c === 0, pc });
+    this.push({ reg: i.a, span: i.c === 0 ? 1 : i.c - 1, expr: call, open: i.c === 0, pc });
     return i.next;
   }
 
@@ -851,6 +1159,7 @@ class FunctionBuilder {
       }
     }
     if (this.stack.length > 0) this.foldLeftovers(0);
+    if (this.stack.length > 0) this.declarePending(Number.POSITIVE_INFINITY, pc, out);
     if (this.stack.length > 0) this.fail('jump with pending values', pc);
     if (ctx.until?.always && pc === ctx.until.lastJump) {
       this.untilCond = { k: 'bool', value: false };
@@ -949,6 +1258,7 @@ class FunctionBuilder {
     const loopPc = jumpTarget(i);
     const loop = this.at[loopPc];
     if (!loop || loop.family !== 'FORLOOP' || loop.a !== i.a || jumpTarget(loop) !== i.next) this.fail('FORPREP without its FORLOOP', pc);
+    this.declarePending(i.a, pc, out);
     if (i.a !== this.nactvar) this.fail('numeric for base is not the free register', pc);
     const [start, limit, step] = this.takeList(i.a, 3, pc);
     if (this.stack.length > 0) this.fail('temporaries below a numeric for', pc);
@@ -966,6 +1276,7 @@ class FunctionBuilder {
   private forIn(jmp: HksInstruction, tf: HksInstruction, back: HksInstruction, out: Stmt[]): number {
     const pc = jmp.pc;
     const base = tf.a;
+    this.declarePending(base, pc, out);
     if (base !== this.nactvar) this.fail('generic for base is not the free register', pc);
     const entries = this.stack.filter((p) => p.reg >= base);
     this.stack = this.stack.filter((p) => p.reg < base);
@@ -986,8 +1297,9 @@ class FunctionBuilder {
     const out: LocalVar[] = [];
     for (let k = 0; k < count; k++) {
       const r = reg + k;
-      const v = this.startsAt.get(startPc)?.find((l) => l.reg === r);
+      const v = this.infer ? this.newLocal(r, startPc, kind) : this.startsAt.get(startPc)?.find((l) => l.reg === r);
       if (!v) this.fail(`no local record for loop register ${r}`, startPc);
+      if (this.infer && kind === 'hidden') v.name = `(for ${k})`;
       v.kind = kind;
       this.scope[r] = v;
       out.push(v);
@@ -1009,7 +1321,15 @@ class FunctionBuilder {
   // Conditions and value networks
 
   private snapshot(): Snapshot {
-    return { stack: this.stack.map((p) => ({ ...p })), nactvar: this.nactvar, scope: [...this.scope], declared: new Set(this.declared) };
+    return {
+      stack: this.stack.map((p) => ({ ...p })),
+      nactvar: this.nactvar,
+      scope: [...this.scope],
+      declared: new Set(this.declared),
+      outLength: this.outs[this.outs.length - 1]?.length ?? 0,
+      frame: new Map(this.frames[this.frames.length - 1]),
+      invented: this.invented,
+    };
   }
 
   private restore(s: Snapshot): void {
@@ -1017,6 +1337,10 @@ class FunctionBuilder {
     this.nactvar = s.nactvar;
     this.scope = [...s.scope];
     this.declared = new Set(s.declared);
+    const out = this.outs[this.outs.length - 1];
+    if (out) out.length = Math.min(out.length, s.outLength);
+    if (this.frames.length > 0) this.frames[this.frames.length - 1] = new Map(s.frame);
+    this.invented = s.invented;
   }
 
   private branch(i: HksInstruction): Branch {
@@ -1029,6 +1353,7 @@ class FunctionBuilder {
   private atomOf(b: Branch, atomStart: number): { expr: Expr; sense: boolean } {
     const i = b.test;
     const pc = i.pc;
+    this.inferReads(i);
     switch (i.family) {
       case 'TEST':
         return { expr: this.take(i.a, pc), sense: i.c !== 0 };
@@ -1135,6 +1460,7 @@ class FunctionBuilder {
    */
   private valueNetwork(first: HksInstruction, end: number): { reg: number; expr: Expr; next: number } | null {
     const cand = this.valueCandidate(first, end);
+    if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log("VC", first.pc, end, cand);
     if (!cand) return null;
     const saved = this.snapshot();
     const savedCapture = this.capture;
@@ -1143,6 +1469,7 @@ class FunctionBuilder {
       if (r) return r;
     } catch (e) {
       if (!(e instanceof DecompileFailure)) throw e;
+      if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log("VN fail", first.pc, e.message);
     } finally {
       this.capture = savedCapture;
     }
@@ -1202,12 +1529,33 @@ class FunctionBuilder {
       valueEnd = p && p.family === 'JMP' && this.sameTarget(jumpTarget(p), final) ? p.pc : bools.pf;
     }
     const isJump = firstInsn.family === 'JMP';
+    void valueEnd;
     const b0: Branch = isJump ? { test: firstInsn, jmp: firstInsn, target: jumpTarget(firstInsn) } : this.branch(firstInsn);
+    if (this.infer && !isJump && reg >= this.nactvar) {
+      // Operands of the first test below the result register are not consumed: locals (`local c = a == b`).
+      const below = this.readRegisters(firstInsn).filter((r) => r < reg && r >= this.nactvar && this.pendingAt(r) >= 0);
+      if (below.length > 0) this.declarePending(Math.max(...below) + 1, firstInsn.pc);
+    }
     const first = isJump ? { expr: { k: 'bool', value: true } as Expr, sense: true } : this.atomOf(b0, this.stmtStart);
-    const base = this.stack.length;
+    const base = this.top();
     if (reg >= this.nactvar && reg !== this.top()) return null;
+    const savedFloor = this.floor;
+    this.floor = base;
+    try {
+      return this.valueAtoms(b0, first, reg, final, bools, base, starts, atoms);
+    } finally {
+      this.floor = savedFloor;
+    }
+  }
+
+  private valueAtoms(b0: Branch, first: { expr: Expr; sense: boolean }, reg: number, final: number, bools: { reg: number; pf: number; pt: number } | null, base: number, starts: number[], atoms: { branch: Branch | null; expr: Expr; sense: boolean; always: boolean; value: boolean }[]): { reg: number; expr: Expr; next: number } | null {
+    let valueEnd = final;
+    if (bools) {
+      const p = this.insnEndingAt(bools.pf);
+      valueEnd = p && p.family === 'JMP' && this.sameTarget(jumpTarget(p), final) ? p.pc : bools.pf;
+    }
     starts.push(b0.test.pc);
-    atoms.push({ branch: b0, expr: first.expr, sense: first.sense, always: isJump, value: false });
+    atoms.push({ branch: b0, expr: first.expr, sense: first.sense, always: b0.test === b0.jmp, value: false });
     this.capture = reg < this.nactvar ? { reg, expr: null } : null;
     let pc = b0.jmp.next;
     while (pc < valueEnd) {
@@ -1215,7 +1563,7 @@ class FunctionBuilder {
       if (stop.kind === 'test') {
         const b = this.branch(stop.insn);
         const a = this.atomOf(b, pc);
-        if (this.stack.length !== base) return null;
+        if (this.top() !== base) return null;
         starts.push(pc);
         atoms.push({ branch: b, expr: a.expr, sense: a.sense, always: false, value: false });
         pc = b.jmp.next;
@@ -1253,7 +1601,8 @@ class FunctionBuilder {
       if (a.branch && (a.branch.test.family === 'TESTSET' || (a.branch.test.family === 'TEST' && a.branch.test.a === reg && (t0(a.branch) === final || this.sameTarget(t0(a.branch), final))))) na.keepsValue = true;
       return na;
     });
-    const expr = buildNetworkTree(net, lastIsValue ? 'T' : 'F');
+    const expr = buildNetworkTree(net, lastIsValue ? "T" : "F");
+    if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log("VN", starts, atoms.map((a) => [a.branch?.test.name, a.branch?.target, a.sense, a.value]), net.map((n) => [...n.labels]), final, !!expr);
     if (!expr) return null;
     // Nothing outside may jump into the network.
     const from = b0.test.pc;
@@ -1288,7 +1637,7 @@ class FunctionBuilder {
         return { kind: 'test', insn: i };
       }
       if (i.family === 'JMP') {
-        if (this.stack.length === base && jumpTarget(i) > i.pc) return { kind: 'always', insn: i };
+        if (this.top() === base && jumpTarget(i) > i.pc) return { kind: 'always', insn: i };
         return { kind: 'none' };
       }
       if (!this.isPureExpression(i, reg)) return { kind: 'none' };
@@ -1297,13 +1646,13 @@ class FunctionBuilder {
     }
     if (pc !== stopAt || reg < 0) return { kind: 'none' };
     if (this.capture && this.capture.reg === reg) {
-      if (this.capture.expr === null || this.stack.length !== base) return { kind: 'none' };
+      if (this.capture.expr === null || this.top() !== base) return { kind: 'none' };
       const e = this.capture.expr;
       this.capture.expr = null;
       return { kind: 'value', expr: e };
     }
     const top = this.stack[this.stack.length - 1];
-    if (this.stack.length === base + 1 && top && top.reg === reg && top.span === 1) {
+    if (top && top.reg === reg && top.reg === base && top.span === 1) {
       this.stack.pop();
       return { kind: 'value', expr: top.expr };
     }
@@ -1349,9 +1698,11 @@ class FunctionBuilder {
    */
   private tryCondition(start: number, limit: number, isExit: (f: number, bodyStart: number) => boolean): { expr: Expr; bodyStart: number; falseTarget: number } | null {
     const saved = this.snapshot();
-    const base = this.stack.length;
+    const base = this.top();
     const atoms: { start: number; branch: Branch; expr: Expr; sense: boolean; always: boolean; state: Snapshot }[] = [];
     let pc = start;
+    const savedFloor = this.floor;
+    this.floor = base;
     try {
       while (pc < limit) {
         if (atoms.length > 0 && this.startsAt.get(pc)?.some((v) => v.kind === 'local' && !this.declared.has(v))) break;
@@ -1360,7 +1711,7 @@ class FunctionBuilder {
           if (this.startsValueNetwork(stop.insn)) break;
           const b = this.branch(stop.insn);
           const a = this.atomOf(b, pc);
-          if (this.stack.length !== base) break;
+          if (this.top() !== base) break;
           atoms.push({ start: pc, branch: b, expr: a.expr, sense: a.sense, always: false, state: this.snapshot() });
           pc = b.jmp.next;
           continue;
@@ -1375,6 +1726,8 @@ class FunctionBuilder {
       }
     } catch (e) {
       if (!(e instanceof DecompileFailure)) throw e;
+    } finally {
+      this.floor = savedFloor;
     }
     for (let n = atoms.length; n >= 1; n--) {
       const last = atoms[n - 1]!;
@@ -1416,8 +1769,15 @@ class FunctionBuilder {
   /** A statement-level condition: the until-condition of the enclosing repeat, or an `if`. */
   private conditional(first: HksInstruction, end: number, ctx: BlockCtx, out: Stmt[]): number {
     // The condition began with the statement: the network parser rebuilds the first atom's operands itself.
-    const start = this.stmtStart;
+    let start = this.stmtStart;
     if (this.massign) this.fail('condition inside a multiple assignment', first.pc);
+    if (this.infer) {
+      // The test's pending operands are the first atom; whatever is pending below them is locals.
+      const operands = this.readRegisters(first).filter((r) => r >= this.nactvar && this.pendingAt(r) >= 0);
+      const low = operands.length > 0 ? Math.min(...operands.map((r) => this.stack[this.pendingAt(r)]!.reg)) : Number.POSITIVE_INFINITY;
+      this.declarePending(low, first.pc, out);
+      start = this.stack.length > 0 ? Math.min(...this.stack.map((p) => p.start)) : first.pc;
+    }
     for (const p of this.stack) if (p.leftover && p.pc < start) p.leftover.exprs.push(p.expr);
     this.stack = [];
     if (ctx.until) {
@@ -1431,6 +1791,7 @@ class FunctionBuilder {
       this.restore(saved);
     }
     const cond = this.tryCondition(start, end, (f, t) => this.resolveExit(f, t, end) !== null);
+    if ((globalThis as { dcdbg?: boolean }).dcdbg && !cond) console.log(new Error().stack);
     if (!cond) this.fail('condition jumps do not form an and/or expression', first.pc);
     return this.ifStatement(cond.expr, cond.bodyStart, cond.falseTarget, end, ctx, out, first.pc);
   }
