@@ -546,8 +546,27 @@ class FunctionBuilder {
       for (const r of [i.b, i.c]) if (!isConstantOperand(r) && r < i.a) pendingBelow(r);
       if (!isConstantOperand(i.b) && !isConstantOperand(i.c) && i.c < i.b) pendingBelow(i.c);
     }
+    // A store's target name is a constant taken when the target is read, before the value: a value whose code
+    // took constants first was computed by an earlier statement (`local t = {…}; Big = t`).
+    if (i.family === 'SETGLOBAL' || (i.family === 'SETTABLE' && isConstantOperand(i.b))) {
+      const valueReg = i.family === 'SETGLOBAL' ? i.a : i.c;
+      const k = i.family === 'SETGLOBAL' ? i.bx : i.b - HKS_K;
+      const at = isConstantOperand(valueReg) ? -1 : this.pendingAt(valueReg);
+      const v = at >= 0 ? this.stack[at]! : undefined;
+      if (v && (this.firstRef[k] ?? -1) >= v.start && this.constantsBefore(v.start, i.pc, k)) lowest = Math.max(lowest, valueReg);
+    }
     if (lowest >= 0) this.declarePending(lowest + 1, i.pc, out);
     this.inferReads(i);
+  }
+
+  /** Some constant first used in [from, to) was allocated before constant `k`. */
+  private constantsBefore(from: number, to: number, k: number): boolean {
+    for (let p = from; p < to; p++) {
+      const x = this.at[p];
+      if (!x) continue;
+      for (const c of this.constantsOf(x)) if (c < k && (this.firstRef[c] ?? -1) >= from) return true;
+    }
+    return false;
   }
 
   /**
@@ -751,6 +770,17 @@ class FunctionBuilder {
    * do blocks), so a trailing CLOSE is its leaveblock's; the function body and a repeat body have none.
    */
   private block(start: number, end: number, ctx: BlockCtx, ownsClose = true): Stmt[] {
+    const depth = this.frames.length;
+    try {
+      return this.blockBody(start, end, ctx, ownsClose);
+    } finally {
+      // A failed parse leaves the frames it opened: drop them (the caller restores its snapshot).
+      this.frames.length = Math.min(this.frames.length, depth);
+      this.outs.length = Math.min(this.outs.length, depth);
+    }
+  }
+
+  private blockBody(start: number, end: number, ctx: BlockCtx, ownsClose: boolean): Stmt[] {
     const out: Stmt[] = [];
     this.frames.push(new Map());
     this.outs.push(out);
@@ -941,6 +971,7 @@ class FunctionBuilder {
         return this.closure(i, out);
       case 'CLOSE': {
         // `break` out of blocks with captured locals closes them first.
+        this.declarePending(Number.POSITIVE_INFINITY, pc);
         const j = this.at[i.next];
         if (j && j.family === 'JMP' && ctx.breakTo !== null && this.sameTarget(jumpTarget(j), ctx.breakTo) && this.stack.length === 0) {
           out.push({ k: 'break', line: this.line(j.pc) });
@@ -1209,6 +1240,17 @@ class FunctionBuilder {
   private localsInside(from: number, to: number): boolean {
     for (const v of this.ctx.locals) if (v.startPc > from && v.startPc < to && v.endPc > to) return false;
     return true;
+  }
+
+  /** The first register write from `pc` on at or above `free` is above it (a local of the block lives on). */
+  private writesAboveFree(pc: number, free: number): boolean {
+    for (let n = 0; n < 64 && pc < this.size; n++) {
+      const i = this.at[pc];
+      if (!i) return false;
+      if (WRITES_A.has(i.family) && i.a >= free) return i.a > free;
+      pc = i.next;
+    }
+    return false;
   }
 
   /** No jump from outside [from, to] lands inside (from, to]. */
@@ -1798,8 +1840,37 @@ class FunctionBuilder {
 
   /** An `if` whose condition jumps to `falseTarget` when false and falls into `bodyStart`. */
   private ifStatement(condExpr: Expr, bodyStart: number, falseTarget: number, end: number, ctx: BlockCtx, out: Stmt[], pc: number): number {
-    const f = this.resolveExit(falseTarget, bodyStart, end);
-    if (f === null) this.fail(`if-condition exits to ${falseTarget}, outside the block`, pc);
+    const f0 = this.resolveExit(falseTarget, bodyStart, end);
+    if (f0 === null) this.fail(`if-condition exits to ${falseTarget}, outside the block`, pc);
+    // The false exit may also have been taken along by a JMP the statement after the `if` starts with (another
+    // `if false`, a `break`): the earliest such JMP first, the plain target last.
+    const candidates: number[] = [];
+    for (let p = bodyStart; p < f0; p++) {
+      const j = this.at[p];
+      if (!j || j.family !== 'JMP' || jumpTarget(j) !== falseTarget || this.isTestJump(p)) continue;
+      // Debug info: a local the then-block declares cannot outlive it.
+      if (this.ctx.locals.some((v) => v.kind === 'local' && v.startPc > bodyStart && v.startPc <= p && v.endPc > p)) continue;
+      // Inferred locals: the code after the block must not write above the free register.
+      if (this.infer && this.writesAboveFree(p, this.nactvar)) continue;
+      candidates.push(p);
+    }
+    candidates.push(f0);
+    for (let k = 0; k < candidates.length; k++) {
+      if (k === candidates.length - 1) return this.ifWithExit(condExpr, bodyStart, candidates[k]!, end, ctx, out, pc);
+      const saved = this.snapshot();
+      const outLen = out.length;
+      try {
+        return this.ifWithExit(condExpr, bodyStart, candidates[k]!, end, ctx, out, pc);
+      } catch (e) {
+        if (!(e instanceof DecompileFailure)) throw e;
+        this.restore(saved);
+        out.length = outLen;
+      }
+    }
+    this.fail('no exit for the if', pc);
+  }
+
+  private ifWithExit(condExpr: Expr, bodyStart: number, f: number, end: number, ctx: BlockCtx, out: Stmt[], pc: number): number {
     const clauses: { cond: Expr; body: Stmt[] }[] = [];
     // An escape JMP ending the then-block means an else part.
     const lastThen = f > bodyStart ? this.insnEndingAt(f) : undefined;
