@@ -101,11 +101,12 @@ class Writer {
     this.line++;
     this.atLineStart = true;
     this.last = '';
+    this.pendingDepth = 0;
   }
 
   /** Moves down to `line` (lines mode only; never up). */
   moveTo(line: number | undefined, extraDepth = 0): void {
-    if (!this.lines || line === undefined) return;
+    if (!this.lines || line === undefined || this.line >= line) return;
     while (this.line < line) this.newline();
     this.pendingDepth = extraDepth;
   }

@@ -1053,9 +1053,13 @@ class FunctionBuilder {
   /** Constructor items in source order: the order their code was emitted. */
   private addItem(t: Pending, pc: number, item: TableItem): void {
     const tb = t.table!;
-    tb.items.push({ pc, item });
-    tb.items.sort((a, b) => a.pc - b.pc);
-    if (t.expr.k === 'table') t.expr.items = tb.items.map((x) => x.item);
+    if (t.expr.k !== 'table') return;
+    const items = t.expr.items;
+    // Items arrive almost in order (array values wait for SETLIST): insert from the end.
+    let k = tb.items.length;
+    while (k > 0 && tb.items[k - 1]!.pc > pc) k--;
+    tb.items.splice(k, 0, { pc, item });
+    items.splice(k, 0, item);
   }
 
   private closure(i: HksInstruction, out: Stmt[]): number {
@@ -1668,8 +1672,14 @@ class FunctionBuilder {
       const i = this.at[pc];
       if (!i) return { kind: 'none' };
       if (this.isTest(i)) {
-        // A nested value network (an operand of this atom) or this level's next atom.
+        // A nested value network (an operand of this atom) or this level's next atom: a network ending where
+        // this one ends is this one's chain (`a or b or c`), not a parenthesised operand.
+        const before = reg >= 0 ? this.snapshot() : null;
         const v = this.valueNetwork(i, stopAt);
+        if (v && before && v.next >= stopAt) {
+          this.restore(before);
+          return { kind: 'test', insn: i };
+        }
         if (v) {
           this.write(v.reg, v.expr, i.pc, scratch);
           if (scratch.length > 0) return { kind: 'none' };

@@ -1,28 +1,126 @@
 /**
- * The HavokScript decompiler: bytecode chunk → readable source whose recompilation is checked function by
- * function (see `proof.ts`).
+ * The HavokScript decompiler: a bytecode chunk (`HksChunk`, any strip level, float or double numbers) → the public
+ * AST → source text printed by the one printer, and optionally the proof: the source recompiled at the chunk's
+ * strip level and number mode and compared function by function (`proof.ts`). Functions that are not proven still
+ * print, marked with a comment; a function that cannot be decompiled at all prints as an empty stub saying why.
+ *
+ * No `node:*`: it runs in the browser (the workbench).
  */
+import type { Chunk, Node } from '../ast.ts';
 import type { HksChunk, HksFunction } from '../../formats/hks/chunk.ts';
 import type { HksDialect } from '../../formats/hks/opcodes.ts';
+import { printLua } from '../print.ts';
 import { decodeHksCode } from './decode.ts';
 import { DecompileFailure, decompileFunctionBody } from './function.ts';
 import type { FunctionIR, LocalVar } from './ir.ts';
 import { debugLocals, HKS_VARARG_HASARG } from './locals.ts';
+import { proveHksChunk, type ChunkProof, type FunctionProof } from './proof.ts';
 import { AstBuilder } from './to-ast.ts';
-import { printLua } from '../print.ts';
-import type { Node } from '../ast.ts';
 
-export interface DecompileOptions {
+export { compareHksFunctions, hksStripLevel, proveHksChunk, type ChunkProof, type CompareOptions, type FunctionProof } from './proof.ts';
+export { DecompileFailure } from './function.ts';
+
+export interface HksDecompileOptions {
+  /** Opcode numbering (default: Shadow of War's). */
   dialect?: HksDialect;
+  /** Recompile the source and compare every function (the proof). */
+  verify?: boolean;
+}
+
+/** One function of the chunk as the decompiler saw it. */
+export interface DecompiledFunction {
+  /** Path in the prototype tree (`main`, `main/0`, …). */
+  path: string;
+  /** Debug name when the chunk has one. */
+  name: string | null;
+  /** Why the function could not be decompiled (it prints as a stub). */
+  failure?: string;
+  /** With `verify`: the proof of this function. */
+  proof?: FunctionProof;
+}
+
+export interface HksDecompileResult {
+  /** The source text (with `verify`, unmatched functions carry a comment). */
+  source: string;
+  ast: Chunk;
+  functions: DecompiledFunction[];
+  /** With `verify`. */
+  proof?: ChunkProof;
+}
+
+/** Decompiles a chunk (and with `verify`, proves it). */
+export function decompileHks(chunk: HksChunk, options: HksDecompileOptions = {}): HksDecompileResult {
+  const ir = decompileChunkIR(chunk, options);
+  const functions: DecompiledFunction[] = [];
+  const visit = (f: FunctionIR, fn: HksFunction): void => {
+    const d: DecompiledFunction = { path: f.path, name: fn.debug?.name ?? null };
+    if (f.failure !== undefined) d.failure = f.failure;
+    functions.push(d);
+  };
+  walk(ir, chunk.main, visit);
+  const lines = chunk.main.debug !== null && chunk.main.debug.lines.length > 0;
+  const render = (notes?: Map<string, string[]>): { source: string; ast: Chunk } => {
+    const comments = new Map<Node, string[]>();
+    const opts: ConstructorParameters<typeof AstBuilder>[0] = { numberSize: chunk.header.numberSize, comments };
+    if (notes) opts.notes = notes;
+    const ast = new AstBuilder(opts).chunk(ir);
+    return { source: printLua(ast, { comments, lines }), ast };
+  };
+  let out = render();
+  if (!options.verify) return { ...out, functions };
+  const proof = proveHksChunk(chunk, out.source);
+  const notes = new Map<string, string[]>();
+  for (const p of proof.functions) {
+    const d = functions.find((f) => f.path === p.path);
+    if (d) d.proof = p;
+    if (!p.matched && d?.failure === undefined) notes.set(p.path, [`unmatched: ${p.difference ?? ''}`]);
+  }
+  if (notes.size > 0) out = render(notes);
+  return { ...out, functions, proof };
+}
+
+/** Visits the IR tree and the prototype tree together (the IR of a failed function has no children). */
+function walk(ir: FunctionIR, fn: HksFunction, visit: (f: FunctionIR, fn: HksFunction) => void): void {
+  visit(ir, fn);
+  const kids = childIRs(ir);
+  fn.children.forEach((c, i) => walk(kids.get(i) ?? { path: `${ir.path}/${i}`, params: [], vararg: false, body: [], failure: 'its parent could not be decompiled' }, c, visit));
+}
+
+function childIRs(ir: FunctionIR): Map<number, FunctionIR> {
+  const out = new Map<number, FunctionIR>();
+  const prefix = ir.path + '/';
+  const scan = (x: unknown): void => {
+    if (!x || typeof x !== 'object') return;
+    if (Array.isArray(x)) {
+      for (const y of x) scan(y);
+      return;
+    }
+    const o = x as Record<string, unknown>;
+    const f = o['fn'] as FunctionIR | undefined;
+    if (f && typeof f === 'object' && typeof f.path === 'string' && Array.isArray(f.body)) {
+      if (f.path.startsWith(prefix) && !f.path.slice(prefix.length).includes('/')) out.set(Number(f.path.slice(prefix.length)), f);
+      return;
+    }
+    for (const [k, v] of Object.entries(o)) if (k !== 'v' && k !== 'vars' && k !== 'params') scan(v);
+  };
+  scan(ir.body);
+  return out;
 }
 
 /** Decompiles every function of a chunk into the IR tree (failed functions carry `failure`). */
-export function decompileChunkIR(chunk: HksChunk, options: DecompileOptions = {}): FunctionIR {
-  return decompileFn(chunk.main, 'main', [], options);
+export function decompileChunkIR(chunk: HksChunk, options: HksDecompileOptions = {}): FunctionIR {
+  // Depth-first numbering of the prototypes, for stable invented names `l_<function>_<local>`.
+  const numbers = new Map<HksFunction, number>();
+  const number = (f: HksFunction): void => {
+    numbers.set(f, numbers.size);
+    f.children.forEach(number);
+  };
+  number(chunk.main);
+  return decompileFn(chunk.main, 'main', [], options, numbers);
 }
 
-function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], options: DecompileOptions, counter: { n: number } = { n: 0 }): FunctionIR {
-  const index = counter.n++;
+function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], options: HksDecompileOptions, numbers: Map<HksFunction, number>): FunctionIR {
+  const index = numbers.get(fn) ?? 0;
   try {
     const code = decodeHksCode(fn, options.dialect);
     const fromDebug: LocalVar[] | null = debugLocals(fn);
@@ -36,11 +134,13 @@ function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], opti
       infer: fromDebug === null,
       index,
       upvalueNames: names,
-      child: (i, childUpvalues) => decompileFn(fn.children[i]!, `${path}/${i}`, childUpvalues, options, counter),
+      child: (i, childUpvalues) => decompileFn(fn.children[i]!, `${path}/${i}`, childUpvalues, options, numbers),
     });
   } catch (e) {
     if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;
-    return { path, params: [], vararg: false, body: [{ k: 'comment', text: `decompilation failed: ${e.message}` }], failure: e.message };
+    // The stub refers to the upvalues in order, so its parent's CLOSURE captures the same ones (and can be proven).
+    const body: FunctionIR['body'] = upvalueNames.length > 0 ? [{ k: 'return', exprs: upvalueNames.map((name, i) => ({ k: 'upval' as const, name, index: i })) }] : [];
+    return { path, params: inventedParameters(fn, index), vararg: (fn.varargFlags & 2) !== 0, body, failure: e.message };
   }
 }
 
@@ -50,12 +150,4 @@ function inventedParameters(fn: HksFunction, index: number): LocalVar[] {
   for (let r = 0; r < fn.paramCount; r++) out.push({ id: r, name: `l_${index}_${r}`, reg: r, startPc: 0, endPc: fn.code.length, kind: 'param' });
   if (fn.varargFlags & HKS_VARARG_HASARG) out.push({ id: fn.paramCount, name: 'arg', reg: fn.paramCount, startPc: 0, endPc: fn.code.length, kind: 'arg' });
   return out;
-}
-
-/** Decompiles a chunk to source text (interim: printed without line layout). */
-export function decompileHksToSource(chunk: HksChunk, options: DecompileOptions & { lines?: boolean } = {}): { source: string; ir: FunctionIR } {
-  const ir = decompileChunkIR(chunk, options);
-  const comments = new Map<Node, string[]>();
-  const ast = new AstBuilder({ numberSize: chunk.header.numberSize, comments }).chunk(ir);
-  return { source: printLua(ast, { comments, lines: options.lines === true }), ir };
 }
