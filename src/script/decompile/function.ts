@@ -376,7 +376,6 @@ class FunctionBuilder {
     }
     const entries = this.stack.filter((p) => p.reg < below);
     if (entries.length === 0) return;
-    if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log('DECLARE', pc, entries.map((p) => p.reg), new Error().stack?.split('\n').slice(2, 5).map((l) => l.trim().split(' ')[1]).join(' < '));
     this.stack = this.stack.filter((p) => p.reg >= below);
     const frame = this.frames[this.frames.length - 1]!;
     for (let k = 0; k < entries.length; k++) {
@@ -1115,7 +1114,6 @@ class FunctionBuilder {
   private callExpr(i: HksInstruction): Expr & { k: 'call' } {
     const pc = i.pc;
     const base = this.pendingAt(i.a);
-    if ((globalThis as { dcdbg?: boolean }).dcdbg && base < 0) console.log('CALLFAIL', pc, this.nactvar, this.stack.map((p) => [p.reg, p.span, p.expr.k]));
     if (base < 0) this.fail(`call of register ${i.a}, which holds no pending value`, pc);
     const f = this.stack[base]!;
     if (f.reg !== i.a) this.fail('call base inside a multi-register value', pc);
@@ -1506,7 +1504,6 @@ class FunctionBuilder {
    */
   private valueNetwork(first: HksInstruction, end: number): { reg: number; expr: Expr; next: number } | null {
     const cand = this.valueCandidate(first, end);
-    if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log("VC", first.pc, end, cand);
     if (!cand) return null;
     const saved = this.snapshot();
     const savedCapture = this.capture;
@@ -1515,7 +1512,6 @@ class FunctionBuilder {
       if (r) return r;
     } catch (e) {
       if (!(e instanceof DecompileFailure)) throw e;
-      if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log("VN fail", first.pc, e.message);
     } finally {
       this.capture = savedCapture;
     }
@@ -1648,7 +1644,6 @@ class FunctionBuilder {
       return na;
     });
     const expr = buildNetworkTree(net, lastIsValue ? "T" : "F");
-    if ((globalThis as { dcdbg?: boolean }).dcdbg) console.log("VN", starts, atoms.map((a) => [a.branch?.test.name, a.branch?.target, a.sense, a.value]), net.map((n) => [...n.labels]), final, !!expr);
     if (!expr) return null;
     // Nothing outside may jump into the network.
     const from = b0.test.pc;
@@ -1843,7 +1838,6 @@ class FunctionBuilder {
       this.restore(saved);
     }
     const cond = this.tryCondition(start, end, (f, t) => this.resolveExit(f, t, end) !== null);
-    if ((globalThis as { dcdbg?: boolean }).dcdbg && !cond) console.log(new Error().stack);
     if (!cond) this.fail('condition jumps do not form an and/or expression', first.pc);
     return this.ifStatement(cond.expr, cond.bodyStart, cond.falseTarget, end, ctx, out, first.pc);
   }
