@@ -16,7 +16,7 @@ import { typeScriptWorker } from './workers.ts';
 /** The page's answer to a query, from the library's. */
 export function searchAnswer(q: string, r: LibrarySearchResult): SearchResult {
   const modes: string[] = [];
-  if (r.number) modes.push(`number ${r.number.integer ? r.number.value : formatF32(r.number.value)}${r.number.tolerance > 0 ? ` ± ${r.number.tolerance.toPrecision(2)}` : ''}`);
+  if (r.number) modes.push(`number ${r.number.integer ? r.number.value : formatF32(r.number.value)}${r.number.tolerance > 0 ? ` ± ${Number(r.number.tolerance.toPrecision(2))}` : ''}`);
   if (/^0x[0-9a-f]{1,8}$/i.test(q.trim())) modes.push('hash');
   else {
     modes.push('text');

@@ -6,7 +6,11 @@
  * 1. **Host** must name this server (`127.0.0.1:PORT` or `localhost:PORT`). A rebinding attack arrives with the
  *    attacker's host name in `Host`, so it is refused before any handler runs.
  * 2. **Origin**, when the browser sends one, must be this server's own origin; `Sec-Fetch-Site: cross-site`
- *    is refused as well. This stops cross-site reads and form posts.
+ *    is refused as well. This stops cross-site reads and form posts. One exception: a **top-level navigation**
+ *    (`Sec-Fetch-Mode: navigate`, `Sec-Fetch-Dest: document`, GET or HEAD) to a page path (not `/api/`, not
+ *    `/assets/`), so a workbench link clicked on a forum or in a chat opens the view. The page it gets is the
+ *    same page any visit gets: it only reads, framing is refused (`frame-ancestors 'none'`), and the other site
+ *    cannot read it (no CORS), nor the token inside it; everything the page then asks is same-origin.
  * 3. **Token**: every mutating request (anything but GET/HEAD) carries the per-run token in `X-Scry-Token`. The
  *    token is only handed out inside the HTML page, which only this origin can read. A custom header also forces
  *    a CORS preflight, which the server never answers positively.
@@ -26,6 +30,17 @@ export interface GateRequest {
   origin: string | undefined;
   secFetchSite: string | undefined;
   token: string | undefined;
+  /** The URL path (for the navigation exception); `/` when absent. */
+  path?: string;
+  secFetchMode?: string | undefined;
+  secFetchDest?: string | undefined;
+}
+
+/** Whether a request is a top-level navigation to a page of the app (see the module comment). */
+export function isPageNavigation(req: GateRequest): boolean {
+  const path = req.path ?? '/';
+  const page = !(path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/'));
+  return page && (req.method === 'GET' || req.method === 'HEAD') && req.secFetchMode === 'navigate' && req.secFetchDest === 'document';
 }
 
 /** The host names the server answers to, for a bound port. */
@@ -60,7 +75,7 @@ export function checkRequest(req: GateRequest, port: number, token: string): Gat
   if (req.origin !== undefined && !allowedOrigins(port).has(req.origin.toLowerCase())) {
     return { status: 403, reason: `refused: cross-origin request from ${JSON.stringify(req.origin)}` };
   }
-  if (req.secFetchSite === 'cross-site') return { status: 403, reason: 'refused: cross-site request' };
+  if (req.secFetchSite === 'cross-site' && !isPageNavigation(req)) return { status: 403, reason: 'refused: cross-site request' };
   if (isMutating(req.method)) {
     if (req.token === undefined || !constantTimeEqual(req.token, token)) {
       return { status: 403, reason: `refused: ${req.method} needs this run's token in the ${TOKEN_HEADER} header` };

@@ -67,6 +67,22 @@ describe('workbench server gate', () => {
     expect(list.json<{ edits: unknown[] }>().edits).toEqual([]);
   });
 
+  it('loads the page for a link followed from another site, and keeps the API closed to that site (issue 17)', async () => {
+    const navigation = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-user': '?1' };
+    const page = await raw(h.wb, 'GET', '/f/landmine_curse.fxp/c/ClientFX.Sprite/r/1', navigation);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    // the API, the assets and anything that is not a top-level navigation stay refused cross-site
+    expect((await raw(h.wb, 'GET', '/api/session', navigation)).status).toBe(403);
+    expect((await raw(h.wb, 'GET', '/api/session', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
+    expect((await raw(h.wb, 'GET', '/assets/main.js', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' })).status).toBe(403);
+    expect((await raw(h.wb, 'GET', '/f/landmine_curse.fxp', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+    expect((await raw(h.wb, 'POST', '/api/files/landmine_curse.fxp/edits', navigation, { record: 0, field: '0x3114F9A5', value: 1 })).status).toBe(403);
+    // a rebinding Host is refused even for a navigation
+    expect((await raw(h.wb, 'GET', '/', { ...navigation, host: `evil.example:${h.wb.port}` })).status).toBe(421);
+  });
+
   it('hands the token out only inside the page, with a strict CSP', async () => {
     const page = await raw(h.wb, 'GET', '/f/landmine_curse.fxp/c/ClientFX.Sprite/r/1');
     expect(page.status).toBe(200);
