@@ -17,13 +17,14 @@ import { formatHash } from '../gamedb/names.ts';
 import { readBytes, safeJoin, writeFileAtomic } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
 import type { FileInfo } from './workspace.ts';
-import type { CategoryDetail, CategorySummary, EditList, GadbAnalysis, GadbOverview, RecordPage, RecordView, ReferencedBy, SaveResult, SearchResult, SearchStatus, StagedEdit } from './api-types.ts';
+import type { CategoryDetail, CategorySummary, EditList, GadbAnalysis, GadbOverview, RecordPage, RecordRow, RecordView, ReferencedBy, SaveResult, SearchResult, SearchStatus, StagedEdit } from './api-types.ts';
 import { columnsOf, editInput, findingsOf, recordRef, recordView, rowOf, setLinkContext } from './gadb-view.ts';
 import { intParam, type Router } from './router.ts';
 import { Staging } from './staging.ts';
 import { SearchService } from './search-service.ts';
 import { dictionaryText } from './names.ts';
 import { checkPlainFileName } from './file-names.ts';
+import { parseTableQuery, queryRecords, tableQueryKey } from './table-query.ts';
 import { analyseInline, analyseInWorker, type Analysis } from './analysis.ts';
 import { utf8Encode } from '../binary/text.ts';
 
@@ -38,6 +39,8 @@ export interface GadbDoc {
   patch?: { base: string; merged: Database } | { base: string; problem: string };
   /** Edits kept from an earlier run that could not be staged again. */
   notRestored: string[];
+  /** Record orders of filtered or sorted tables (positions in the category), by category and query. */
+  tableOrders: Map<string, Uint32Array>;
   /** Releases the search worker (the workspace calls it when the server stops). */
   close(): Promise<void>;
 }
@@ -55,7 +58,7 @@ function openGadb(bytes: Uint8Array, info: FileInfo, c: ApiContext): GadbDoc {
   const db = Database.open(bytes, { names: c.names.gadb });
   const path = c.workspace.pathOf(info.id);
   const staging = new Staging(db, (edits) => c.state.setEdits(path, edits));
-  const d: GadbDoc = { db, openMs: performance.now() - t0, staging, notRestored: [], close: async () => d.search?.close() };
+  const d: GadbDoc = { db, openMs: performance.now() - t0, staging, notRestored: [], tableOrders: new Map(), close: async () => d.search?.close() };
   if (info.patchOf !== undefined) {
     try {
       const base = doc(c, info.patchOf).db;
@@ -206,14 +209,29 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
   router.add({
     method: 'GET',
     pattern: '/api/files/:file/categories/:category/records',
-    summary: 'a page of records with one compact value per column (?offset=&limit=, at most 500)',
+    summary: 'a page of records with one compact value per column (?offset=&limit= at most 500; ?sort=COLUMN&dir=desc&filter.COLUMN=TEXT, COLUMN: record, 0x… or a name)',
     handler: (req, c): RecordPage => {
       const d = doc(c, req.params['file']!);
       const cat = category(d, req.params['category']!);
-      const offset = intParam(req.query, 'offset', 0, 0, Math.max(0, cat.recordCount));
-      const limit = intParam(req.query, 'limit', 100, 1, 500);
       const columns = columnsOf(cat);
-      return { total: cat.recordCount, offset, rows: cat.records(offset, limit).map((r) => rowOf(r, columns)) };
+      const limit = intParam(req.query, 'limit', 100, 1, 500);
+      const q = parseTableQuery(req.query, columns);
+      if (!q.sort && q.filters.length === 0) {
+        const offset = intParam(req.query, 'offset', 0, 0, Math.max(0, cat.recordCount));
+        return { total: cat.recordCount, offset, rows: cat.records(offset, limit).map((r) => rowOf(r, columns)) };
+      }
+      // The order of a filtered or sorted table is computed once over the whole category, then paged.
+      const key = `${cat.ordinal}\u0000${tableQueryKey(req.query)}`;
+      let order = d.tableOrders.get(key);
+      if (!order) {
+        order = queryRecords(cat, columns, q);
+        d.tableOrders.set(key, order);
+        if (d.tableOrders.size > 16) d.tableOrders.delete(d.tableOrders.keys().next().value!);
+      }
+      const offset = intParam(req.query, 'offset', 0, 0, Math.max(0, order.length));
+      const rows: RecordRow[] = [];
+      for (let i = offset; i < Math.min(order.length, offset + limit); i++) rows.push(rowOf(cat.at(order[i]!)!, columns));
+      return { total: order.length, offset, rows };
     },
   });
 
@@ -243,15 +261,17 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
   router.add({
     method: 'GET',
     pattern: '/api/files/:file/records/:index/referenced-by',
-    summary: 'the records whose links name this one (?limit=, default 200)',
+    summary: 'the records whose links name this one (?offset=&limit=, default the first 200)',
     handler: (req, c): ReferencedBy => {
       const d = doc(c, req.params['file']!);
       const rec = recordAt(d, req.params['index']!);
       const limit = intParam(req.query, 'limit', 200, 1, 5000);
       const refs = d.db.referencedBy(rec);
+      const offset = intParam(req.query, 'offset', 0, 0, refs.length);
       return {
         total: refs.length,
-        refs: refs.slice(0, limit).map((r) => {
+        offset,
+        refs: refs.slice(offset, offset + limit).map((r) => {
           const out: ReferencedBy['refs'][number] = { from: recordRef(r.record), field: r.field.label, fieldHex: formatHash(r.field.hash) };
           if (r.field.count > 1) out.element = r.element;
           return out;

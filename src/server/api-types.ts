@@ -132,6 +132,8 @@ export interface RecordRef {
 /** A row of the record table: the record and one compact value per column. */
 export interface RecordRow {
   index: number;
+  /** Position in the category (the row of an unfiltered table). */
+  position: number;
   label: string;
   primary: boolean;
   values: TypedValue[];
@@ -169,6 +171,8 @@ export interface RecordView {
 /** `GET /api/files/:file/records/:record/referenced-by`. */
 export interface ReferencedBy {
   total: number;
+  /** Index in the whole list of the first reference given. */
+  offset: number;
   refs: { from: RecordRef; field: string; fieldHex: string; element?: number }[];
 }
 

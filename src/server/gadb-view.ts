@@ -149,6 +149,7 @@ export function columnsOf(cat: Category): FieldColumn[] {
 export function rowOf(r: DbRecord, columns: FieldColumn[]): RecordRow {
   return {
     index: r.index,
+    position: r.indexInCategory,
     label: r.label,
     primary: r.isPrimary,
     values: columns.map((c) => {

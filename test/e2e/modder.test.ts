@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { p919 } from '../../src/hash/p919.ts';
+import { Database, type DbRecord } from '../../src/gamedb/database.ts';
+import { generateGadbBytes } from '../../src/gamedb/generate/index.ts';
 import { startWorkbench, type Workbench } from '../../src/server/server.ts';
 import { fixturePath } from '../support/fixtures.ts';
 import { launchChromium, type Browser } from './browser.ts';
@@ -24,6 +26,7 @@ describe('the workbench a modder keeps open all day', () => {
   let wb: Workbench;
   let browser: Browser;
   let page: Page;
+  let generated: Uint8Array;
   const errors: string[] = [];
   const go = (path: string) => page.goto(wb.url + path.replace(/^\//, ''));
   const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
@@ -34,9 +37,13 @@ describe('the workbench a modder keeps open all day', () => {
     copyFileSync(fixturePath('gadb', FILE), join(dir, FILE));
     // a community list: ModelColor as a plain name, ModelScale as a checked pair
     writeFileSync(join(dir, 'community.txt'), `ModelColor\n${hex(p919('ModelScale'))}\tModelScale\n`);
+    // a fiftieth of the game's database: categories of thousands of records, records named by hundreds of links
+    generated = generateGadbBytes({ seed: 919, scale: 0.02 }).bytes;
+    writeFileSync(join(dir, 'generated.gamedb'), generated);
     wb = await startWorkbench({
       files: [
         { path: join(dir, FILE), origin: 'argument' },
+        { path: join(dir, 'generated.gamedb'), origin: 'argument' },
         { path: fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2'), origin: 'sample' },
       ],
       port: 0,
@@ -111,5 +118,100 @@ describe('the workbench a modder keeps open all day', () => {
     expect(await page.locator('.search p.muted').textContent()).toContain('number 0.08 ± 0.005');
     await shot('search-number-1440');
     expect(errors).toEqual([]);
+  });
+
+  it('has tables like xEdit\'s: sort and filter a column, a sorted sidebar whose groups fold, referenced-by past 200, a cell in full, Home/End/Escape', async () => {
+    const db = Database.open(generated);
+    // the largest category with an Int or Float column, and the library's own count for a filter on it
+    const cat = [...db.categories].sort((a, b) => b.recordCount - a.recordCount).find((c) => c.firstRecordWithFields()?.fields().some((f) => (f.typeName === 'Int' || f.typeName === 'Float') && f.count === 1))!;
+    const field = cat.firstRecordWithFields()!.fields().find((f) => (f.typeName === 'Int' || f.typeName === 'Float') && f.count === 1)!;
+    const read = (r: DbRecord) => (field.typeName === 'Int' ? r.getInt(field.hash) : r.getFloat(field.hash));
+    const values = cat.records().map(read).sort((a, b) => a - b);
+    const median = values[Math.floor(values.length / 2)]!;
+    const fhex = hex(field.hash);
+    await go(`/f/generated.gamedb/c/${encodeURIComponent(cat.name)}`);
+    const table = page.locator('.table-host .vt');
+    await table.locator('.vt-row:not(.loading)').first().waitFor();
+    const heads = page.locator('.table-host .vt-head .vt-hcell');
+    const col = await heads.evaluateAll((els, h) => els.findIndex((e) => (e.getAttribute('title') ?? '').includes(h)), fhex);
+    // sort: click the header, the URL keeps it, the first rows are the smallest
+    await heads.nth(col).locator('.vt-hlabel').click();
+    await page.waitForURL(new RegExp(`sort=${fhex}`));
+    await page.locator('.vt-hcell.sorted').waitFor();
+    const firstCell = table.locator('.vt-row[data-index="0"] .vt-cell[data-col="' + col + '"]');
+    await firstCell.waitFor();
+    expect(Number(await firstCell.textContent())).toBe(Number(values[0]!.toPrecision(9)));
+    // filter: the title counts the kept records as the library does
+    const kept = values.filter((v) => v > median).length;
+    await heads.nth(col).locator('input.vt-filter').fill(`>${median}`);
+    await page.locator('.table-title .muted', { hasText: `${kept.toLocaleString('en-US')} of ${cat.recordCount.toLocaleString('en-US')} records` }).waitFor();
+    expect(page.url()).toContain(`filter.${fhex}=`);
+    await shot('table-filtered-1440');
+    await page.getByRole('button', { name: 'clear filters' }).click();
+    await page.locator('.table-title .muted', { hasText: `${cat.recordCount.toLocaleString('en-US')} records` }).waitFor();
+
+    // keyboard: focus is visible; End, Home, Space shows the whole cell, Escape closes it, then the record
+    await table.focus();
+    expect(await table.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('End');
+    await page.waitForURL(new RegExp(`/r/${encodeURIComponent(cat.at(cat.recordCount - 1)!.label).replace(/[#]/g, '%23')}$`));
+    await page.keyboard.press('Home');
+    await page.waitForURL(new RegExp(`/r/${encodeURIComponent(cat.at(0)!.label).replace(/[#]/g, '%23')}$`));
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press(' ');
+    const dialog = page.locator('dialog.cell-view');
+    await dialog.waitFor();
+    await shot('cell-view-1440');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.waitForURL(new RegExp(`/c/${encodeURIComponent(cat.name)}$`));
+
+    // sidebar: sorted A–Z, groups fold and unfold
+    const groups = page.locator('.side-list .side-group .cat-name');
+    const names = await groups.allTextContents();
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    const firstGroup = names[0]!;
+    const members = db.categories.filter((c) => c.name.startsWith(firstGroup + '.') || c.name.startsWith(firstGroup + '/')).length;
+    const rows = () => page.locator('.side-list .vt-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+    expect((await rows())[1]).not.toContain(names[1]!);
+    await groups.first().click();
+    await page.locator('.side-list .side-group .fold', { hasText: '▸' }).first().waitFor();
+    // folded: the next row is the next group (or an ungrouped category), not a member of the first
+    expect(members).toBeGreaterThan(1);
+    expect((await rows())[1]).not.toMatch(new RegExp(`^\\.`));
+    await groups.first().click();
+    await page.locator('.side-list .side-group .fold', { hasText: '▾' }).first().waitFor();
+
+    // referenced-by: the most linked-to record shows 200, then 200 more
+    let best = db.record(0);
+    for (let r = 0; r < db.recordCount; r++) if (db.referenceCount(db.record(r)) > db.referenceCount(best)) best = db.record(r);
+    expect(db.referenceCount(best)).toBeGreaterThan(200);
+    await go(`/f/generated.gamedb/c/${encodeURIComponent(best.category.name)}/r/${encodeURIComponent(best.label)}`);
+    await page.locator('.ref-list li').nth(199).waitFor();
+    expect(await page.locator('.ref-list li').count()).toBe(200);
+    await page.locator('.refs-more button').click();
+    await page.locator('.ref-list li').nth(Math.min(399, db.referenceCount(best) - 1)).waitFor();
+    expect(await page.locator('.ref-list li').count()).toBe(Math.min(400, db.referenceCount(best)));
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps at least four data columns beside the record at 1024 px', async () => {
+    const narrow = await browser.context.newPage();
+    await narrow.setViewportSize({ width: 1024, height: 768 });
+    await narrow.goto(`${wb.url}f/${FILE}/c/ClientFX.Sprite/r/1`);
+    await narrow.locator('.inspector.open .rec-title h3').waitFor();
+    const visible = await narrow.locator('.table-host .vt').evaluate((vt) => {
+      const box = vt.getBoundingClientRect();
+      const sticky = vt.querySelector('.vt-head .vt-hcell.sticky')!.getBoundingClientRect();
+      return Array.from(vt.querySelectorAll('.vt-head .vt-hcell:not(.sticky)')).filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left >= sticky.right - 1 && r.right <= box.right + 1;
+      }).length;
+    });
+    expect(visible).toBeGreaterThanOrEqual(4);
+    await narrow.screenshot({ path: join(artifacts, 'record-1024.png') });
+    await narrow.close();
   });
 });

@@ -2,10 +2,10 @@
  * The workbench page: a top bar (file, search, hash tool, edit mode), the category list of the current file, and
  * the view of the current URL. Navigation is `history.pushState`; every view renders from its URL alone.
  */
-import type { CategorySummary, EditList, FileInfo, SessionInfo } from '../../src/server/api-types.ts';
+import type { EditList, FileInfo, SessionInfo } from '../../src/server/api-types.ts';
 import { get } from './api.ts';
 import { categoriesOf, link, type App } from './app.ts';
-import { h, mount, num } from './dom.ts';
+import { h, mount } from './dom.ts';
 import { VIEW_EXTENSIONS, formatRoute, parseRoute, type ExtensionView, type Route } from './routes.ts';
 import { CategoryView } from './views/category.ts';
 import { editsView, hashView, homeView, overviewView, searchView } from './views/pages.ts';
@@ -14,6 +14,7 @@ import { archEntryView, archOverview, archOverviewView, archSearchView, archTree
 import { ScriptListingView, scriptOverviewView, scriptSearchView } from './views/script.ts';
 import type { ArchTreeRow } from '../../src/server/api-types.ts';
 import { VirtualTable } from './virtual-table.ts';
+import { SideList, type SideItem } from './side-list.ts';
 
 const root = document.getElementById('app')!;
 
@@ -33,11 +34,13 @@ class Workbench implements App {
   private readonly search = h('input', { class: 'search', type: 'search', placeholder: 'Search', spellcheck: 'false', 'aria-label': 'search' });
   private readonly editToggle = h('button', { class: 'toggle', title: 'Edit mode: typed editors in the record view' }, 'Edit');
   private readonly editsBadge = h('a', { class: 'edits-badge', href: '#' }, '');
-  private readonly side = h('aside', { class: 'side' });
+  private readonly side = h('aside', { class: 'side', 'aria-label': 'side panel' });
+  /** Shows or hides the side panel: docked in a wide window (remembered), over the view in a narrow one. */
+  private readonly sideToggle = h('button', { class: 'icon side-toggle', title: 'Side panel ([)', 'aria-label': 'side panel', 'aria-expanded': 'true' }, '☰');
   private readonly main = h('main', { class: 'main' });
   private readonly toastHost = h('div', { class: 'toasts', 'aria-live': 'polite' });
   private sideFile: string | undefined;
-  private sideList: VirtualTable<CategorySummary> | undefined;
+  private sideList: SideList | undefined;
   private categoryView: CategoryView | undefined;
   private sd2View: Sd2TableView | undefined;
   private listingView: ScriptListingView | undefined;
@@ -75,6 +78,12 @@ class Workbench implements App {
       const file = this.currentFile();
       if (file) this.navigate({ view: 'edits', file });
     });
+    this.sideToggle.addEventListener('click', () => this.toggleSide());
+    document.body.classList.toggle('side-hidden', localStorage.getItem('scry.sideHidden') === '1');
+    this.side.addEventListener('click', (e) => {
+      // in a narrow window the panel covers the view: choosing something in it closes it
+      if ((e.target as HTMLElement).closest('a') && window.innerWidth < 1280) this.toggleSide(false);
+    });
     document.addEventListener('keydown', (e) => {
       const target = e.target as HTMLElement;
       const typing = target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT';
@@ -83,6 +92,10 @@ class Workbench implements App {
         this.search.focus();
         this.search.select();
       }
+      if (e.key === '[' && !typing) {
+        e.preventDefault();
+        this.toggleSide();
+      }
     });
     window.addEventListener('popstate', () => void this.render());
     mount(
@@ -90,6 +103,7 @@ class Workbench implements App {
       h(
         'header',
         { class: 'top' },
+        this.sideToggle,
         link(this, { view: 'home' }, h('img', { src: '/assets/icon.svg', alt: '', width: 22, height: 22 }), h('span', null, 'scry')),
         this.fileSelect,
         this.fileTabs,
@@ -262,7 +276,7 @@ class Workbench implements App {
           const view = new CategoryView(this, route.file, route.category);
           this.categoryView = view;
           mount(this.main, view.element);
-          await view.load();
+          await view.load(route.table ?? {});
         }
         if (token !== this.renderToken) return;
         document.title = `${route.record !== undefined ? route.record + ' · ' : ''}${route.category} · scry`;
@@ -331,29 +345,24 @@ class Workbench implements App {
   }
 
   private async renderSide(file: string, category: string | undefined): Promise<void> {
-    if (this.sideFile !== file) {
+    if (this.sideFile !== file || !this.sideList) {
       this.sideFile = file;
       this.sideList?.destroy();
       this.sideList = undefined;
       mount(this.side, h('div', { class: 'muted pad' }, 'Loading categories…'));
       const all = await categoriesOf(file);
       if (this.sideFile !== file) return;
-      this.mountFilterableSide(file, all, 'categories', (c) => ({ view: 'category', file, category: c.name }), this.currentCategory());
+      const items = all.map((c) => ({ name: c.name, count: c.recordCount, ordinal: c.ordinal }));
+      this.mountSideList(file, items, 'categories', (c) => ({ view: 'category', file, category: c.name }), this.currentCategory());
       return;
     }
-    if (category !== undefined && this.sideList) {
-      const all = await categoriesOf(file);
-      const filterValue = (this.side.querySelector('input.filter') as HTMLInputElement | null)?.value ?? '';
-      if (filterValue === '') this.sideList.select(all.findIndex((c) => c.name === category));
-    }
+    this.sideList.select(category);
   }
 
   /** The sidebar of an sd2 file: its tables, filterable. */
   private async renderSd2Side(file: string, table: string | undefined): Promise<void> {
     if (this.sideFile === file && this.sideList) {
-      const o = await sd2Overview(file);
-      const filterValue = (this.side.querySelector('input.filter') as HTMLInputElement | null)?.value ?? '';
-      if (table !== undefined && filterValue === '') this.sideList.select(o.tables.findIndex((t) => t.label === table));
+      this.sideList.select(table);
       return;
     }
     this.sideFile = file;
@@ -362,48 +371,17 @@ class Workbench implements App {
     mount(this.side, h('div', { class: 'muted pad' }, 'Loading tables…'));
     const o = await sd2Overview(file);
     if (this.sideFile !== file) return;
-    const all = o.tables.map((t) => ({ ordinal: t.index, name: t.label, recordCount: t.rowCount, primaryCount: 0, secondaryCount: t.rowCount, fieldCount: t.columnCount }));
-    this.mountFilterableSide(file, all, 'tables', (c) => ({ view: 'sd2table', file, table: c.name }), this.route.view === 'sd2table' ? this.route.table : undefined);
+    const items = o.tables.map((t) => ({ name: t.label, count: t.rowCount, ordinal: t.index }));
+    this.mountSideList(file, items, 'tables', (c) => ({ view: 'sd2table', file, table: c.name }), this.route.view === 'sd2table' ? this.route.table : undefined);
   }
 
-  /**
-   * Mounts the sidebar's Overview link, a filter box (every typed word must occur in the name) and a virtual list
-   * of `items` linking to `routeOf(item)`, with `current` selected.
-   */
-  private mountFilterableSide(file: string, all: CategorySummary[], noun: string, routeOf: (c: CategorySummary) => Route, current: string | undefined): void {
-    const filter = h('input', { class: 'filter', type: 'search', placeholder: `Filter ${num(all.length)} ${noun}`, spellcheck: 'false', 'aria-label': `filter ${noun}` });
-    const host = h('div', { class: 'side-list' });
+  /** Mounts the sidebar's Overview link and the sorted, grouped, filterable list of `items`. */
+  private mountSideList(file: string, items: SideItem[], noun: string, routeOf: (c: SideItem) => Route, current: string | undefined): void {
     const overview = link(this, { view: 'file', file }, 'Overview');
     overview.className = 'side-overview';
-    mount(this.side, overview, filter, host);
-    const build = () => {
-      const words = filter.value.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
-      const shown = words.length === 0 ? all : all.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
-      this.sideList?.destroy();
-      this.sideList = new VirtualTable<CategorySummary>({
-        columns: [
-          {
-            head: `${num(shown.length)} ${noun}`,
-            width: 0,
-            cell: (c) => {
-              const a = link(this, routeOf(c), h('span', { class: 'cat-name' }, c.name), h('span', { class: 'cat-count' }, num(c.recordCount)));
-              a.className = 'cat';
-              a.title = c.name;
-              return a;
-            },
-          },
-        ],
-        total: shown.length,
-        rowHeight: 24,
-        pageSize: 500,
-        load: async (offset, limit) => shown.slice(offset, offset + limit),
-      });
-      mount(host, this.sideList.element);
-      const sel = shown.findIndex((c) => c.name === current);
-      if (sel >= 0) this.sideList.select(sel);
-    };
-    filter.addEventListener('input', build);
-    build();
+    const list = new SideList(this, items, { noun, routeOf, storageKey: file, ...(current !== undefined ? { current } : {}) });
+    this.sideList = list;
+    mount(this.side, overview, list.element);
   }
 
   /** The sidebar of an archive: its folder tree, paged from the server. */
@@ -422,6 +400,20 @@ class Workbench implements App {
     const overview = link(this, { view: 'file', file }, 'Overview');
     overview.className = 'side-overview';
     mount(this.side, overview, h('div', { class: 'side-list arch-tree' }, tree.element));
+  }
+
+  /** Shows (`true`), hides (`false`) or flips the side panel. */
+  private toggleSide(show?: boolean): void {
+    const narrow = window.innerWidth < 1280;
+    const body = document.body;
+    if (narrow) body.classList.toggle('side-shown', show ?? !body.classList.contains('side-shown'));
+    else {
+      body.classList.toggle('side-hidden', show === undefined ? undefined : !show);
+      localStorage.setItem('scry.sideHidden', body.classList.contains('side-hidden') ? '1' : '0');
+    }
+    const visible = narrow ? body.classList.contains('side-shown') : !body.classList.contains('side-hidden');
+    this.sideToggle.setAttribute('aria-expanded', String(visible));
+    if (visible) (this.side.querySelector('input.filter') as HTMLInputElement | null)?.focus();
   }
 
   /** The current file's tabs: its overview, the built-in views of its kind, and extension views for its kind. */

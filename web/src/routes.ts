@@ -6,6 +6,7 @@
  *   /f/FILE/c/CATEGORY                         record table
  *   /f/FILE/c/CATEGORY/r/RECORD?field=0x…      record in its table (by name; `#N` for the N-th, primaries
  *                                              first), field highlighted
+ *   …/c/CATEGORY?sort=0x…&dir=desc&filter.0x…=>0.5   the table sorted and filtered (any view of the category)
  *   /f/FILE/t/TABLE?row=N                      an sd2 table (by name, 0x id or index), row selected
  *   /f/FILE/e/FOLDER/…/NAME                    an archive entry (its path, `/`-separated), tree beside it
  *   /f/FILE/e?path=…                           an entry whose path has a `.` or `..` segment
@@ -81,7 +82,8 @@ export type Route =
   | { view: 'home' }
   | { view: 'hash'; text?: string; hash?: string }
   | { view: 'file'; file: string }
-  | { view: 'category'; file: string; category: string; record?: string; field?: string }
+  /** `table`: the record table's sort and filters (`sort`, `dir`, `filter.COLUMN` query parameters). */
+  | { view: 'category'; file: string; category: string; record?: string; field?: string; table?: Record<string, string> }
   | { view: 'sd2table'; file: string; table: string; row?: number }
   | { view: 'entry'; file: string; entry: string }
   | { view: 'listing'; file: string; line?: number }
@@ -139,6 +141,9 @@ export function parseRoute(pathname: string, search: string): Route {
       else if (parts.length !== 4) return { view: 'missing', path: pathname };
       const field = q.get('field');
       if (field !== null) r.field = field;
+      const table: Record<string, string> = {};
+      for (const [k, v] of q) if (k === 'sort' || k === 'dir' || k.startsWith('filter.')) table[k] = v;
+      if (Object.keys(table).length > 0) r.table = table;
       return r;
     }
   }
@@ -175,8 +180,11 @@ export function formatRoute(r: Route): string {
     case 'category': {
       let s = `/f/${enc(r.file)}/c/${enc(r.category)}`;
       if (r.record !== undefined) s += `/r/${enc(r.record)}`;
-      if (r.field !== undefined) s += `?field=${enc(r.field)}`;
-      return s;
+      const q = new URLSearchParams();
+      if (r.field !== undefined) q.set('field', r.field);
+      for (const [k, v] of Object.entries(r.table ?? {})) q.set(k, v);
+      const qs = q.toString().replace(/\+/g, '%20');
+      return qs ? `${s}?${qs}` : s;
     }
     case 'ext': {
       const tail = [r.segment, ...r.rest].map(enc).join('/');
@@ -188,8 +196,9 @@ export function formatRoute(r: Route): string {
 }
 
 /** The route of a record reference. */
-export function recordRoute(file: string, ref: { category: string; label: string }, field?: string): Route {
+export function recordRoute(file: string, ref: { category: string; label: string }, field?: string, table?: Record<string, string>): Route {
   const r: Route = { view: 'category', file, category: ref.category, record: ref.label };
   if (field !== undefined) r.field = field;
+  if (table !== undefined && Object.keys(table).length > 0) r.table = table;
   return r;
 }

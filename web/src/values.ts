@@ -1,8 +1,10 @@
 /** How typed values look: compact in table cells, in full in the record view (vectors, arrays, curve plots). */
 import type { RecordRef, TypedValue } from '../../src/server/api-types.ts';
 import { formatF32 } from '../../src/binary/text.ts';
+import { keyValueText, valueText } from '../../src/server/value-text.ts';
 import { h, svg } from './dom.ts';
-import { hex32 } from '../../src/binary/text.ts';
+
+export { valueText };
 
 /** Shortest text that reads back as the same f32 (the file stores f32, JSON carries f64): the library's formatter. */
 export const f32Text = formatF32;
@@ -14,45 +16,6 @@ function colorCss(c: number): string {
   const g = (c >>> 8) & 255;
   const b = c & 255;
   return `rgba(${r}, ${g}, ${b}, ${(a / 255).toFixed(3)})`;
-}
-
-function keyValueText(v: number | number[], curve: string): string {
-  if (Array.isArray(v)) return curve === 'Curve14' ? v.map((x) => '0x' + (x >>> 0).toString(16).toUpperCase()).join(' ') : `(${v.map(f32Text).join(', ')})`;
-  if (curve === 'ColorCurve') return hex32(v);
-  return curve === 'IntCurve' ? String(v) : f32Text(v);
-}
-
-/** One-line text of a value, for table cells, diffs and tooltips. */
-export function valueText(v: TypedValue): string {
-  switch (v.t) {
-    case 'bool':
-      return v.v ? 'true' : 'false';
-    case 'float':
-      return f32Text(v.v);
-    case 'int':
-      return String(v.v);
-    case 'string':
-      return v.v;
-    case 'enum':
-      return v.v;
-    case 'int64':
-      return v.v;
-    case 'vec':
-      return `(${v.v.map(f32Text).join(', ')})`;
-    case 'curve':
-      return `${v.keys.length} key${v.keys.length === 1 ? '' : 's'}: ${v.keys
-        .slice(0, 3)
-        .map((k) => `${f32Text(k.time)}→${keyValueText(k.value, v.curve)}`)
-        .join('  ')}${v.keys.length > 3 ? ' …' : ''}`;
-    case 'link':
-      return v.target ? `${v.target.category} / ${v.target.label}` : v.raw === 0xffffffff ? 'null' : `broken 0x${v.raw.toString(16).toUpperCase()}`;
-    case 'raw':
-      return v.hex;
-    case 'array':
-      return `[${v.items.map(valueText).join(', ')}]`;
-    case 'none':
-      return '—';
-  }
 }
 
 /**

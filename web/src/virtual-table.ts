@@ -7,6 +7,11 @@
  * virtual too: a row holds cells only for the columns in view (plus sticky ones), placed on the grid by column
  * number, so a 117-field category costs a dozen cells per row, not 117. Pages that leave the view before they
  * arrive are aborted; a bounded cache keeps recently seen pages.
+ *
+ * Columns can be sorted (click the header; again for descending, a third time for none) and filtered (the inputs
+ * under the headers); the owner re-queries with `onQuery`. Keyboard: ↑ ↓ PageUp PageDown Home End move the row,
+ * ← → the cell cursor, Enter opens the row, Space (or a double click) shows the whole cell, Escape closes what is
+ * open. The grid shows its focus and the cursor cell.
  */
 import { h } from './dom.ts';
 
@@ -20,6 +25,16 @@ export interface Column<R> {
   cell(row: R, index: number): Node | string;
   /** Extra class for the column's cells (`num`, `mono`). */
   className?: string;
+  /** The column's key for sorting and filtering (`onQuery`); columns without one do neither. */
+  key?: string;
+  /** Placeholder of the filter box (e.g. `>0.5`, `text`). */
+  filterHint?: string;
+}
+
+/** A sort and filters over column keys. */
+export interface TableQueryState {
+  sort?: { key: string; desc: boolean };
+  filters: Record<string, string>;
 }
 
 export interface VirtualTableOptions<R> {
@@ -28,10 +43,20 @@ export interface VirtualTableOptions<R> {
   rowHeight?: number;
   pageSize?: number;
   load(offset: number, limit: number, signal: AbortSignal): Promise<R[]>;
+  /** The first page, when the owner fetched it already (to learn the total). */
+  initial?: R[];
   /** A row was clicked (`key` false) or reached with the arrow keys (`key` true). */
   onActivate?(row: R, index: number, key: boolean): void;
   /** Highlighted row index. */
   selected?: number;
+  /** The sort and filters the rows were loaded with (shown in the headers). */
+  query?: TableQueryState;
+  /** The user changed the sort or a filter: load the rows again. */
+  onQuery?(query: TableQueryState): void;
+  /** Space or a double click on a cell: show its whole value. */
+  onCellView?(row: R, index: number, column: number): void;
+  /** Escape on the grid (nothing of its own open). */
+  onEscape?(): void;
 }
 
 const OVERSCAN = 8;
@@ -63,19 +88,26 @@ export class VirtualTable<R> {
   /** Number of page requests made (for tests and the status line). */
   requests = 0;
   private visibleCols: number[] = [];
+  /** The cell cursor's column (← →), and a row to activate once its page arrives (End on an unloaded page). */
+  private cursorColumn = -1;
+  private pendingActivate = -1;
 
   constructor(options: VirtualTableOptions<R>) {
     this.opts = { rowHeight: 26, pageSize: 100, ...options };
     this.selectedIndex = options.selected ?? -1;
+    if (options.initial) this.pages.set(0, options.initial);
     const template = this.opts.columns.map((c) => (c.width > 0 ? `${c.width}px` : 'minmax(0, 1fr)')).join(' ');
+    const query = this.opts.query ?? { filters: {} };
+    const filterable = this.opts.onQuery !== undefined && this.opts.columns.some((c) => c.key !== undefined);
     const head = h(
       'div',
-      { class: 'vt-head', role: 'row' },
-      this.opts.columns.map((c) => h('div', { class: `vt-cell vt-hcell ${c.className ?? ''}`, title: c.title, role: 'columnheader' }, c.head)),
+      { class: `vt-head${filterable ? ' with-filters' : ''}`, role: 'row' },
+      this.opts.columns.map((c) => this.headerCell(c, query, filterable)),
     );
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
     this.body.style.height = `${this.opts.total * this.opts.rowHeight}px`;
     this.element = h('div', { class: 'vt', role: 'grid', 'aria-rowcount': this.opts.total, tabindex: 0 }, head, this.body);
+    if (filterable) this.element.style.setProperty('--vt-head', '58px');
     this.element.style.setProperty('--vt-columns', template);
     this.element.style.setProperty('--vt-row', `${this.opts.rowHeight}px`);
     let left = 0;
@@ -90,16 +122,92 @@ export class VirtualTable<R> {
     this.schedule();
   }
 
+  private headerCell(c: Column<R>, query: TableQueryState, filterable: boolean): HTMLElement {
+    const sorted = c.key !== undefined && query.sort?.key === c.key ? (query.sort.desc ? 'descending' : 'ascending') : undefined;
+    const cell = h('div', { class: `vt-cell vt-hcell ${c.className ?? ''}${sorted ? ' sorted' : ''}`, title: c.title, role: 'columnheader', 'aria-sort': sorted ?? (c.key !== undefined ? 'none' : undefined) });
+    const label = h('div', { class: 'vt-hlabel' }, c.head, sorted ? h('span', { class: 'vt-sort' }, sorted === 'ascending' ? ' ▲' : ' ▼') : null);
+    cell.appendChild(label);
+    if (c.key !== undefined && this.opts.onQuery) {
+      const key = c.key;
+      label.classList.add('sortable');
+      label.addEventListener('click', () => {
+        // none → ascending → descending → none
+        const next: TableQueryState = { filters: { ...query.filters } };
+        if (!sorted) next.sort = { key, desc: false };
+        else if (sorted === 'ascending') next.sort = { key, desc: true };
+        this.opts.onQuery!(next);
+      });
+    }
+    if (filterable) {
+      if (c.key === undefined) cell.appendChild(h('div', { class: 'vt-filter-space' }));
+      else {
+        const key = c.key;
+        const input = h('input', { class: 'vt-filter', type: 'search', value: query.filters[key] ?? '', placeholder: c.filterHint ?? 'filter', spellcheck: 'false', 'aria-label': `filter ${typeof c.head === 'string' ? c.head : (c.title ?? key)}` });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const apply = () => {
+          const filters = { ...query.filters, [key]: input.value };
+          if (input.value.trim() === '') delete filters[key];
+          const next: TableQueryState = { filters };
+          if (query.sort) next.sort = query.sort;
+          this.opts.onQuery!(next);
+        };
+        input.addEventListener('input', () => {
+          if (timer !== undefined) clearTimeout(timer);
+          timer = setTimeout(apply, 350);
+        });
+        input.addEventListener('keydown', (e) => {
+          e.stopPropagation();
+          if (e.key === 'Enter') {
+            if (timer !== undefined) clearTimeout(timer);
+            apply();
+          }
+          if (e.key === 'Escape') this.element.focus();
+        });
+        cell.appendChild(input);
+      }
+    }
+    return cell;
+  }
+
+  /** The selected row's index (-1: none). */
+  get selectedRow(): number {
+    return this.selectedIndex;
+  }
+
+  /** Drops every filter and the sort. */
+  clearQuery(): void {
+    this.opts.onQuery?.({ filters: {} });
+  }
+
+  /** The index of the first loaded row that `test` accepts, or -1. */
+  findLoaded(test: (row: R) => boolean): number {
+    for (const [page, rows] of this.pages) {
+      const i = rows.findIndex(test);
+      if (i >= 0) return page * this.opts.pageSize + i;
+    }
+    return -1;
+  }
+
+  /** Focuses the filter box of column `key` (after a re-query the table is new; the user keeps typing). */
+  focusFilter(key: string, caret: number): void {
+    const i = this.opts.columns.findIndex((c) => c.key === key);
+    const input = this.element.querySelectorAll<HTMLInputElement>('.vt-head .vt-hcell')[i]?.querySelector('input');
+    if (!input) return;
+    input.focus();
+    input.setSelectionRange(caret, caret);
+  }
+
   /** Scrolls so that row `index` is in view (centred when it was far away) and selects it. */
   select(index: number, scroll = true): void {
     const prev = this.rows.get(this.selectedIndex);
     prev?.el.classList.remove('selected');
     this.selectedIndex = index;
     this.rows.get(index)?.el.classList.add('selected');
+    this.showCursor();
     if (!scroll || index < 0) return;
     const rh = this.opts.rowHeight;
     const top = index * rh;
-    const view = this.element.clientHeight - rh; // minus the sticky header
+    const view = this.element.clientHeight - ((this.element.firstElementChild as HTMLElement | null)?.offsetHeight ?? rh); // minus the sticky header
     if (top < this.element.scrollTop || top + rh > this.element.scrollTop + view) {
       this.element.scrollTop = Math.max(0, top - view / 2);
     }
@@ -203,6 +311,11 @@ export class VirtualTable<R> {
         this.pending.delete(page);
         this.pages.set(page, rows);
         if (this.pages.size > MAX_CACHED_PAGES) this.pages.delete(this.pages.keys().next().value!);
+        const waiting = this.pendingActivate;
+        if (waiting >= 0 && Math.floor(waiting / size) === page && rows[waiting - offset] !== undefined) {
+          this.pendingActivate = -1;
+          if (this.selectedIndex === waiting) this.opts.onActivate?.(rows[waiting - offset]!, waiting, true);
+        }
         this.schedule();
       })
       .catch((e: unknown) => {
@@ -221,7 +334,7 @@ export class VirtualTable<R> {
     const el = h('div', { class: index === this.selectedIndex ? 'vt-row selected' : 'vt-row', role: 'row', 'data-index': index });
     for (const i of this.visibleCols) {
       const c = this.opts.columns[i]!;
-      const cell = h('div', { class: `vt-cell ${c.className ?? ''}`, role: 'gridcell' });
+      const cell = h('div', { class: `vt-cell ${c.className ?? ''}${i === this.cursorColumn && index === this.selectedIndex ? ' cursor' : ''}`, role: 'gridcell', 'data-col': i });
       if (this.virtualColumns) {
         cell.style.gridColumn = String(i + 1);
         cell.style.gridRow = '1';
@@ -232,7 +345,15 @@ export class VirtualTable<R> {
       el.appendChild(cell);
     }
     this.position(el, index);
-    el.addEventListener('click', () => this.opts.onActivate?.(row, index, false));
+    el.addEventListener('click', (e) => {
+      const col = (e.target as HTMLElement).closest('.vt-cell')?.getAttribute('data-col');
+      if (col !== null && col !== undefined) this.cursorColumn = Number(col);
+      this.opts.onActivate?.(row, index, false);
+    });
+    el.addEventListener('dblclick', (e) => {
+      const col = (e.target as HTMLElement).closest('.vt-cell')?.getAttribute('data-col');
+      if (this.opts.onCellView && col !== null && col !== undefined) this.opts.onCellView(row, index, Number(col));
+    });
     return el;
   }
 
@@ -242,15 +363,88 @@ export class VirtualTable<R> {
     return el;
   }
 
-  private onKey(e: KeyboardEvent): void {
-    const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 20 : e.key === 'PageUp' ? -20 : 0;
-    if (step !== 0) {
-      e.preventDefault();
-      const next = Math.max(0, Math.min(this.opts.total - 1, (this.selectedIndex < 0 ? 0 : this.selectedIndex) + step));
-      this.select(next);
-      const page = this.pages.get(Math.floor(next / this.opts.pageSize));
-      const row = page?.[next % this.opts.pageSize];
-      if (row !== undefined) this.opts.onActivate?.(row, next, true);
+  /** The loaded row at `index`, if its page has arrived. */
+  private rowAt(index: number): R | undefined {
+    return this.pages.get(Math.floor(index / this.opts.pageSize))?.[index % this.opts.pageSize];
+  }
+
+  /** Moves the cell cursor to column `i` (scrolled into view) on the selected row. */
+  private moveCursor(i: number): void {
+    this.cursorColumn = Math.max(0, Math.min(this.opts.columns.length - 1, i));
+    const c = this.opts.columns[this.cursorColumn]!;
+    if (!(c.className ?? '').includes('sticky') && c.width > 0) {
+      const sticky = this.opts.columns.filter((x) => (x.className ?? '').includes('sticky')).reduce((n, x) => n + x.width, 0);
+      const left = this.columnLeft[this.cursorColumn]!;
+      if (left - sticky < this.element.scrollLeft) this.element.scrollLeft = Math.max(0, left - sticky);
+      else if (left + c.width > this.element.scrollLeft + this.element.clientWidth) this.element.scrollLeft = left + c.width - this.element.clientWidth;
     }
+    this.showCursor();
+  }
+
+  private showCursor(): void {
+    this.body.querySelectorAll('.vt-cell.cursor').forEach((el) => el.classList.remove('cursor'));
+    if (this.cursorColumn < 0) return;
+    const row = this.rows.get(this.selectedIndex)?.el;
+    const cell = row?.querySelector(`.vt-cell[data-col="${this.cursorColumn}"]`);
+    cell?.classList.add('cursor');
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const total = this.opts.total;
+    const current = this.selectedIndex < 0 ? 0 : this.selectedIndex;
+    let next: number | undefined;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = current + (this.selectedIndex < 0 ? 0 : 1);
+        break;
+      case 'ArrowUp':
+        next = current - 1;
+        break;
+      case 'PageDown':
+        next = current + 20;
+        break;
+      case 'PageUp':
+        next = current - 20;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = total - 1;
+        break;
+      case 'ArrowRight':
+      case 'ArrowLeft':
+        e.preventDefault();
+        this.moveCursor((this.cursorColumn < 0 ? 0 : this.cursorColumn) + (e.key === 'ArrowRight' ? 1 : -1));
+        return;
+      case 'Enter': {
+        const row = this.rowAt(current);
+        if (row !== undefined) {
+          e.preventDefault();
+          this.opts.onActivate?.(row, current, false);
+        }
+        return;
+      }
+      case ' ': {
+        const row = this.rowAt(current);
+        if (row !== undefined && this.opts.onCellView) {
+          e.preventDefault();
+          this.opts.onCellView(row, current, this.cursorColumn < 0 ? 0 : this.cursorColumn);
+        }
+        return;
+      }
+      case 'Escape':
+        this.opts.onEscape?.();
+        return;
+      default:
+        return;
+    }
+    if (total === 0) return;
+    e.preventDefault();
+    next = Math.max(0, Math.min(total - 1, next));
+    this.select(next);
+    const row = this.rowAt(next);
+    if (row !== undefined) this.opts.onActivate?.(row, next, true);
+    else this.pendingActivate = next;
   }
 }
