@@ -316,12 +316,20 @@ export interface Sd2RowPage {
   rows: { row: number; cells: Sd2Cell[] }[];
 }
 
-/** `GET /api/files/:file/sd2/search?q=`. */
+/**
+ * `GET /api/files/:file/sd2/search?q=`: tables and columns by name or id (`by`: their name contains the query,
+ * the query is their `0x…` id, or the FFnv32 of the query is their id), then cells by typed value.
+ */
 export interface Sd2SearchAnswer {
   query: string;
-  hits: { table: string; tableIndex: number; row: number; column: string; columnIndex: number; value: Sd2Cell }[];
+  hits: Sd2SearchHit[];
   truncated: boolean;
 }
+
+export type Sd2SearchHit =
+  | { kind: 'table'; table: string; tableIndex: number; id: string; by: 'name' | 'id' | 'hash'; rowCount: number }
+  | { kind: 'column'; table: string; tableIndex: number; column: string; columnIndex: number; id: string; by: 'name' | 'id' | 'hash'; type: string }
+  | { kind: 'cell'; table: string; tableIndex: number; row: number; column: string; columnIndex: number; value: Sd2Cell };
 
 /** `GET /api/files/:file/arch`: an `.arch06` archive's header and what its index tells without reading data. */
 export interface ArchOverview {

@@ -8,8 +8,8 @@ const dump = loadJsonFixture<{ memoryVersion: number; patch: string; tables: { n
 const F = '/api/files/sample-beta-1869.sd2/sd2';
 
 /**
- * The dump prints f32 values with 9 digits, -0 as a number and strings with the stored NUL; the API sends the
- * exact f64 of each f32, "-0" (the library's JSON form) and strings without the terminator.
+ * The dump prints f32 values with 9 digits, -0 as a number and strings with the stored NUL; the API sends each
+ * f32 in its shortest form, "-0" (the library's JSON form) and strings without the terminator.
  */
 function f32Normal(x: unknown): unknown {
   if (x === '-0') return -0;

@@ -8,6 +8,7 @@ import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import { loadSd2NameFiles, userConfigDir } from '../../node/names.ts';
+import { sqliteSink } from '../../node/sqlite.ts';
 import { safeJoin, writeFileAtomic } from '../../node/fs.ts';
 import { isSd2, verifySd2, writeSd2, Sd2Flags, Sd2InflateLimitError, sd2InfoSize, type ParseSd2Options, type Sd2File, type Sd2Inflate } from '../../formats/sd2/index.ts';
 import {
@@ -25,7 +26,6 @@ import {
   renderSd2LocalizedText,
   searchSd2,
   unnamedSd2Ids,
-  type Sd2SqlDatabase,
   type StaticDbTable,
   type Sd2SearchKind,
 } from '../../staticdb/index.ts';
@@ -439,17 +439,6 @@ function concatChunks(chunks: Iterable<string>): Uint8Array {
     at += p.length;
   }
   return out;
-}
-
-/** Wraps better-sqlite3 so Uint8Array parameters bind as BLOBs. */
-function sqliteSink(sqlite: Database.Database): Sd2SqlDatabase {
-  return {
-    exec: (sql) => sqlite.exec(sql),
-    prepare: (sql) => {
-      const stmt = sqlite.prepare(sql);
-      return { run: (...params: unknown[]) => stmt.run(...params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p))) };
-    },
-  };
 }
 
 const exportCmd: Command = {

@@ -1,10 +1,9 @@
 /** Firefall static database (`.sd2`) views: overview, a virtual table per sd2 table with NULL cells, search hits. */
 import type { Sd2Cell, Sd2Overview, Sd2RowPage, Sd2SearchAnswer, Sd2TableDetail } from '../../../src/server/api-types.ts';
-import { get } from '../api.ts';
+import { apiPath, get } from '../api.ts';
 import { link, onNamesChanged, type App } from '../app.ts';
 import { bytes, h, num } from '../dom.ts';
 import { VirtualTable, type Column } from '../virtual-table.ts';
-import { f32Text } from '../values.ts';
 import { namesSection } from './names.ts';
 
 const overviews = new Map<string, Promise<Sd2Overview>>();
@@ -30,18 +29,9 @@ export function sd2CellText(c: Sd2Cell): string | undefined {
   return JSON.stringify(c);
 }
 
-/** Column types whose numbers are f32 or half: shown as the shortest decimal that reads back the same. */
-const FLOAT_TYPE = /float|half|vector|matrix|box|quat/i;
-
-function f32Cell(c: Sd2Cell): Sd2Cell {
-  if (typeof c === 'number') return Number(f32Text(c));
-  if (Array.isArray(c)) return c.map(f32Cell);
-  if (c !== null && typeof c === 'object' && !('hex' in c)) return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, f32Cell(v)]));
-  return c;
-}
-
-function cellNode(c: Sd2Cell, floats = false): Node | string {
-  const t = sd2CellText(floats ? f32Cell(c) : c);
+/** A cell (the server sends f32 numbers in their shortest form); NULL marked as such. */
+function cellNode(c: Sd2Cell): Node | string {
+  const t = sd2CellText(c);
   return t === undefined ? h('span', { class: 'v-null' }, 'NULL') : t;
 }
 
@@ -53,6 +43,7 @@ export async function sd2OverviewView(app: App, file: string): Promise<HTMLEleme
     { class: 'page overview' },
     h('h1', null, o.file.name, ' ', h('span', { class: 'kind kind-sd2' }, 'Static DB')),
     h('p', { class: 'muted' }, `Firefall static database · ${bytes(o.file.size)}`),
+    sd2ExportLinks(file),
     h(
       'div',
       { class: 'counts' },
@@ -108,7 +99,7 @@ export class Sd2TableView {
           title: `${c.label}  ${c.id}  ${c.type}${c.pool ? ' (pool)' : ''}${c.nullable ? ' nullable' : ''}`,
           width: WIDTH[c.type] ?? (c.pool ? 200 : 110),
           className: c.pool ? '' : 'num',
-          cell: (r) => cellNode(r.cells[c.index] ?? null, FLOAT_TYPE.test(c.type)),
+          cell: (r) => cellNode(r.cells[c.index] ?? null),
         }),
       ),
     ];
@@ -122,7 +113,7 @@ export class Sd2TableView {
       ...(row !== undefined ? { selected: row } : {}),
     });
     this.element.replaceChildren(
-      h('div', { class: 'table-title' }, h('h2', null, d.label), h('span', { class: 'muted' }, `${num(d.rowCount)} rows · ${d.columns.length} columns · ${d.id}`)),
+      h('div', { class: 'table-title' }, h('h2', null, d.label), h('span', { class: 'muted' }, `${num(d.rowCount)} rows · ${d.columns.length} columns · ${d.id}`), sd2ExportLinks(this.file, d.label)),
       this.vt.element,
     );
     if (row !== undefined) this.vt.select(row);
@@ -139,23 +130,39 @@ export class Sd2TableView {
 
 export async function sd2SearchView(app: App, file: string, q: string): Promise<HTMLElement> {
   const r = await get<Sd2SearchAnswer>(['files', file, 'sd2', 'search'], { q, limit: 500 });
+  const BY = { name: 'name', id: 'id', hash: 'FFnv32 of the query' } as const;
   return h(
     'div',
     { class: 'page search' },
     h('h2', null, `${r.hits.length}${r.truncated ? '+' : ''} result${r.hits.length === 1 ? '' : 's'} for `, h('q', null, r.query)),
+    h('p', { class: 'muted' }, 'tables and columns by name, 0x… id or the FFnv32 of the text; then cells by typed value'),
     h(
       'ol',
       { class: 'hits' },
-      r.hits.map((hit) =>
-        h(
+      r.hits.map((hit) => {
+        if (hit.kind === 'table') {
+          return h('li', { class: 'hit hit-table' }, h('span', { class: 'hit-kind' }, 'table'), link(app, { view: 'sd2table', file, table: hit.table }, hit.table), h('span', { class: 'hit-field' }, ` · ${hit.id} · by ${BY[hit.by]}`), h('span', { class: 'hit-text' }, `${num(hit.rowCount)} rows`));
+        }
+        if (hit.kind === 'column') {
+          return h('li', { class: 'hit hit-column' }, h('span', { class: 'hit-kind' }, 'column'), link(app, { view: 'sd2table', file, table: hit.table }, `${hit.table} · ${hit.column}`), h('span', { class: 'hit-field' }, ` · ${hit.id} · by ${BY[hit.by]}`), h('span', { class: 'hit-text' }, hit.type));
+        }
+        return h(
           'li',
           { class: 'hit hit-value' },
           h('span', { class: 'hit-kind' }, 'cell'),
           link(app, { view: 'sd2table', file, table: hit.table, row: hit.row }, `${hit.table}:${hit.row}`),
           h('span', { class: 'hit-field' }, ' · ', hit.column),
           h('span', { class: 'hit-text' }, sd2CellText(hit.value) ?? 'NULL'),
-        ),
-      ),
+        );
+      }),
     ),
   );
+}
+
+/** Links that download an export (GET requests: they only read). */
+export function sd2ExportLinks(file: string, table?: string): HTMLElement {
+  const a = (label: string, query: Record<string, string>) => h('a', { class: 'button secondary', href: apiPath(['files', file, 'sd2', 'export'], query), download: '' }, label);
+  return table === undefined
+    ? h('div', { class: 'exports' }, 'Export ', a('JSON', { format: 'json' }), a('SQLite', { format: 'sqlite' }))
+    : h('div', { class: 'exports' }, a('CSV', { format: 'csv', table }), a('JSON', { format: 'json', table }));
 }
