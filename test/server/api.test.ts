@@ -119,7 +119,7 @@ describe('workbench API over the real sample', () => {
 
   it('lists the records that link to a record (referenced-by)', async () => {
     const refs = await api<ReferencedBy>(h.wb, `${F}/records/12/referenced-by`);
-    expect(refs).toEqual({ total: 1, refs: [{ from: { index: 0, category: 'FxGlobalProps', label: 'FxGlobalProps', primary: false }, field: '0xCA5E75DD', fieldHex: '0xCA5E75DD', element: 1 }] });
+    expect(refs).toEqual({ total: 1, offset: 0, refs: [{ from: { index: 0, category: 'FxGlobalProps', label: 'FxGlobalProps', primary: false }, field: '0xCA5E75DD', fieldHex: '0xCA5E75DD', element: 1 }] });
   });
 
   it('searches names, values and 0x… hashes, pointing at record and field', async () => {
