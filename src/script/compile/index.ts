@@ -38,6 +38,11 @@ export interface ParseOptions {
 export interface CompileOptions {
   /** Source name (see {@link ParseOptions.chunkName}); hksc writes `@` + the file name as given. */
   name?: string;
+  /**
+   * The source name exactly as Lua keeps it, a byte string (one char per byte), used as is instead of `name`: what
+   * `loadstring(s [, chunkname])` gives a VM (the source text itself by default, so messages read `[string "…"]`).
+   */
+  sourceName?: string;
   /** Debug information to keep (default `none`: everything). */
   strip?: StripLevel;
   /** Number type of the chunk: `float` (4-byte float32, Shadow of War's) or `double` (8-byte; header flag bit 3). */
@@ -123,7 +128,7 @@ export function compileLuaWithAst(source: string | Uint8Array, options: CompileO
 }
 
 function compile(source: string | Uint8Array, options: CompileOptions, ast: boolean): CompileResult {
-  const name = sourceName(options.name);
+  const name = options.sourceName ?? sourceName(options.name);
   const numbers = options.numbers ?? 'float';
   const strip = options.strip ?? 'none';
   const { parsed, structs } = run(source, name, numbers, ast);
