@@ -26,6 +26,11 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** True when stderr is an interactive terminal (progress bars only then). */
   isTTY: boolean;
+  /** Raw bytes to stdout / stderr (scripts print byte strings); absent: text only. */
+  stdoutBytes?(bytes: Uint8Array): void;
+  stderrBytes?(bytes: Uint8Array): void;
+  /** The next chunk of standard input, read synchronously (a script's io.read), or null at its end. */
+  readStdinChunk?(): Uint8Array | null;
 }
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description?: string; valueName?: string };

@@ -11,5 +11,6 @@ import { archCommands } from './arch.ts';
 import { serveCommands } from './serve.ts';
 import { simCommands } from './sim.ts';
 import { scriptCompileCommands } from './script-compile.ts';
+import { scriptRunCommands } from './script-run.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...scriptEngineCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...scriptEngineCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands, ...scriptRunCommands];

@@ -6,10 +6,13 @@
  * HavokScript debug blocks carry the function's own name too; tracebacks use it when the call site gives none.
  * Stripped functions have no lines ("?") and no local or upvalue names.
  */
-import { Op, type Proto } from './proto.ts';
+import * as protoModule from './proto.ts';
+import type { Proto } from './proto.ts';
 import type { CallInfo, LuaThread } from './thread.ts';
 
 const LUA_IDSIZE = 60;
+/** The internal opcodes, read once (imported names can be getters under tsx / vitest). */
+const Op = protoModule.Op;
 
 /** `luaO_chunkid`: `=name` as is, `@file` (last part when long), else `[string "first line..."]`. */
 export function chunkId(source: string): string {

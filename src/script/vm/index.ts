@@ -20,7 +20,9 @@
  *
  * Lua values in native form: see `value.ts`.
  */
-import type { HksChunk } from '../../formats/hks/chunk.ts';
+import { parseHksChunk, type HksChunk } from '../../formats/hks/chunk.ts';
+import { latin1Encode } from '../../binary/text.ts';
+import { compileLua } from '../compile/index.ts';
 import { LuaVM, type VMOptions } from './vm.ts';
 import { openStdlib, type StdlibOptions } from './lib/index.ts';
 import { LuaClosure } from './value.ts';
@@ -34,36 +36,45 @@ export { defineHostFunction, type HostCall, type HostResult, type HostYield } fr
 export { type StdlibOptions } from './lib/index.ts';
 export type { OsHost } from './lib/os.ts';
 export type { IoHost, StreamHandle } from './lib/io.ts';
+export { MemoryFiles } from './lib/memfs.ts';
 export { VM_HYPOTHESES, type VmHypothesis } from './hypotheses.ts';
 export { numberToString } from './numfmt.ts';
 export { typeName } from './meta.ts';
 export { rawToString } from './lib/base.ts';
 
-/** Compiles Lua source to a chunk (the compiler's `compileLua`); throws with a `chunk:line: message` on a syntax error. */
+/**
+ * Compiles Lua source (a byte string) to a chunk; throws with a `chunk:line: message` on a syntax error. `chunkName`
+ * is the Lua source name as is (`@file`, `=name`, or the source text itself for `loadstring`).
+ */
 export type ScriptCompiler = (source: string, chunkName: string, numbers: 'float' | 'double') => HksChunk;
+
+/** scry's compiler (`compileLua`, full debug information) as a {@link ScriptCompiler}. */
+export const compileScript: ScriptCompiler = (source, chunkName, numbers) =>
+  compileLua(latin1Encode(source, { format: 'lua', path: '/source' }), { sourceName: chunkName, numbers, strip: 'none' });
 
 /** Options of {@link createScriptVM}. */
 export interface ScriptVMOptions extends VMOptions, Omit<StdlibOptions, 'loadSource'> {
-  /** Compiles source for `loadstring` / `load` / `dofile`; without it those report that no compiler is available. */
-  compile?: ScriptCompiler;
+  /** Compiles source for `loadstring` / `load` / `dofile` (default {@link compileScript}; null: no compiler). */
+  compile?: ScriptCompiler | null;
 }
 
 /** A VM with the standard library opened (`loadstring` wired to `compile` when given). */
 export function createScriptVM(options: ScriptVMOptions = {}): LuaVM {
   const vm = new LuaVM(options);
   const numbers = vm.float32 ? 'float' : 'double';
-  const compile = options.compile;
+  const compile = options.compile === undefined ? compileScript : options.compile;
   openStdlib(vm, {
     ...options,
-    loadSource: compile
-      ? (source, name) => {
-          try {
-            return vm.load(compile(source, name, numbers), name);
-          } catch (e) {
-            return { error: e instanceof Error ? e.message : String(e) };
-          }
-        }
-      : undefined,
+    loadSource: (source, name) => {
+      try {
+        // a binary chunk (string.dump's output) loads as bytecode; source needs the compiler
+        if (source.startsWith('\x1bLua')) return vm.load(parseHksChunk(latin1Encode(source, { format: 'lua', path: '/chunk' })), name);
+        if (compile === null) return { error: `${name.replace(/^[=@]/, '')}: loading Lua source is not available (no compiler)` };
+        return vm.load(compile(source, name, numbers), name);
+      } catch (e) {
+        return { error: e instanceof Error ? e.message : String(e) };
+      }
+    },
   });
   return vm;
 }

@@ -82,6 +82,7 @@ export function pushLuaFrame(L: LuaThread, cl: LuaClosure, fi: number, nargs: nu
   ci.nresults = nres;
   ci.nargs = nargs;
   p.calls++;
+  if (L.hookMask & 1) L.vm.callHook(L, 'call', -1);
   return ci;
 }
 
@@ -97,10 +98,37 @@ export function callHost(L: LuaThread, hf: HostFunction, ra: number, nargs: numb
   ci.nargs = nargs;
   ci.nresults = nres;
   L.top = ra + 1 + nargs;
+  if (L.hookMask !== 0) return callHostHooked(L, hf, ra, nargs);
   const n = hf.fn(L, ra, nargs);
   if (n < 0) return n;
   L.ciTop--;
   return n;
+}
+
+/** callHost with call / return hooks (results are kept above the hook's frame while it runs). */
+function callHostHooked(L: LuaThread, hf: HostFunction, ra: number, nargs: number): number {
+  const vm = L.vm;
+  if (L.hookMask & 1) vm.callHook(L, 'call', -1);
+  const n = hf.fn(L, ra, nargs);
+  if (n < 0) return n;
+  if (L.hookMask & 2) {
+    // the hook runs above the results
+    const saved = L.top;
+    L.top = Math.max(L.top, ra + n);
+    vm.callHook(L, 'return', -1);
+    L.top = saved;
+  }
+  L.ciTop--;
+  return n;
+}
+
+/** Return hooks of a Lua frame about to return: "return", then "tail return" once per tail call it replaced. */
+function returnHooks(L: LuaThread, ci: CallInfo, resultsEnd: number): void {
+  const saved = L.top;
+  L.top = Math.max(ci.top, resultsEnd);
+  L.vm.callHook(L, 'return', -1);
+  for (let i = 0; i < ci.tailcalls; i++) L.vm.callHook(L, 'tail return', -1);
+  L.top = saved;
 }
 
 /**
@@ -191,9 +219,12 @@ export function execute(L: LuaThread, afterCall: boolean): void {
 
   for (;;) {
     if (--steps < 0) {
+      // budget refill, count and line hooks
       ci.pc = pc;
-      vm.steps = 0;
-      vm.budgetExceeded(L);
+      vm.steps = steps;
+      vm.stepEvent(L);
+      steps = vm.steps;
+      sn = L.sn;
     }
     const op = code[pc]!;
     const a = code[pc + 1]!;
@@ -729,6 +760,12 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         sn = L.sn;
         sv[base + a] = sv[b];
         sn[base + a] = sn[b]!;
+        const r = sv[b];
+        if ((vm.gcAllocated += typeof r === 'string' ? 24 + r.length : 24) > vm.gcThreshold) {
+          vm.gc.note(L, 0);
+          steps = vm.steps;
+          sn = L.sn;
+        }
         pc += 4;
         break;
       }
@@ -971,6 +1008,13 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         const ra = base + a;
         const b = code[pc + 2]!;
         const n = b !== 0 ? b - 1 : L.top - ra;
+        if (L.hookMask !== 0) {
+          ci.pc = pc;
+          vm.steps = steps;
+          if (L.hookMask & 2) returnHooks(L, ci, ra + n);
+          steps = vm.steps;
+          sn = L.sn;
+        }
         if (L.openUp !== null && L.openUp.idx >= base) L.closeUpvals(base);
         const dst = ci.func;
         const want = ci.nresults;
@@ -1160,6 +1204,13 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         const up = new Array<Upval>(nu);
         for (let i = 0; i < nu; i++) up[i] = s.captureKind[i] === 1 ? L.findUpval(base + s.captureIndex[i]!) : cl.up[s.captureIndex[i]!]!;
         sv[base + a] = new LuaClosure(s.proto, up, cl.env);
+        if ((vm.gcAllocated += 40 + 8 * nu) > vm.gcThreshold) {
+          ci.pc = pc;
+          vm.steps = steps;
+          vm.gc.note(L, 0);
+          steps = vm.steps;
+          sn = L.sn;
+        }
         pc = code[pc + 3]!;
         break;
       }
@@ -1199,6 +1250,11 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         }
         vm.steps = steps;
         sv[base + a] = new LuaTable(b, c, vm.limits.maxTableEntries);
+        if ((vm.gcAllocated += 64 + 24 * (b + c)) > vm.gcThreshold) {
+          vm.gc.note(L, 0);
+          steps = vm.steps;
+          sn = L.sn;
+        }
         pc += 4;
         break;
       }

@@ -11,8 +11,9 @@
  * fall-through past the last word and an opcode above 0x5B (GETGLOBAL_MEM) decode to instructions that raise a
  * Lua error when executed — never to an access outside the decoded code.
  */
-import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksSbx, type HksOpcodeInfo } from '../../formats/hks/opcodes.ts';
-import type { HksConstant, HksFunction } from '../../formats/hks/chunk.ts';
+import * as opcodes from '../../formats/hks/opcodes.ts';
+import type { HksOpcodeInfo } from '../../formats/hks/opcodes.ts';
+import type { HksConstant, HksFunction, HksHeader, HksStructureSection } from '../../formats/hks/chunk.ts';
 import { floatingByteToInt } from './table.ts';
 import { LightUserdata, type LuaValue } from './value.ts';
 import { NUM } from './thread.ts';
@@ -158,6 +159,9 @@ export interface ChunkInfo {
   numberSize: number;
   /** `--checked` (mode 2's instruction-pointer check message). */
   checked: boolean;
+  /** The chunk's header and structure section (string.dump writes them around a function). */
+  header: HksHeader;
+  structureSection: HksStructureSection | null;
 }
 
 /** A decoded function prototype. */
@@ -193,7 +197,81 @@ export interface Proto {
   jit: unknown;
 }
 
-const TABLE = hksOpcodes('default');
+// read once: ES-module-to-CommonJS loaders (tsx, vitest) make each use of an imported name a getter call
+const { hksA, hksB, hksBx, hksC, hksDataWordCount, hksSbx } = opcodes;
+const TABLE = opcodes.hksOpcodes('default');
+
+/** Decoding state of one function (methods, not per-instruction closures). */
+class Decoder {
+  readonly k: LuaValue[];
+  readonly words: Uint32Array;
+  readonly n: number;
+  readonly code: Int32Array;
+  readonly side: Side[] = [];
+  readonly end: number;
+  maxReg: number;
+  constructor(fn: HksFunction, k: LuaValue[]) {
+    this.k = k;
+    this.words = fn.code;
+    this.n = fn.code.length;
+    this.code = new Int32Array((this.n + 1) * 4);
+    this.end = this.n * 4;
+    this.maxReg = fn.maxStackSize;
+  }
+  /** Notes registers r .. r+width-1 as used by the frame. */
+  reg(r: number, width = 1): number {
+    if (r + width > this.maxReg) this.maxReg = r + width;
+    return r;
+  }
+  /** Entry index (times 4) of word `w`, or END when outside the code. */
+  target(w: number): number {
+    return w >= 0 && w < this.n ? w * 4 : this.end;
+  }
+  put(i: number, op: number, a: number, b: number, c: number): void {
+    const o = i * 4;
+    this.code[o] = op;
+    this.code[o + 1] = a;
+    this.code[o + 2] = b;
+    this.code[o + 3] = c;
+  }
+  bad(i: number, message: string): void {
+    this.side.push({ kind: 'bad', message });
+    this.put(i, Op.BAD, this.side.length - 1, 0, 0);
+  }
+  isNumK(idx: number): boolean {
+    return idx < this.k.length && typeof this.k[idx] === 'number';
+  }
+  isStrK(idx: number): boolean {
+    return idx < this.k.length && typeof this.k[idx] === 'string';
+  }
+  kOk(idx: number): boolean {
+    return idx < this.k.length;
+  }
+  /** RK operand of the C field (9 bits) in signed form, null for a constant out of range. */
+  rkC(C: number): number | null {
+    if (C >= 256) return C - 256 < this.k.length ? ~(C - 256) : null;
+    this.reg(C);
+    return C;
+  }
+  /** The B field as the table says: a register, or a constant for `_BK` forms (kind K). */
+  rkB(info: HksOpcodeInfo, B: number): number | null {
+    if (info.b === 'K') return B < this.k.length ? ~B : null;
+    this.reg(B);
+    return B;
+  }
+  /** DATA word j owned by the instruction at i. */
+  data(i: number, j: number): number {
+    return this.words[i + 1 + j]!;
+  }
+  /** Word index of the jump a test at `i` guards (the JMP at i + 1), or null when the next word is no JMP. */
+  jumpAfter(i: number): number | null {
+    if (i + 1 >= this.n) return null;
+    const nw = this.words[i + 1]!;
+    const ni = TABLE.byOp[nw >>> 25];
+    if (!ni || ni.sharesSemanticsOf !== 'JMP') return null;
+    return i + 2 + hksSbx(nw);
+  }
+}
 
 /** Decodes a function and its children. `path` is its position in the chunk. */
 export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main'): Proto {
@@ -201,40 +279,18 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
   const k: LuaValue[] = fn.constants.map((c) => constantValue(c));
   const kv: LuaValue[] = k.map((v) => (typeof v === 'number' ? NUM : v));
   const kn = new Float64Array(k.length);
-  k.forEach((v, i) => {
+  for (let i = 0; i < k.length; i++) {
+    const v = k[i];
     if (typeof v === 'number') kn[i] = chunk.numberSize === 4 ? Math.fround(v) : v;
-  });
-  const words = fn.code;
-  const n = words.length;
-  const code = new Int32Array((n + 1) * 4);
-  const side: Side[] = [];
-  let maxReg = fn.maxStackSize;
-  const reg = (r: number, width = 1): number => {
-    if (r + width > maxReg) maxReg = r + width;
-    return r;
-  };
-  const end = n * 4;
-  /** Entry index (times 4) of word `w`, or END when outside the code. */
-  const target = (w: number): number => (w >= 0 && w < n ? w * 4 : end);
-  const bad = (i: number, message: string): void => {
-    side.push({ kind: 'bad', message });
-    put(i, Op.BAD, side.length - 1, 0, 0);
-  };
-  function put(i: number, op: number, a: number, b: number, c: number): void {
-    const o = i * 4;
-    code[o] = op;
-    code[o + 1] = a;
-    code[o + 2] = b;
-    code[o + 3] = c;
   }
-  const isNumK = (idx: number): boolean => idx < k.length && typeof k[idx] === 'number';
-  const isStrK = (idx: number): boolean => idx < k.length && typeof k[idx] === 'string';
+  const d = new Decoder(fn, k);
+  const { words, n, side, code, end } = d;
 
   for (let i = 0; i < n; i++) {
     const w = words[i]!;
     const info: HksOpcodeInfo | undefined = TABLE.byOp[w >>> 25];
     if (!info) {
-      bad(i, `invalid opcode ${w >>> 25} (the interpreter refuses opcodes above 0x5B)`);
+      d.bad(i, `invalid opcode ${w >>> 25} (the interpreter refuses opcodes above 0x5B)`);
       continue;
     }
     const fam = info.sharesSemanticsOf;
@@ -244,98 +300,84 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
     const Bx = hksBx(w);
     const childUps = fam === 'CLOSURE' ? (protos[Bx]?.nups ?? 0) : undefined;
     const ndata = hksDataWordCount(info, w, childUps) ?? 0;
-    const succ = target(i + 1 + ndata);
+    const succ = d.target(i + 1 + ndata);
     if (i + ndata >= n && ndata > 0) {
-      bad(i, `${info.name} owns ${ndata} DATA word(s) past the end of the code`);
+      d.bad(i, `${info.name} owns ${ndata} DATA word(s) past the end of the code`);
       continue;
     }
-    /** RK operand of the C field (9 bits): signed form. */
-    const rkC = (): number | null => {
-      if (C >= 256) return C - 256 < k.length ? ~(C - 256) : null;
-      reg(C);
-      return C;
-    };
-    /** The B field as the table says: a register, or a constant for `_BK` forms (kind K). */
-    const rkB = (): number | null => {
-      if (info.b === 'K') return B < k.length ? ~B : null;
-      reg(B);
-      return B;
-    };
-    const kOk = (idx: number): boolean => idx < k.length;
-    const data = (j: number): number => words[i + 1 + j]!;
 
     switch (fam) {
       case 'DATA':
-        put(i, Op.NOP, 0, 0, 0);
+        d.put(i, Op.NOP, 0, 0, 0);
         break;
       case 'MOVE':
-        put(i, Op.MOVE, reg(A), reg(B), 0);
+        d.put(i, Op.MOVE, d.reg(A), d.reg(B), 0);
         break;
       case 'LOADK':
-        if (!kOk(Bx)) bad(i, `constant ${Bx} out of range`);
-        else put(i, isNumK(Bx) ? Op.LOADKN : Op.LOADKV, reg(A), Bx, 0);
+        if (!d.kOk(Bx)) d.bad(i, `constant ${Bx} out of range`);
+        else d.put(i, d.isNumK(Bx) ? Op.LOADKN : Op.LOADKV, d.reg(A), Bx, 0);
         break;
       case 'LOADNIL':
-        reg(A, B >= A ? B - A + 1 : 1);
-        put(i, Op.LOADNIL, A, B, 0);
+        d.reg(A, B >= A ? B - A + 1 : 1);
+        d.put(i, Op.LOADNIL, A, B, 0);
         break;
       case 'LOADBOOL':
-        put(i, Op.LOADBOOL, reg(A), B !== 0 ? 1 : 0, C !== 0 ? target(i + 2) : succ);
+        d.put(i, Op.LOADBOOL, d.reg(A), B !== 0 ? 1 : 0, C !== 0 ? d.target(i + 2) : succ);
         break;
       case 'GETUPVAL':
-        if (B >= fn.upvalueCount) bad(i, `upvalue ${B} out of range`);
-        else put(i, Op.GETUPVAL, reg(A), B, 0);
+        if (B >= fn.upvalueCount) d.bad(i, `upvalue ${B} out of range`);
+        else d.put(i, Op.GETUPVAL, d.reg(A), B, 0);
         break;
       case 'SETUPVAL':
-        if (B >= fn.upvalueCount) bad(i, `upvalue ${B} out of range`);
-        else put(i, Op.SETUPVAL, reg(A), B, 0);
+        if (B >= fn.upvalueCount) d.bad(i, `upvalue ${B} out of range`);
+        else d.put(i, Op.SETUPVAL, d.reg(A), B, 0);
         break;
       case 'GETGLOBAL': {
         // GETGLOBAL may carry the memo word (an internal hksc setting); GETGLOBAL_MEM always does
         let skip = ndata;
         if (info.data.kind === 'optional' && i + 1 < n && words[i + 1]! >>> 25 === TABLE.dataOp) skip = 1;
-        if (!kOk(Bx)) bad(i, `constant ${Bx} out of range`);
-        else put(i, Op.GETGLOBAL, reg(A), Bx, target(i + 1 + skip));
+        if (!d.kOk(Bx)) d.bad(i, `constant ${Bx} out of range`);
+        else d.put(i, Op.GETGLOBAL, d.reg(A), Bx, d.target(i + 1 + skip));
         break;
       }
       case 'SETGLOBAL':
-        if (!kOk(Bx)) bad(i, `constant ${Bx} out of range`);
-        else put(i, Op.SETGLOBAL, reg(A), Bx, 0);
+        if (!d.kOk(Bx)) d.bad(i, `constant ${Bx} out of range`);
+        else d.put(i, Op.SETGLOBAL, d.reg(A), Bx, 0);
         break;
       case 'GETFIELD':
         // C is a plain constant index
         if (ndata !== 2) throw new Error(`opcode table: ${info.name} should own 2 DATA words`);
-        if (!kOk(C)) bad(i, `constant ${C} out of range`);
-        else if (isStrK(C)) put(i, Op.GETFIELD, reg(A), reg(B), C);
-        else put(i, Op.GETTABLE, reg(A), reg(B), ~C);
+        if (!d.kOk(C)) d.bad(i, `constant ${C} out of range`);
+        else if (d.isStrK(C)) d.put(i, Op.GETFIELD, d.reg(A), d.reg(B), C);
+        else d.put(i, Op.GETTABLE, d.reg(A), d.reg(B), ~C);
         break;
       case 'GETTABLE_S': {
         if (ndata !== 2) throw new Error(`opcode table: ${info.name} should own 2 DATA words`);
-        const c = rkC();
-        if (c === null) bad(i, 'constant out of range');
-        else if (c < 0 && isStrK(~c)) put(i, Op.GETFIELD, reg(A), reg(B), ~c);
-        else put(i, Op.GETTABLE, reg(A), reg(B), c);
+        const c = d.rkC(C);
+        if (c === null) d.bad(i, 'constant out of range');
+        else if (c < 0 && d.isStrK(~c)) d.put(i, Op.GETFIELD, d.reg(A), d.reg(B), ~c);
+        else d.put(i, Op.GETTABLE, d.reg(A), d.reg(B), c);
         break;
       }
       case 'SETFIELD': {
-        const c = rkC();
-        if (!kOk(B) || c === null) bad(i, 'constant out of range');
-        else if (isStrK(B)) put(i, Op.SETFIELD, reg(A), B, c);
-        else put(i, Op.SETTABLE, reg(A), ~B, c);
+        const c = d.rkC(C);
+        if (!d.kOk(B) || c === null) d.bad(i, 'constant out of range');
+        else if (d.isStrK(B)) d.put(i, Op.SETFIELD, d.reg(A), B, c);
+        else d.put(i, Op.SETTABLE, d.reg(A), ~B, c);
         break;
       }
       case 'SETTABLE_S': {
-        const b = rkB();
-        const c = rkC();
-        if (b === null || c === null) bad(i, 'constant out of range');
-        else if (b < 0 && isStrK(~b)) put(i, Op.SETFIELD, reg(A), ~b, c);
-        else put(i, Op.SETTABLE, reg(A), b, c);
+        const b = d.rkB(info, B);
+        const c = d.rkC(C);
+        if (b === null || c === null) d.bad(i, 'constant out of range');
+        else if (b < 0 && d.isStrK(~b)) d.put(i, Op.SETFIELD, d.reg(A), ~b, c);
+        else d.put(i, Op.SETTABLE, d.reg(A), b, c);
         break;
       }
       case 'SELF': {
-        const c = rkC();
-        if (c === null) bad(i, 'constant out of range');
-        else put(i, Op.SELF, reg(A, 2), reg(B), c);
+        const c = d.rkC(C);
+        if (c === null) d.bad(i, 'constant out of range');
+        else d.put(i, Op.SELF, d.reg(A, 2), d.reg(B), c);
         break;
       }
       case 'ADD':
@@ -344,10 +386,10 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
       case 'DIV':
       case 'MOD':
       case 'POW': {
-        const b = rkB();
-        const c = rkC();
+        const b = d.rkB(info, B);
+        const c = d.rkC(C);
         if (b === null || c === null) {
-          bad(i, 'constant out of range');
+          d.bad(i, 'constant out of range');
           break;
         }
         const baseOp = ARITH_BASE[fam]!;
@@ -356,115 +398,115 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
         let ob = b;
         let oc = c;
         if (b >= 0 && c >= 0) op = baseOp;
-        else if (b >= 0 && c < 0 && isNumK(~c)) {
+        else if (b >= 0 && c < 0 && d.isNumK(~c)) {
           op = baseOp + 1;
           oc = ~c;
-        } else if (b < 0 && c >= 0 && isNumK(~b)) {
+        } else if (b < 0 && c >= 0 && d.isNumK(~b)) {
           op = baseOp + 2;
           ob = ~b;
         }
-        put(i, op, reg(A), ob, oc);
+        d.put(i, op, d.reg(A), ob, oc);
         break;
       }
       case 'UNM':
-        put(i, Op.UNM, reg(A), reg(B), 0);
+        d.put(i, Op.UNM, d.reg(A), d.reg(B), 0);
         break;
       case 'NOT':
-        put(i, Op.NOT, reg(A), reg(B), 0);
+        d.put(i, Op.NOT, d.reg(A), d.reg(B), 0);
         break;
       case 'LEN':
-        put(i, Op.LEN, reg(A), reg(B), 0);
+        d.put(i, Op.LEN, d.reg(A), d.reg(B), 0);
         break;
       case 'CONCAT':
-        if (C < B) bad(i, 'CONCAT range is empty');
+        if (C < B) d.bad(i, 'CONCAT range is empty');
         else {
-          reg(B, C - B + 1);
-          put(i, Op.CONCAT, reg(A), B, C);
+          d.reg(B, C - B + 1);
+          d.put(i, Op.CONCAT, d.reg(A), B, C);
         }
         break;
       case 'JMP':
-        put(i, Op.JMP, 0, target(i + 1 + hksSbx(w)), 0);
+        d.put(i, Op.JMP, 0, d.target(i + 1 + hksSbx(w)), 0);
         break;
       case 'EQ':
       case 'LT':
       case 'LE': {
-        const b = rkB();
-        const c = rkC();
+        const b = d.rkB(info, B);
+        const c = d.rkC(C);
         if (b === null || c === null) {
-          bad(i, 'constant out of range');
+          d.bad(i, 'constant out of range');
           break;
         }
         const flag = A !== 0 ? 1 : 0;
-        const j = jumpAfter(i);
+        const j = d.jumpAfter(i);
         if (j === null) {
-          put(i, fam === 'EQ' ? Op.EQ_S : fam === 'LT' ? Op.LT_S : Op.LE_S, flag, b, c);
+          d.put(i, fam === 'EQ' ? Op.EQ_S : fam === 'LT' ? Op.LT_S : Op.LE_S, flag, b, c);
           break;
         }
-        const t = target(j) | flag;
+        const t = d.target(j) | flag;
         if (fam === 'EQ') {
-          if (b >= 0 && c >= 0) put(i, Op.EQ_RR_J, b, c, t);
-          else if (b >= 0 && c < 0) put(i, Op.EQ_RK_J, b, c, t);
-          else put(i, Op.EQ_J, b, c, t);
+          if (b >= 0 && c >= 0) d.put(i, Op.EQ_RR_J, b, c, t);
+          else if (b >= 0 && c < 0) d.put(i, Op.EQ_RK_J, b, c, t);
+          else d.put(i, Op.EQ_J, b, c, t);
         } else {
           const lt = fam === 'LT';
-          if (b >= 0 && c >= 0) put(i, lt ? Op.LT_RR_J : Op.LE_RR_J, b, c, t);
-          else if (b >= 0 && c < 0 && isNumK(~c)) put(i, lt ? Op.LT_RK_J : Op.LE_RK_J, b, ~c, t);
-          else if (b < 0 && c >= 0 && isNumK(~b)) put(i, lt ? Op.LT_KR_J : Op.LE_KR_J, ~b, c, t);
-          else put(i, lt ? Op.LT_J : Op.LE_J, b, c, t);
+          if (b >= 0 && c >= 0) d.put(i, lt ? Op.LT_RR_J : Op.LE_RR_J, b, c, t);
+          else if (b >= 0 && c < 0 && d.isNumK(~c)) d.put(i, lt ? Op.LT_RK_J : Op.LE_RK_J, b, ~c, t);
+          else if (b < 0 && c >= 0 && d.isNumK(~b)) d.put(i, lt ? Op.LT_KR_J : Op.LE_KR_J, ~b, c, t);
+          else d.put(i, lt ? Op.LT_J : Op.LE_J, b, c, t);
         }
         break;
       }
       case 'TEST': {
-        const j = jumpAfter(i);
-        if (j === null) put(i, Op.TEST_S, reg(A), C !== 0 ? 1 : 0, 0);
-        else put(i, Op.TEST_J, reg(A), C !== 0 ? 1 : 0, target(j));
+        const j = d.jumpAfter(i);
+        if (j === null) d.put(i, Op.TEST_S, d.reg(A), C !== 0 ? 1 : 0, 0);
+        else d.put(i, Op.TEST_J, d.reg(A), C !== 0 ? 1 : 0, d.target(j));
         break;
       }
       case 'TESTSET': {
-        const j = jumpAfter(i);
-        if (j === null) put(i, Op.TESTSET_S, reg(A), reg(B), C !== 0 ? 1 : 0);
-        else put(i, Op.TESTSET_J, reg(A), reg(B), target(j) | (C !== 0 ? 1 : 0));
+        const j = d.jumpAfter(i);
+        if (j === null) d.put(i, Op.TESTSET_S, d.reg(A), d.reg(B), C !== 0 ? 1 : 0);
+        else d.put(i, Op.TESTSET_J, d.reg(A), d.reg(B), d.target(j) | (C !== 0 ? 1 : 0));
         break;
       }
       case 'CALL_I':
-        reg(A, Math.max(B, C > 0 ? C - 1 : 0, 1));
-        put(i, Op.CALL, A, B, C);
+        d.reg(A, Math.max(B, C > 0 ? C - 1 : 0, 1));
+        d.put(i, Op.CALL, A, B, C);
         break;
       case 'TAILCALL_I':
-        reg(A, Math.max(B, 1));
-        put(i, Op.TAILCALL, A, B, C);
+        d.reg(A, Math.max(B, 1));
+        d.put(i, Op.TAILCALL, A, B, C);
         break;
       case 'RETURN':
-        reg(A, B > 0 ? B - 1 : 0);
-        put(i, Op.RETURN, A, B, 0);
+        d.reg(A, B > 0 ? B - 1 : 0);
+        d.put(i, Op.RETURN, A, B, 0);
         break;
       case 'FORPREP':
-        reg(A, 4);
-        put(i, Op.FORPREP, A, target(i + 1 + hksSbx(w)), 0);
+        d.reg(A, 4);
+        d.put(i, Op.FORPREP, A, d.target(i + 1 + hksSbx(w)), 0);
         break;
       case 'FORLOOP':
-        reg(A, 4);
-        put(i, Op.FORLOOP, A, target(i + 1 + hksSbx(w)), 0);
+        d.reg(A, 4);
+        d.put(i, Op.FORLOOP, A, d.target(i + 1 + hksSbx(w)), 0);
         break;
       case 'TFORLOOP': {
-        reg(A, 3 + Math.max(C, 1));
-        const j = jumpAfter(i);
-        if (j === null) put(i, Op.TFORLOOP_S, A, C, 0);
-        else put(i, Op.TFORLOOP_J, A, C, target(j));
+        d.reg(A, 3 + Math.max(C, 1));
+        const j = d.jumpAfter(i);
+        if (j === null) d.put(i, Op.TFORLOOP_S, A, C, 0);
+        else d.put(i, Op.TFORLOOP_J, A, C, d.target(j));
         break;
       }
       case 'SETLIST':
-        reg(A, B + 1);
-        if (C === 0) put(i, Op.SETLIST_X, A, B, hksBx(data(0)));
-        else put(i, Op.SETLIST, A, B, C);
+        d.reg(A, B + 1);
+        if (C === 0) d.put(i, Op.SETLIST_X, A, B, hksBx(d.data(i, 0)));
+        else d.put(i, Op.SETLIST, A, B, C);
         break;
       case 'CLOSE':
-        put(i, Op.CLOSE, reg(A), 0, 0);
+        d.put(i, Op.CLOSE, d.reg(A), 0, 0);
         break;
       case 'CLOSURE': {
         const child = protos[Bx];
         if (!child) {
-          bad(i, `function prototype ${Bx} out of range`);
+          d.bad(i, `function prototype ${Bx} out of range`);
           break;
         }
         const nu = child.nups;
@@ -472,65 +514,65 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
         const captureIndex = new Int32Array(nu);
         let ok = true;
         for (let u = 0; u < nu; u++) {
-          const d = data(u);
-          const kind = hksA(d);
-          const idx = hksBx(d);
+          const dw = d.data(i, u);
+          const kind = hksA(dw);
+          const idx = hksBx(dw);
           captureKind[u] = kind;
           captureIndex[u] = idx;
-          if (kind === 1) reg(idx);
+          if (kind === 1) d.reg(idx);
           else if (kind !== 2 || idx >= fn.upvalueCount) ok = false;
         }
         if (!ok) {
-          bad(i, 'CLOSURE capture word is neither a register (A=1) nor an upvalue of this function (A=2)');
+          d.bad(i, 'CLOSURE capture word is neither a register (A=1) nor an upvalue of this function (A=2)');
           break;
         }
         side.push({ kind: 'closure', proto: child, captureKind, captureIndex });
-        put(i, Op.CLOSURE, reg(A), side.length - 1, succ);
+        d.put(i, Op.CLOSURE, d.reg(A), side.length - 1, succ);
         break;
       }
       case 'VARARG':
-        reg(A, Math.max(B - 1, 1));
-        put(i, Op.VARARG, A, B, 0);
+        d.reg(A, Math.max(B - 1, 1));
+        d.put(i, Op.VARARG, A, B, 0);
         break;
       case 'NEWTABLE':
-        put(i, Op.NEWTABLE, reg(A), floatingByteToInt(B), floatingByteToInt(C));
+        d.put(i, Op.NEWTABLE, d.reg(A), floatingByteToInt(B), floatingByteToInt(C));
         break;
       case 'NEWSTRUCT': {
-        const id = hksBx(data(0));
+        const id = hksBx(d.data(i, 0));
         side.push({ kind: 'struct', def: chunk.structs.get(id) ?? null, id, narray: floatingByteToInt(B), nhash: floatingByteToInt(C) });
-        put(i, Op.NEWSTRUCT, reg(A), side.length - 1, succ);
+        d.put(i, Op.NEWSTRUCT, d.reg(A), side.length - 1, succ);
         break;
       }
       case 'CHECKTYPE':
-        put(i, Op.CHECKTYPE, reg(A), Bx, 0);
+        d.put(i, Op.CHECKTYPE, d.reg(A), Bx, 0);
         break;
       case 'CHECKTYPES':
         side.push({ kind: 'struct', def: chunk.structs.get(Bx) ?? null, id: Bx, narray: 0, nhash: 0 });
-        put(i, Op.CHECKTYPES, reg(A), side.length - 1, 0);
+        d.put(i, Op.CHECKTYPES, d.reg(A), side.length - 1, 0);
         break;
       case 'SETSLOTN':
         side.push(slotSide(C, -1, null, -1, [], succ));
-        put(i, Op.SETSLOTN, reg(A), side.length - 1, 0);
+        d.put(i, Op.SETSLOTN, d.reg(A), side.length - 1, 0);
         break;
       case 'SETSLOTI':
       case 'SETSLOT':
       case 'SETSLOTS': {
-        const c = fam === 'SETSLOTS' ? reg(C) : rkC();
+        const c = fam === 'SETSLOTS' ? d.reg(C) : d.rkC(C);
         if (c === null) {
-          bad(i, 'constant out of range');
+          d.bad(i, 'constant out of range');
           break;
         }
-        const d = fam === 'SETSLOTI' ? -1 : hksBx(data(0));
+        const dv = fam === 'SETSLOTI' ? -1 : hksBx(d.data(i, 0));
         const s =
-          fam === 'SETSLOTS' ? slotSide(B, -1, chunk.structs.get(d) ?? null, d, [], succ) : slotSide(B, fam === 'SETSLOT' ? d : -1, null, -1, [], succ);
+          fam === 'SETSLOTS' ? slotSide(B, -1, chunk.structs.get(dv) ?? null, dv, [], succ) : slotSide(B, fam === 'SETSLOT' ? dv : -1, null, -1, [], succ);
         side.push(s);
-        put(i, fam === 'SETSLOTI' ? Op.SETSLOTI : fam === 'SETSLOT' ? Op.SETSLOT : Op.SETSLOTS, reg(A), side.length - 1, c);
+        d.put(i, fam === 'SETSLOTI' ? Op.SETSLOTI : fam === 'SETSLOT' ? Op.SETSLOT : Op.SETSLOTS, d.reg(A), side.length - 1, c);
         break;
       }
       case 'SETSLOTMT': {
-        const c = rkC();
+        const c = d.rkC(C);
         if (c === null) {
-          bad(i, 'constant out of range');
+          d.bad(i, 'constant out of range');
           break;
         }
         const type = B >> 4;
@@ -538,51 +580,42 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
         let def: StructDef | null = null;
         let sid = -1;
         if (type === 12) {
-          sid = hksBx(data(j++));
+          sid = hksBx(d.data(i, j++));
           def = chunk.structs.get(sid) ?? null;
         }
         const chain: number[] = [];
         const steps = (B & 15) + 1;
-        for (let s = 0; s < steps; s++) chain.push(s < steps - 1 ? hksBx(data(j + s)) : hksA(data(j + s)));
+        for (let s = 0; s < steps; s++) chain.push(s < steps - 1 ? hksBx(d.data(i, j + s)) : hksA(d.data(i, j + s)));
         side.push(slotSide(chain[chain.length - 1]!, type, def, sid, chain.slice(0, -1), succ));
-        put(i, Op.SETSLOTMT, reg(A), side.length - 1, c);
+        d.put(i, Op.SETSLOTMT, d.reg(A), side.length - 1, c);
         break;
       }
       case 'GETSLOT':
-        put(i, Op.GETSLOT, reg(A), reg(B), C);
+        d.put(i, Op.GETSLOT, d.reg(A), d.reg(B), C);
         break;
       case 'SELFSLOT':
-        put(i, Op.SELFSLOT, reg(A, 2), reg(B), C);
+        d.put(i, Op.SELFSLOT, d.reg(A, 2), d.reg(B), C);
         break;
       case 'GETSLOTMT':
       case 'SELFSLOTMT': {
         const chain: number[] = [];
-        for (let s = 0; s <= C; s++) chain.push(s < C ? hksBx(data(s)) : hksA(data(s)));
+        for (let s = 0; s <= C; s++) chain.push(s < C ? hksBx(d.data(i, s)) : hksA(d.data(i, s)));
         side.push(slotSide(chain[chain.length - 1]!, -1, null, -1, chain.slice(0, -1), succ));
-        put(i, fam === 'GETSLOTMT' ? Op.GETSLOTMT : Op.SELFSLOTMT, reg(A, fam === 'SELFSLOTMT' ? 2 : 1), reg(B), side.length - 1);
+        d.put(i, fam === 'GETSLOTMT' ? Op.GETSLOTMT : Op.SELFSLOTMT, d.reg(A, fam === 'SELFSLOTMT' ? 2 : 1), d.reg(B), side.length - 1);
         break;
       }
       default:
-        bad(i, `opcode ${info.name} is not run by this VM`);
+        d.bad(i, `opcode ${info.name} is not run by this VM`);
     }
   }
   code[end] = Op.END;
 
-  /** Word index of the jump a test at `i` guards (the JMP at i + 1), or null when the next word is no JMP. */
-  function jumpAfter(i: number): number | null {
-    if (i + 1 >= n) return null;
-    const nw = words[i + 1]!;
-    const ni = TABLE.byOp[nw >>> 25];
-    if (!ni || ni.sharesSemanticsOf !== 'JMP') return null;
-    return i + 2 + hksSbx(nw);
-  }
-
-  const d = fn.debug;
+  const dbg = fn.debug;
   let lines: Int32Array | null = null;
-  if (d && d.lines.length > 0) {
+  if (dbg && dbg.lines.length > 0) {
     lines = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) lines[i] = d.lines[i] ?? d.lines[d.lines.length - 1] ?? 0;
-    lines[n] = n > 0 ? lines[n - 1]! : d.lineDefined;
+    for (let i = 0; i < n; i++) lines[i] = dbg.lines[i] ?? dbg.lines[dbg.lines.length - 1] ?? 0;
+    lines[n] = n > 0 ? lines[n - 1]! : dbg.lineDefined;
   }
   return {
     fn,
@@ -597,11 +630,11 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
     numparams: fn.paramCount,
     isVararg: (fn.varargFlags & 2) !== 0,
     needsArg: (fn.varargFlags & 4) !== 0,
-    frameSize: Math.min(Math.max(maxReg, fn.maxStackSize, 2), 1024),
+    frameSize: Math.min(Math.max(d.maxReg, fn.maxStackSize, 2), 1024),
     nups: fn.upvalueCount,
     lines,
-    name: d?.name ?? null,
-    lineDefined: d?.lineDefined ?? -1,
+    name: dbg?.name ?? null,
+    lineDefined: dbg?.lineDefined ?? -1,
     calls: 0,
     jit: null,
   };

@@ -37,6 +37,8 @@ export class CallInfo {
   entry = false;
   /** Number of arguments (host frames; for Lua vararg frames the count of varargs). */
   nargs = 0;
+  /** Last instruction a line hook saw in this activation (-1: none yet). */
+  hookPc = -1;
 }
 
 export class LuaThread {
@@ -62,6 +64,13 @@ export class LuaThread {
   yieldCount = 0;
   /** Globals table of the thread (5.1 threads share their creator's environment). */
   env: unknown = null;
+  /** Debug hook (`debug.sethook`): function, mask bits (HOOK_* of vm.ts), count. */
+  hookFn: LuaValue = undefined;
+  hookMask = 0;
+  hookCount = 0;
+  hookCountLeft = 0;
+  /** False while the hook runs (hooks do not nest). */
+  allowHook = true;
 
   constructor(vm: LuaVM, initialSlots: number) {
     this.vm = vm;
@@ -112,6 +121,7 @@ export class LuaThread {
     const ci = this.cis[i]!;
     ci.tailcalls = 0;
     ci.entry = false;
+    ci.hookPc = -1;
     return ci;
   }
 

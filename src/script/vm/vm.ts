@@ -9,15 +9,22 @@
 import { ToolkitError } from '../../binary/errors.ts';
 import type { HksChunk } from '../../formats/hks/chunk.ts';
 import { LuaTable, TableOverflow } from './table.ts';
-import { HostFunction, LuaClosure, type LuaValue, type NativeFn } from './value.ts';
+import { HostFunction, LuaClosure, Upval, type LuaValue, type NativeFn } from './value.ts';
 import { defineHostFunction, type HostCall, type HostResult } from './host.ts';
 import { LuaThread, type ThreadStatus } from './thread.ts';
 import { decodeFunction, type ChunkInfo } from './proto.ts';
 import { buildStructDefs } from './structs.ts';
+import { Collector } from './gc.ts';
 import { callHost, callValue, execute, MINSTACK, pushLuaFrame, resolveCallable } from './interp.ts';
 import { chunkId, currentLine, objectName, traceback } from './debuginfo.ts';
 import { scratch, typeName } from './meta.ts';
 import { numberToString } from './numfmt.ts';
+
+/** True when a function (or a child) has a `__mode` or `__gc` string constant. */
+function mentionsCollector(f: HksChunk['main']): boolean {
+  for (const k of f.constants) if (k.type === 'string' && (k.value === '__mode' || k.value === '__gc')) return true;
+  return f.children.some(mentionsCollector);
+}
 
 /** Limits a host sets on the scripts it runs. */
 export interface VMLimits {
@@ -53,6 +60,8 @@ export class LuaError {
   kind: ScriptErrorKind;
   /** Lua traceback, captured where the error was caught by the host. */
   traceback: string | null = null;
+  /** For an `internal` error: what the host or the VM threw (a host function's own exception, a bug). */
+  cause: unknown = undefined;
   constructor(value: LuaValue, kind: ScriptErrorKind = 'runtime') {
     this.value = value;
     this.kind = kind;
@@ -66,8 +75,8 @@ export class ScriptError extends ToolkitError {
   readonly value: LuaValue;
   readonly kind: ScriptErrorKind;
   readonly traceback: string;
-  constructor(message: string, value: LuaValue, kind: ScriptErrorKind, tb: string) {
-    super('E_SCRIPT', message);
+  constructor(message: string, value: LuaValue, kind: ScriptErrorKind, tb: string, cause?: unknown) {
+    super('E_SCRIPT', message, cause === undefined ? undefined : { cause });
     this.value = value;
     this.kind = kind;
     this.traceback = tb;
@@ -99,6 +108,14 @@ export interface VMOptions {
 
 const NULL_IO: ScriptIo = { stdout: () => {}, stderr: () => {} };
 
+/** Debug hook mask bits (Lua's LUA_MASKCALL / RET / LINE / COUNT). */
+export const HOOK_CALL = 1;
+export const HOOK_RET = 2;
+export const HOOK_LINE = 4;
+export const HOOK_COUNT = 8;
+/** Instructions handed to the countdown at a time when no hook is set. */
+const STEP_CHUNK = 1 << 30;
+
 export class LuaVM {
   readonly float32: boolean;
   readonly limits: VMLimits;
@@ -118,40 +135,131 @@ export class LuaVM {
   /** The base library's `next`, recognised by generic `for` loops. */
   nextFn: LuaValue = undefined;
   readonly nextOut: { k: LuaValue; v: LuaValue } = { k: undefined, v: undefined };
-  /** Instructions left in the budget. */
-  steps: number;
+  /**
+   * Countdown the interpreter decrements per instruction; when it goes below 0 the interpreter calls
+   * {@link stepEvent}, which moves more of the budget into it, or runs a debug hook. The budget left is
+   * `steps + budgetRest`.
+   */
+  steps = 0;
+  /** Budget not yet handed to the countdown. */
+  budgetRest: number;
   /** Nested host-to-Lua calls in progress. */
   cDepth = 0;
   /** The base library's ipairs iterator, recognised by generic `for` loops. */
   ipairsAux: LuaValue = undefined;
   /** Values the host keeps alive (for `collectgarbage` weak-table clearing). */
   readonly anchors = new Set<LuaValue>();
-  /** Tables that have (or had) a metatable with `__mode` (weak tables), cleared by {@link collectGarbage}. */
-  readonly weakTables = new Set<LuaTable>();
+  /** The collector emulation (weak tables, finalizers, heap estimate). */
+  readonly gc: Collector;
+  /** Bytes allocated since the last cycle, and the count that starts the next one (read by the interpreter). */
+  gcAllocated = 0;
+  gcThreshold = 64 * 1024;
 
   constructor(options: VMOptions = {}) {
     this.float32 = (options.numbers ?? 'double') === 'float';
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.checked = options.checked ?? false;
     this.io = options.io ?? NULL_IO;
-    this.steps = this.limits.instructions;
+    this.budgetRest = this.limits.instructions;
     this.globals = this.newTable();
     this.registry = this.newTable();
+    this.gc = new Collector(this);
     this.main = new LuaThread(this, 1024);
     this.main.status = 'running';
     this.current = this.main;
   }
 
   newTable(narray = 0, nhash = 0): LuaTable {
+    this.gcAllocated += 64 + 24 * (narray + nhash);
     return new LuaTable(narray, nhash, this.limits.maxTableEntries);
   }
 
   /** The remaining instruction budget; assign to give a script more (or fewer) instructions. */
   get budget(): number {
-    return this.steps;
+    return Math.max(0, this.steps) + this.budgetRest;
   }
   set budget(n: number) {
-    this.steps = n;
+    this.steps = 0;
+    this.budgetRest = n;
+  }
+
+  /**
+   * The countdown ran out (the current instruction took the unit below 0): account it against the budget, run the
+   * running thread's count and line hooks, and re-arm the countdown (to 0 while a line hook is set, so every
+   * instruction comes here).
+   */
+  stepEvent(L: LuaThread): void {
+    // the current instruction's unit
+    if (this.budgetRest <= 0) {
+      this.steps = 0;
+      this.budgetExceeded(L);
+    }
+    const hook = L.hookMask & (HOOK_LINE | HOOK_COUNT) ? L : null;
+    const interval = hook === null ? STEP_CHUNK : L.hookMask & HOOK_LINE ? 1 : Math.max(1, L.hookCountLeft);
+    const take = Math.min(this.budgetRest, interval);
+    this.budgetRest -= take;
+    this.steps = take - 1;
+    if (hook !== null && L.allowHook) {
+      const ci = L.ci;
+      if (L.hookMask & HOOK_COUNT && --L.hookCountLeft <= 0) {
+        L.hookCountLeft = L.hookCount;
+        this.callHook(L, 'count', -1);
+      }
+      if (L.hookMask & HOOK_LINE && ci.cl !== null) {
+        const lines = ci.cl.p.lines;
+        const pc = ci.pc >> 2;
+        // the previous instruction of this activation; unknown (the hook was just set, or the frame ran without
+        // it) counts as the one before
+        const prev = ci.hookPc >= 0 ? ci.hookPc : pc - 1;
+        ci.hookPc = pc;
+        const line = lines ? lines[pc]! : -1;
+        if (pc === 0 || pc <= prev || (lines !== null && line !== lines[prev])) this.callHook(L, 'line', line);
+      }
+    }
+  }
+
+  /** Moves `n` units of work done by a library function from the budget (pattern matching, big copies). */
+  charge(L: LuaThread, n: number): void {
+    this.steps -= n;
+    if (this.steps < 0) {
+      const need = -this.steps;
+      if (this.budgetRest < need) {
+        this.steps = 0;
+        this.budgetRest = 0;
+        this.budgetExceeded(L);
+      }
+      this.budgetRest -= need;
+      this.steps = 0;
+    }
+  }
+
+  /** Makes the next instruction reach {@link stepEvent} (after setting a hook or switching threads). */
+  rearm(): void {
+    if (this.steps > 0) {
+      this.budgetRest += this.steps;
+      this.steps = 0;
+    }
+  }
+
+  /** Calls thread L's hook function for an event (`call`, `return`, `tail return`, `line`, `count`). */
+  callHook(L: LuaThread, event: string, line: number): void {
+    const f = L.hookFn;
+    if (f === undefined || !L.allowHook) return;
+    L.allowHook = false;
+    const savedTop = L.top;
+    try {
+      const top = scratch(L);
+      L.ensure(top + 4);
+      L.set(top, f);
+      L.set(top + 1, event);
+      L.set(top + 2, line >= 0 ? line : undefined);
+      L.top = top + 3;
+      callValue(L, top, 2, 0);
+    } finally {
+      L.allowHook = true;
+      L.top = savedTop;
+    }
+    this.rearm();
   }
 
   // ---------------------------------------------------------------------------------------------------- loading
@@ -169,12 +277,18 @@ export class LuaVM {
     const source = chunk.main.debug?.source ?? name;
     const info: ChunkInfo = {
       source,
+      header: chunk.header,
+      structureSection: chunk.structures,
       structs: buildStructDefs(chunk.structures?.structures ?? []),
       numberSize,
       checked: this.checked,
     };
     const proto = decodeFunction(chunk.main, info);
-    return new LuaClosure(proto, [], env);
+    if (mentionsCollector(chunk.main)) this.gc.active = true;
+    // a main function with upvalues (string.dump of a closure) gets fresh nil ones, as lua_load gives
+    const ups: Upval[] = [];
+    for (let i = 0; i < proto.nups; i++) ups.push(new Upval(null, -1, undefined));
+    return new LuaClosure(proto, ups, env);
   }
 
   // ---------------------------------------------------------------------------------------------------- host functions
@@ -255,7 +369,7 @@ export class LuaVM {
   scriptError(err: LuaError): ScriptError {
     const v = err.value;
     const msg = typeof v === 'string' ? v : typeof v === 'number' ? numberToString(v) : v === undefined ? 'nil' : `(error object is a ${typeName(v)} value)`;
-    return new ScriptError(msg, v, err.kind, err.traceback ?? 'stack traceback:');
+    return new ScriptError(msg, v, err.kind, err.traceback ?? 'stack traceback:', err.cause);
   }
 
   /**
@@ -302,7 +416,9 @@ export class LuaVM {
     if (e instanceof LuaError) return e;
     if (e instanceof TableOverflow) return new LuaError(this.where(L) + `table overflow (a table may hold ${this.limits.maxTableEntries} slots)`, 'limit');
     if (e instanceof RangeError && /call stack/i.test(e.message)) return new LuaError(this.where(L) + 'stack overflow (host call stack exhausted)', 'limit');
-    const err = new LuaError(`internal error in the VM: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, 'internal');
+    // a host function's own exception (or a VM bug): not catchable by pcall, handed to the host as its cause
+    const err = new LuaError(e instanceof Error ? `host error: ${e.message}` : 'host error', 'internal');
+    err.cause = e;
     return err;
   }
 
@@ -345,6 +461,7 @@ export class LuaVM {
     prev.status = 'normal';
     co.status = 'running';
     this.current = co;
+    if (co.hookMask !== 0 || prev.hookMask !== 0) this.rearm();
     try {
       const n = args.length;
       if (co.ciTop === 0) {
@@ -402,6 +519,7 @@ export class LuaVM {
       this.current = prev;
       prev.status = 'running';
       this.cDepth = savedC;
+      if (co.hookMask !== 0 || prev.hookMask !== 0) this.rearm();
     }
   }
 
@@ -420,25 +538,26 @@ export class LuaVM {
 
   // ---------------------------------------------------------------------------------------------------- memory
 
-  /** Called when a table gets a metatable: tracks weak tables. */
+  /** Called when a table gets a metatable: one with `__mode` or `__gc` makes the collector mark for real. */
   noteMetatable(t: LuaTable): void {
-    const mode = t.metatable?.getStr('__mode');
-    if (typeof mode === 'string' && (mode.includes('k') || mode.includes('v'))) this.weakTables.add(t);
+    const mt = t.metatable;
+    if (mt !== null && (mt.getStr('__mode') !== undefined || mt.getStr('__gc') !== undefined)) this.gc.active = true;
   }
 
-  /** A rough size of the script heap in KiB (`collectgarbage('count')`): JavaScript does not expose the real one. */
+  /** The heap estimate in KiB (`collectgarbage('count')`). */
   memoryEstimateKb(): number {
-    return 32 + this.weakTables.size / 16;
+    return this.gc.countKb();
   }
 
-  /** `collectgarbage('collect')`: clears the dead entries of weak tables (see `gc.ts`). */
-  collectGarbage(): void {
-    // weak tables are cleared by the collector module when present
-    this.gcHook?.(this);
+  /** A full collection cycle (`collectgarbage('collect')`): weak tables cleared, finalizers run. */
+  collectGarbage(L: LuaThread = this.current): void {
+    this.gc.fullCycle(L);
   }
 
-  /** Installed by the collector module. */
-  gcHook: ((vm: LuaVM) => void) | null = null;
+  /** Runs the pending finalizers, as `lua_close` does (the CLI calls it when a script ends). */
+  close(): void {
+    this.gc.closeState(this.main);
+  }
 
   // ---------------------------------------------------------------------------------------------------- errors
 

@@ -120,12 +120,7 @@ export function checkTable(L: LuaThread, ra: number, nargs: number, i: number): 
 
 /** Charges `n` instructions to the budget for work a library function does (pattern matching, copies). */
 export function charge(L: LuaThread, n: number): void {
-  const vm = L.vm;
-  vm.steps -= n;
-  if (vm.steps < 0) {
-    vm.steps = 0;
-    vm.budgetExceeded(L);
-  }
+  L.vm.charge(L, n);
 }
 
 /** Raises the string-size limit error when a result would be longer than the budget allows. */

@@ -125,18 +125,38 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     },
     collectgarbage(L, ra, nargs) {
       const opt = optString(L, ra, nargs, 1, 'collect');
-      const opts = ['stop', 'restart', 'collect', 'count', 'step', 'setpause', 'setstepmul'];
-      if (!opts.includes(opt)) argError(L, 1, `invalid option '${opt}'`);
-      if (opt === 'count') return ret1(L, ra, vm.memoryEstimateKb());
-      if (opt === 'collect' || opt === 'step') {
-        vm.collectGarbage();
-        return ret1(L, ra, opt === 'step' ? true : 0);
+      const gc = vm.gc;
+      switch (opt) {
+        case 'collect':
+          vm.collectGarbage(L);
+          return ret1(L, ra, 0);
+        case 'count':
+          return ret1(L, ra, gc.countKb());
+        case 'stop':
+          gc.stopped = true;
+          gc.updateThreshold();
+          return ret1(L, ra, 0);
+        case 'restart':
+          gc.stopped = false;
+          gc.updateThreshold();
+          return ret1(L, ra, 0);
+        case 'step':
+          return ret1(L, ra, gc.step(L, optInt(L, ra, nargs, 2, 0)));
+        case 'setpause':
+        case 'setstepmul': {
+          const old = opt === 'setpause' ? gc.pause : gc.stepmul;
+          const v = optInt(L, ra, nargs, 2, 0);
+          if (opt === 'setpause') gc.pause = v;
+          else gc.stepmul = v;
+          gc.updateThreshold();
+          return ret1(L, ra, old);
+        }
+        default:
+          argError(L, 1, `invalid option '${opt}'`);
       }
-      if (opt === 'setpause' || opt === 'setstepmul') return ret1(L, ra, opt === 'setpause' ? 200 : 200);
-      return ret1(L, ra, 0);
     },
     gcinfo(L, ra) {
-      return ret1(L, ra, Math.floor(vm.memoryEstimateKb()));
+      return ret1(L, ra, Math.floor(vm.gc.countKb()));
     },
     getfenv(L, ra, nargs) {
       const { fn, level } = levelOrFunction(L, ra, nargs, 1, 1);
@@ -246,14 +266,15 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
       return ret1(L, ra, t);
     },
     select(L, ra, nargs) {
-      const n = nargs - 1;
-      const first = L.get(ra + 1);
-      if (first === '#') return ret1(L, ra, n);
+      // luaB_select: n counts the index argument too; the last n - i arguments are returned
+      const n = nargs;
+      const first = arg(L, ra, nargs, 1);
+      if (first === '#') return ret1(L, ra, n - 1);
       let i = checkInt(L, ra, nargs, 1);
       if (i < 0) i = n + i;
       else if (i > n) i = n;
       if (i < 1) argError(L, 1, 'index out of range');
-      const count = n - i + 1;
+      const count = n - i;
       for (let j = 0; j < count; j++) L.copy(ra + j, ra + 1 + i + j);
       return count;
     },
@@ -275,7 +296,14 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     },
     tostring(L, ra, nargs) {
       const v = checkAny(L, ra, nargs, 1);
-      return ret1(L, ra, tostring(L, v));
+      const tm = getTM(vm, v, '__tostring');
+      if (tm === undefined) return ret1(L, ra, rawToString(v));
+      // luaL_callmeta: whatever the metamethod returns
+      L.set(ra, tm);
+      L.set(ra + 1, v);
+      L.top = ra + 2;
+      callValue(L, ra, 1, 1);
+      return 1;
     },
     type(L, ra, nargs) {
       if (nargs < 1) argError(L, 1, 'value expected');
@@ -299,6 +327,10 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
       else if (v instanceof LuaUserdata) {
         u.metatable = v.metatable;
       } else if (v !== undefined && v !== false) typeArgError(L, 1, nargs, 'boolean or proxy');
+      if (u.metatable !== null) {
+        vm.gc.finalizable.push(u);
+        vm.gc.active = true;
+      }
       return ret1(L, ra, u);
     },
     loadstring(L, ra, nargs) {
@@ -354,7 +386,6 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
 
   const compile = (src: string, name: string): LuaClosure | { error: string } => {
     if (!options.loadSource) return { error: `${name.replace(/^[=@]/, '')}: loading Lua source is not available (no compiler)` };
-    if (src.startsWith('\x1bLua')) return { error: `${name.replace(/^[=@]/, '')}: binary chunks cannot be loaded from strings` };
     return options.loadSource(src, name);
   };
   const loadResult = (L: LuaThread, ra: number, src: string, name: string): number => {

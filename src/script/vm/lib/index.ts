@@ -7,6 +7,7 @@ import { openMath } from './math.ts';
 import { openOs, type OsHost } from './os.ts';
 import { openIo, type IoHost } from './io.ts';
 import { openDebug } from './debug.ts';
+import { openPackage } from './package.ts';
 
 export interface StdlibOptions extends BaseLibOptions {
   os?: OsHost;
@@ -14,6 +15,8 @@ export interface StdlibOptions extends BaseLibOptions {
   files?: IoHost;
   /** Open the debug library (default true). */
   debug?: boolean;
+  /** package.path for `require` (default `./?.lua;./?/init.lua`). */
+  path?: string;
 }
 
 export function openStdlib(vm: LuaVM, options: StdlibOptions = {}): void {
@@ -24,4 +27,5 @@ export function openStdlib(vm: LuaVM, options: StdlibOptions = {}): void {
   openOs(vm, options.os);
   openIo(vm, options.files);
   if (options.debug !== false) openDebug(vm);
+  openPackage(vm, options);
 }

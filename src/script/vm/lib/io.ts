@@ -28,6 +28,8 @@ export interface StreamHandle {
 export interface IoHost {
   /** Opens a file (`mode` as C fopen) or returns an error message. */
   open?: (path: string, mode: string) => StreamHandle | string;
+  /** A fresh anonymous file opened for update (io.tmpfile). */
+  tmpfile?: () => StreamHandle | string;
 }
 
 /** The state behind a file userdata: the handle, a read buffer, closed or not. */
@@ -327,8 +329,11 @@ export function openIo(vm: LuaVM, host: IoHost = {}): LuaTable {
     popen(L) {
       libError(L, "'popen' not supported");
     },
-    tmpfile(L) {
-      libError(L, 'io.tmpfile is not granted to scripts');
+    tmpfile(L, ra) {
+      const h = host.tmpfile?.() ?? 'io.tmpfile is not granted to scripts';
+      if (typeof h === 'string') libError(L, h);
+      L.set(ra, wrap(h, false));
+      return 1;
     },
   });
   io.setStr('stdout', stdout);

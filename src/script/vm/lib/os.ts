@@ -18,6 +18,8 @@ export interface OsHost {
   /** Present when scripts may remove / rename files. */
   remove?: (path: string) => string | null;
   rename?: (from: string, to: string) => string | null;
+  /** Present when scripts may name temporary files (os.tmpname). */
+  tmpname?: () => string;
 }
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -252,8 +254,10 @@ export function openOs(vm: LuaVM, host: OsHost = {}): LuaTable {
       L.set(ra + 1, err);
       return 2;
     },
-    tmpname(L) {
-      libError(L, 'os.tmpname is not granted to scripts');
+    tmpname(L, ra) {
+      if (!host.tmpname) libError(L, 'os.tmpname is not granted to scripts');
+      L.set(ra, host.tmpname());
+      return 1;
     },
     execute(L) {
       libError(L, 'os.execute is not granted to scripts');

@@ -4,6 +4,8 @@
  * `__index` is this table, so `s:upper()` works. Strings are byte strings; case mapping is the C locale's.
  */
 import { LuaTable } from '../table.ts';
+import { HKS_STANDARD_TYPES, writeHksChunk } from '../../../formats/hks/chunk.ts';
+import { latin1Decode } from '../../../binary/text.ts';
 import { HostFunction, LuaClosure, type LuaValue } from '../value.ts';
 import type { LuaThread } from '../thread.ts';
 import type { LuaVM } from '../vm.ts';
@@ -250,7 +252,15 @@ export function openString(vm: LuaVM): LuaTable {
     dump(L, ra, nargs) {
       const f = arg(L, ra, nargs, 1);
       if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 1, nargs, 'function');
-      libError(L, 'unable to dump given function');
+      if (!(f instanceof LuaClosure)) libError(L, 'unable to dump given function');
+      // the function as the main function of a chunk with its own chunk's header and structure section
+      const info = f.p.chunk;
+      const fn = f.p.fn;
+      // a nested function's debug block inherits its source: the dumped main one names it
+      const main = fn.debug && fn.debug.source === null ? { ...fn, debug: { ...fn.debug, source: info.source } } : fn;
+      const bytes = writeHksChunk({ header: info.header, types: HKS_STANDARD_TYPES.map((t) => ({ ...t })), main, structures: info.structureSection, trailing: new Uint8Array(0) });
+      L.set(ra, latin1Decode(bytes));
+      return 1;
     },
     find(L, ra, nargs) {
       return strFindAux(L, ra, nargs, true);
@@ -379,6 +389,8 @@ export function openString(vm: LuaVM): LuaTable {
       return 1;
     },
   });
+  // Lua 5.1's LUA_COMPAT_GFIND
+  lib.setStr('gfind', lib.getStr('gmatch'));
   // the string metatable
   const mt = vm.newTable();
   mt.setStr('__index', lib);
