@@ -125,6 +125,8 @@ const SETS_A = new Set<number>([
   Op.ADD_RR, Op.ADD_RK, Op.ADD_KR, Op.ADD, Op.SUB_RR, Op.SUB_RK, Op.SUB_KR, Op.SUB, Op.MUL_RR, Op.MUL_RK, Op.MUL_KR, Op.MUL,
   Op.DIV_RR, Op.DIV_RK, Op.DIV_KR, Op.DIV, Op.MOD_RR, Op.MOD_RK, Op.MOD_KR, Op.MOD, Op.POW_RR, Op.POW_RK, Op.POW_KR, Op.POW,
   Op.UNM, Op.NOT, Op.LEN, Op.CONCAT, Op.TESTSET_J, Op.TESTSET_S, Op.CLOSURE, Op.VARARG, Op.GETSLOT, Op.GETSLOTMT,
+  // Lua 5.1 counts TEST as writing R(A) (its A mode), so a value tested on the way has no name
+  Op.TEST_J, Op.TEST_S,
 ]);
 
 /** How the function of frame `level` was named by its caller (`getfuncname`), or null. */
@@ -194,4 +196,20 @@ export function tracebackLines(L: LuaThread, fromLevel = L.ciTop): string[] {
 /** `stack traceback:` and the levels, tab-indented. */
 export function traceback(L: LuaThread, fromLevel = L.ciTop): string {
   return ['stack traceback:', ...tracebackLines(L, fromLevel).map((l) => '\t' + l)].join('\n');
+}
+
+/** A stack level: a frame index of the thread, or a tail-call pseudo level. */
+export type Level = { ci: number } | { tail: true } | null;
+
+/** `lua_getstack`: level 0 is the thread's running function (for the running thread, the debug function itself). */
+export function getStack(L: LuaThread, level: number): Level {
+  let i = L.ciTop;
+  for (; level > 0 && i > 0; i--) {
+    level--;
+    const ci = L.cis[i]!;
+    if (ci.cl !== null) level -= ci.tailcalls;
+  }
+  if (level === 0 && i > 0) return { ci: i };
+  if (level < 0) return { tail: true };
+  return null;
 }

@@ -22,7 +22,7 @@
  */
 import { parseHksChunk, type HksChunk } from '../../formats/hks/chunk.ts';
 import { latin1Encode } from '../../binary/text.ts';
-import { compileLua } from '../compile/index.ts';
+import { CompileError, compileLua } from '../compile/index.ts';
 import { LuaVM, type VMOptions } from './vm.ts';
 import { openStdlib, type StdlibOptions } from './lib/index.ts';
 import { LuaClosure } from './value.ts';
@@ -72,6 +72,7 @@ export function createScriptVM(options: ScriptVMOptions = {}): LuaVM {
         if (compile === null) return { error: `${name.replace(/^[=@]/, '')}: loading Lua source is not available (no compiler)` };
         return vm.load(compile(source, name, numbers), name);
       } catch (e) {
+        if (e instanceof CompileError) return { error: e.message, line: e.line, column: e.column, reason: e.reason };
         return { error: e instanceof Error ? e.message : String(e) };
       }
     },

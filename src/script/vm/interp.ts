@@ -98,28 +98,21 @@ export function callHost(L: LuaThread, hf: HostFunction, ra: number, nargs: numb
   ci.nargs = nargs;
   ci.nresults = nres;
   L.top = ra + 1 + nargs;
-  if (L.hookMask !== 0) return callHostHooked(L, hf, ra, nargs);
+  if (L.hookMask & 1) L.vm.callHook(L, 'call', -1);
   const n = hf.fn(L, ra, nargs);
   if (n < 0) return n;
+  // checked after the call: the function may have just set the hook (debug.sethook's own return is seen)
+  if (L.hookMask & 2) hostReturnHook(L, ra + n);
   L.ciTop--;
   return n;
 }
 
-/** callHost with call / return hooks (results are kept above the hook's frame while it runs). */
-function callHostHooked(L: LuaThread, hf: HostFunction, ra: number, nargs: number): number {
-  const vm = L.vm;
-  if (L.hookMask & 1) vm.callHook(L, 'call', -1);
-  const n = hf.fn(L, ra, nargs);
-  if (n < 0) return n;
-  if (L.hookMask & 2) {
-    // the hook runs above the results
-    const saved = L.top;
-    L.top = Math.max(L.top, ra + n);
-    vm.callHook(L, 'return', -1);
-    L.top = saved;
-  }
-  L.ciTop--;
-  return n;
+/** The return hook of a host function (it runs above the results). */
+function hostReturnHook(L: LuaThread, resultsEnd: number): void {
+  const saved = L.top;
+  L.top = Math.max(L.top, resultsEnd);
+  L.vm.callHook(L, 'return', -1);
+  L.top = saved;
 }
 
 /** Return hooks of a Lua frame about to return: "return", then "tail return" once per tail call it replaced. */
@@ -934,6 +927,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         if (f instanceof LuaClosure) {
           vm.steps = steps;
           ci = pushLuaFrame(L, f, ra, nargs, c - 1);
+          steps = vm.steps;
           sn = L.sn;
           cl = f;
           p = f.p;
@@ -982,6 +976,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           L.ciTop--;
           vm.steps = steps;
           ci = pushLuaFrame(L, f, dst, nargs, want);
+          steps = vm.steps;
           ci.tailcalls = tailcalls;
           ci.entry = entry;
           sn = L.sn;
@@ -1126,6 +1121,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           L.top = cb + 3;
           vm.steps = steps;
           ci = pushLuaFrame(L, f, cb, 2, nres);
+          steps = vm.steps;
           sn = L.sn;
           cl = f;
           p = f.p;
@@ -1144,6 +1140,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           const g = sv[cb];
           if (g instanceof LuaClosure) {
             ci = pushLuaFrame(L, g, cb, nargs, nres);
+            steps = vm.steps;
             sn = L.sn;
             cl = g;
             p = g.p;

@@ -96,7 +96,7 @@ export class LuaThread {
   }
 
   private grow(n: number): void {
-    const limit = this.vm.limits.maxStackSlots;
+    const limit = this.vm.limits.maxStackSlots + this.vm.errorHandlerRoom * 64;
     if (n > limit) this.vm.stackOverflow(this, 'stack overflow');
     let size = this.sv.length * 2;
     while (size < n) size *= 2;
@@ -112,7 +112,7 @@ export class LuaThread {
   pushCi(): CallInfo {
     const i = ++this.ciTop;
     if (i >= this.cis.length) {
-      if (i > this.vm.limits.maxCallDepth) {
+      if (i > this.vm.limits.maxCallDepth + this.vm.errorHandlerRoom) {
         this.ciTop--;
         this.vm.stackOverflow(this, 'stack overflow');
       }

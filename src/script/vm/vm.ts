@@ -143,8 +143,12 @@ export class LuaVM {
   steps = 0;
   /** Budget not yet handed to the countdown. */
   budgetRest: number;
+  /** Instructions the countdown covered when last armed (count hooks subtract them). */
+  armed = 0;
   /** Nested host-to-Lua calls in progress. */
   cDepth = 0;
+  /** Extra frames allowed while an xpcall message handler runs (it runs on the failing frames, maybe at the limit). */
+  errorHandlerRoom = 0;
   /** The base library's ipairs iterator, recognised by generic `for` loops. */
   ipairsAux: LuaValue = undefined;
   /** Values the host keeps alive (for `collectgarbage` weak-table clearing). */
@@ -195,16 +199,25 @@ export class LuaVM {
       this.budgetExceeded(L);
     }
     const hook = L.hookMask & (HOOK_LINE | HOOK_COUNT) ? L : null;
+    // instructions run since the countdown was armed (this one included)
+    const elapsed = this.armed > 0 ? this.armed : 1;
+    let countDue = false;
+    if (hook !== null) {
+      L.hookCountLeft -= elapsed;
+      if (L.hookMask & HOOK_COUNT && L.hookCountLeft <= 0) {
+        // the count restarts even while a hook runs (its instructions count too, as in Lua 5.1)
+        L.hookCountLeft = L.hookCount;
+        countDue = true;
+      }
+    }
     const interval = hook === null ? STEP_CHUNK : L.hookMask & HOOK_LINE ? 1 : Math.max(1, L.hookCountLeft);
     const take = Math.min(this.budgetRest, interval);
     this.budgetRest -= take;
     this.steps = take - 1;
+    this.armed = take;
     if (hook !== null && L.allowHook) {
       const ci = L.ci;
-      if (L.hookMask & HOOK_COUNT && --L.hookCountLeft <= 0) {
-        L.hookCountLeft = L.hookCount;
-        this.callHook(L, 'count', -1);
-      }
+      if (countDue) this.callHook(L, 'count', -1);
       if (L.hookMask & HOOK_LINE && ci.cl !== null) {
         const lines = ci.cl.p.lines;
         const pc = ci.pc >> 2;
@@ -239,6 +252,7 @@ export class LuaVM {
       this.budgetRest += this.steps;
       this.steps = 0;
     }
+    this.armed = 0;
   }
 
   /** Calls thread L's hook function for an event (`call`, `return`, `tail return`, `line`, `count`). */
@@ -389,6 +403,8 @@ export class LuaVM {
       if (err.kind === 'budget' || err.kind === 'internal') throw err;
       if (handler !== undefined) {
         this.cDepth = savedC;
+        const savedRoom = this.errorHandlerRoom;
+        this.errorHandlerRoom = 1000;
         try {
           const top = scratch(L);
           L.ensure(top + 3);
@@ -401,6 +417,8 @@ export class LuaVM {
           const err2 = this.toLuaError(L, e2);
           if (err2.kind === 'budget' || err2.kind === 'internal') throw err2;
           err.value = 'error in error handling';
+        } finally {
+          this.errorHandlerRoom = savedRoom;
         }
       }
       L.closeUpvals(fi);

@@ -7,12 +7,35 @@ import { HostFunction, LightUserdata, LuaClosure, LuaStruct, LuaUserdata, YIELD_
 import { LuaThread } from '../thread.ts';
 import { LuaError, type LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
+import { getStack } from '../debuginfo.ts';
 import { checkSlotValue, getMetatable, getTM, rawSet, typeName } from '../meta.ts';
 import { numberToString, stringToNumber, stringToNumberBase } from '../numfmt.ts';
 import { arg, argError, checkAny, checkInt, checkNumber, checkString, checkTable, libError, newLib, optInt, optString, registerLib, typeArgError, whereLevel } from './aux.ts';
 
 /** How the host compiles source text (`loadstring`, `load`, `.lua` files): a loaded function or a syntax message. */
-export type SourceLoader = (source: string, chunkName: string) => LuaClosure | { error: string };
+export type SourceLoader = (source: string, chunkName: string) => LuaClosure | LoadFailure;
+
+/** Why source did not load; a syntax error says where (line, 1-based column, the message without position). */
+export interface LoadFailure {
+  error: string;
+  line?: number;
+  column?: number;
+  reason?: string;
+}
+
+/** True when a syntax error's token ends before the end of `src` (the lexer read past it: more input cannot help). */
+function errorBeforeEnd(src: string, f: LoadFailure): boolean {
+  if (f.line === undefined || f.column === undefined || f.reason === undefined || f.column < 1) return false;
+  const near = /near '([^]*)'$/.exec(f.reason);
+  if (!near) return false;
+  let at = 0;
+  for (let line = 1; line < f.line; line++) {
+    const nl = src.indexOf('\n', at);
+    if (nl < 0) return false;
+    at = nl + 1;
+  }
+  return at + f.column - 1 + near[1]!.length < src.length;
+}
 
 /** Options of the base library. */
 export interface BaseLibOptions {
@@ -93,8 +116,10 @@ function levelOrFunction(L: LuaThread, ra: number, nargs: number, i: number, def
   const level = v === undefined ? def : checkInt(L, ra, nargs, i);
   if (level < 0) argError(L, i, 'level must be non-negative');
   if (level === 0) return { fn: undefined, level: 0 };
-  const ci = L.cis[L.ciTop - level];
-  if (!ci || L.ciTop - level < 1) argError(L, i, 'invalid level');
+  const lv = getStack(L, level);
+  if (lv === null) argError(L, i, 'invalid level');
+  if ('tail' in lv) libError(L, `no function environment for tail call at level ${level}`);
+  const ci = L.cis[lv.ci]!;
   return { fn: ci.cl ?? ci.hf ?? undefined, level };
 }
 
@@ -345,18 +370,36 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
       if (typeof f === 'string') src = f;
       else {
         if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 1, nargs, 'function');
+        let pieces = 0;
         for (;;) {
+          // lua_load is protected: an error in the reader is load's second result
           const top = L.top;
           L.ensure(top + 2);
           L.set(top, f);
           L.top = top + 1;
-          callValue(L, top, 0, 1);
-          const piece = L.get(top);
+          const err = vm.pcall(L, top, 0, 1);
           L.top = top;
+          if (err !== null) {
+            L.set(ra, undefined);
+            L.set(ra + 1, err.value);
+            return 2;
+          }
+          const piece = L.get(top);
+          pieces++;
           if (piece === undefined || piece === '') break;
-          if (typeof piece !== 'string') libError(L, 'reader function must return a string');
+          if (typeof piece !== 'string') {
+            L.set(ra, undefined);
+            L.set(ra + 1, 'reader function must return a string');
+            return 2;
+          }
           src += piece;
           if (src.length > vm.limits.maxStringLength) vm.limitError(L, 'chunk too large');
+          // Lua's lexer pulls from the reader as it goes, so a syntax error stops the reading (one piece of
+          // lookahead later); emulated for the first pieces by compiling what was read so far
+          if (pieces <= 256) {
+            const r = compile(src, name);
+            if (!(r instanceof LuaClosure) && errorBeforeEnd(src, r)) break;
+          }
         }
       }
       return loadResult(L, ra, src, name);
@@ -384,7 +427,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     },
   };
 
-  const compile = (src: string, name: string): LuaClosure | { error: string } => {
+  const compile = (src: string, name: string): LuaClosure | LoadFailure => {
     if (!options.loadSource) return { error: `${name.replace(/^[=@]/, '')}: loading Lua source is not available (no compiler)` };
     return options.loadSource(src, name);
   };

@@ -8,26 +8,10 @@ import { LuaTable } from '../table.ts';
 import { HostFunction, LuaClosure, LuaUserdata, type LuaValue } from '../value.ts';
 import { LuaThread, type CallInfo } from '../thread.ts';
 import { HOOK_CALL, HOOK_COUNT, HOOK_LINE, HOOK_RET, type LuaVM } from '../vm.ts';
-import { calledName, chunkId, currentLine, localName, traceback } from '../debuginfo.ts';
+import { calledName, chunkId, currentLine, getStack, localName, traceback, type Level } from '../debuginfo.ts';
 import { getMetatable, typeName } from '../meta.ts';
 import { upvalGet, upvalSet } from '../thread.ts';
 import { arg, argError, checkAny, checkInt, checkString, checkTable, libError, newLib, optString, typeArgError } from './aux.ts';
-
-/** A stack level: a frame index of the thread, or a tail-call pseudo level. */
-type Level = { ci: number } | { tail: true } | null;
-
-/** `lua_getstack`: level 0 is the thread's running function (for the running thread, the debug function itself). */
-export function getStack(L: LuaThread, level: number): Level {
-  let i = L.ciTop;
-  for (; level > 0 && i > 0; i--) {
-    level--;
-    const ci = L.cis[i]!;
-    if (ci.cl !== null) level -= ci.tailcalls;
-  }
-  if (level === 0 && i > 0) return { ci: i };
-  if (level < 0) return { tail: true };
-  return null;
-}
 
 /** Optional thread first argument: returns the thread and the index of the next argument. */
 function threadArg(L: LuaThread, ra: number, nargs: number): { co: LuaThread; first: number } {
