@@ -136,6 +136,8 @@ export function runScriptFile(ctx: CommandContext, file: ScriptFile, args: reado
   vm.globals.set('arg', argTable(vm, shown, args));
   try {
     const results = vm.call(vm.load(file.chunk, file.name), args);
+    // pending finalizers run at the end, as lua_close runs them
+    vm.close();
     if (ctx.json) ctx.printJson({ results: results.map((v) => describe(v)) });
     return ExitCode.Ok;
   } catch (e) {
@@ -201,7 +203,7 @@ const repl: Command = {
       try {
         chunk = compileLua(src, { sourceName: '=stdin', numbers });
       } catch (e) {
-        if (e instanceof CompileError && /'<eof>'$/.test(e.reason)) {
+        if (e instanceof CompileError && /<eof>'?$/.test(e.reason)) {
           pending = src;
           prompt();
           continue;
