@@ -58,19 +58,53 @@ export interface PrintOptions {
   lines?: boolean;
   /** Comment lines printed before a statement (without `--`). */
   comments?: ReadonlyMap<A.Node, readonly string[]>;
+  /**
+   * Token-level layout (instead of `lines`): token `k` (in printing order, comments not counted) goes on line
+   * `tokenLines[k]` when that is below the current line.
+   */
+  tokenLines?: readonly (number | undefined)[];
+  /** Every token on a line of its own, except a call's `(` (Lua refuses it on a new line): a layout probe. */
+  explode?: boolean;
+  /** With `tokenLines`: end the chunk with a `;` on this line (a token the last line info can hang on). */
+  trailer?: number;
+}
+
+/** Where a token was printed: its line, whether it must stay on the previous token's line, its statement. */
+export interface PrintedToken {
+  line: number;
+  /** A call's `(`: Lua reads it on a new line as a new statement, so it stays with the previous token. */
+  glued: boolean;
+  /** Index of the innermost statement the token belongs to (see {@link PrintedLayout.statements}). */
+  statement: number;
+}
+
+export interface PrintedLayout {
+  text: string;
+  tokens: PrintedToken[];
+  /** Each statement's first and last token. */
+  statements: { first: number; last: number }[];
 }
 
 /** Prints a chunk, a block, a statement or an expression. */
 export function printLua(node: A.Chunk | A.Block | A.Statement | A.Expression, options: PrintOptions = {}): string {
+  return printLuaLayout(node, options).text;
+}
+
+/** Like {@link printLua}, also telling where every token went (for layout tools such as the decompiler's). */
+export function printLuaLayout(node: A.Chunk | A.Block | A.Statement | A.Expression, options: PrintOptions = {}): PrintedLayout {
   const p = new Printer(options);
   if (node.type === 'Chunk') {
     if (node.utf8Bom) p.w.raw('\ufeff');
     p.topNotes(node.body);
     p.block(node.body.body, 0);
+    if (options.trailer !== undefined && node.body.body.length > 0) {
+      p.w.moveTo(options.trailer, 0, true);
+      p.w.tok(';', false);
+    }
   } else if (node.type === 'Block') p.block(node.body, 0);
   else if (isStatement(node)) p.block([node], 0);
   else p.expr(node, 0, 'top');
-  return p.w.finish();
+  return { text: p.w.finish(), tokens: p.w.tokens, statements: p.w.statements };
 }
 
 function isStatement(n: A.Node): n is A.Statement {
@@ -86,10 +120,32 @@ class Writer {
   depth = 0;
   private readonly indentText: string;
   readonly lines: boolean;
+  private readonly explode: boolean;
+  private readonly plan: readonly (number | undefined)[] | undefined;
+  readonly tokens: PrintedToken[] = [];
+  readonly statements: { first: number; last: number }[] = [];
+  private readonly open: number[] = [];
 
-  constructor(indent: string, lines: boolean) {
+  constructor(indent: string, o: PrintOptions) {
     this.indentText = indent;
-    this.lines = lines;
+    this.explode = o.explode === true;
+    this.plan = o.tokenLines;
+    this.lines = o.lines === true && !this.explode && this.plan === undefined;
+  }
+
+  beginStatement(): void {
+    this.open.push(this.statements.length);
+    this.statements.push({ first: this.tokens.length, last: this.tokens.length - 1 });
+  }
+
+  endStatement(): void {
+    const id = this.open.pop()!;
+    this.statements[id]!.last = this.tokens.length - 1;
+  }
+
+  /** A comment: written like a token but not counted. */
+  comment(text: string): void {
+    this.write(text, true);
   }
 
   raw(s: string): void {
@@ -105,8 +161,8 @@ class Writer {
   }
 
   /** Moves down to `line` (lines mode only; never up). */
-  moveTo(line: number | undefined, extraDepth = 0): void {
-    if (!this.lines || line === undefined || this.line >= line) return;
+  moveTo(line: number | undefined, extraDepth = 0, force = false): void {
+    if ((!this.lines && !force) || line === undefined || this.line >= line) return;
     while (this.line < line) this.newline();
     this.pendingDepth = extraDepth;
   }
@@ -117,7 +173,18 @@ class Writer {
   tight = false;
 
   /** Writes a token, with a space before it when `spaced` (never right after an opening bracket). */
-  tok(text: string, spaced = true): void {
+  tok(text: string, spaced = true, glued = false): void {
+    const k = this.tokens.length;
+    if (this.explode && !glued && k > 0 && !this.atLineStart) this.newline();
+    else if (this.plan && !glued) {
+      const target = this.plan[k];
+      if (target !== undefined) while (this.line < target) this.newline();
+    }
+    this.write(text, spaced);
+    this.tokens.push({ line: this.line, glued, statement: this.open.length > 0 ? this.open[this.open.length - 1]! : -1 });
+  }
+
+  private write(text: string, spaced: boolean): void {
     if (this.atLineStart) {
       this.parts.push(this.indentText.repeat(this.depth + this.pendingDepth));
       this.atLineStart = false;
@@ -133,6 +200,16 @@ class Writer {
 
   get fresh(): boolean {
     return this.atLineStart;
+  }
+
+  /** Lines are planned (token layout): comments must not add any. */
+  get inline(): boolean {
+    return this.explode || this.plan !== undefined;
+  }
+
+  /** One statement per line (no position-driven or planned layout). */
+  get free(): boolean {
+    return !this.lines && !this.inline;
   }
 
   finish(): string {
@@ -160,7 +237,7 @@ class Printer {
   private readonly comments: ReadonlyMap<A.Node, readonly string[]> | undefined;
 
   constructor(o: PrintOptions) {
-    this.w = new Writer(o.indent ?? '  ', o.lines === true);
+    this.w = new Writer(o.indent ?? '  ', o);
     this.comments = o.comments;
   }
 
@@ -172,14 +249,16 @@ class Printer {
     for (let i = 0; i < stmts.length; i++) {
       const s = stmts[i]!;
       if (w.lines && s.line !== undefined) w.moveTo(s.line);
-      else if (!w.fresh) w.newline();
+      else if (w.free && !w.fresh) w.newline();
       w.depth = depth;
       this.notes(s);
+      w.beginStatement();
       this.stmt(s, depth);
+      w.endStatement();
       // A next statement starting with `(` would read as a call on this one's last token.
       const next = stmts[i + 1];
       if (next && startsWithParen(next)) w.tok(';', false);
-      if (!w.lines) w.newline();
+      if (w.free) w.newline();
     }
   }
 
@@ -195,9 +274,9 @@ class Printer {
     const w = this.w;
     for (const text of notes) {
       const clean = text.replace(/[\r\n]/g, ' ').replace(/\]\]/g, '] ]');
-      if (w.lines) w.tok(`--[[ ${clean} ]]`);
+      if (w.lines || w.inline) w.comment(`--[[ ${clean} ]]`);
       else {
-        w.tok(`-- ${clean}`);
+        w.comment(`-- ${clean}`);
         w.newline();
       }
     }
@@ -205,7 +284,7 @@ class Printer {
 
   private body(b: A.Block, depth: number, endLine: number | undefined): void {
     if (this.comments?.has(b)) {
-      if (!this.w.lines && !this.w.fresh) this.w.newline();
+      if (this.w.free && !this.w.fresh) this.w.newline();
       this.w.depth = depth + 1;
       this.notes(b);
     }
@@ -218,7 +297,7 @@ class Printer {
     const w = this.w;
     if (w.lines) {
       w.moveTo(endLine);
-    } else if (!w.fresh) w.newline();
+    } else if (w.free && !w.fresh) w.newline();
     w.depth = depth;
     w.tok(word);
   }
@@ -314,9 +393,7 @@ class Printer {
         w.tok(s.name.name);
         for (const item of s.items) {
           w.moveTo(item.line);
-          if (!w.lines || w.fresh || item.line === undefined) {
-            if (!w.fresh) w.newline();
-          }
+          if (w.free && !w.fresh) w.newline();
           w.depth = depth + 1;
           if (item.type === 'StructureProxyTable') w.tok('proxytable');
           else if (item.type === 'StructureMeta') {
@@ -519,7 +596,7 @@ class Printer {
       this.table(only);
       return;
     }
-    w.tok('(', false);
+    w.tok('(', false, true);
     call.args.forEach((a, i) => {
       if (i > 0) w.tok(',', false);
       this.expr(a, 0, 'top');

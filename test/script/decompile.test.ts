@@ -72,7 +72,8 @@ describe('and/or trees from jump labels', () => {
 });
 
 describe('decompiling', () => {
-  const source = (file: string): string => decompileHks(parseHksChunk(loadFixture('hks', 'hksc-tests', file))).source;
+  // Debug builds are laid out to reproduce their line info: the tokens are compared with the layout folded.
+  const source = (file: string): string => decompileHks(parseHksChunk(loadFixture('hks', 'hksc-tests', file))).source.replace(/\s+/g, ' ');
 
   it('rebuilds value expressions from TESTSET chains (hksc 22_testset)', () => {
     const text = source('22_testset.debug.luac');

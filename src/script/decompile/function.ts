@@ -14,7 +14,7 @@
  */
 import type { HksConstant, HksFunction } from '../../formats/hks/chunk.ts';
 import { HKS_K, hksFloatingByteToInt, isConstantOperand, jumpTarget, type HksDecodedCode, type HksInstruction } from './decode.ts';
-import type { BinaryOperator, Expr, FunctionIR, LocalVar, Stmt, TableItem } from './ir.ts';
+import type { BinaryOperator, Expr, FunctionIR, LocalVar, NameRef, Stmt, TableItem } from './ir.ts';
 import { HKS_VARARG_ISVARARG } from './locals.ts';
 import { buildNetworkTree, type NetworkAtom, type NetworkLabel } from './network.ts';
 
@@ -30,9 +30,9 @@ export interface FunctionContext {
   /** Depth-first index of the function in the chunk (for invented names `l_<index>_<n>`). */
   index: number;
   /** Names of the upvalues, in upvalue order. */
-  upvalueNames: string[];
+  upvalues: NameRef[];
   /** Decompiles a child prototype given the names of its upvalues. */
-  child(index: number, upvalueNames: string[]): FunctionIR;
+  child(index: number, upvalues: NameRef[]): FunctionIR;
 }
 
 /** Raised when the code does not have a shape the compiler produces; the function is then printed as a stub. */
@@ -108,6 +108,9 @@ const WRITES_A = new Set([
   'MOVE', 'LOADK', 'LOADBOOL', 'LOADNIL', 'GETUPVAL', 'GETGLOBAL', 'GETTABLE', 'NEWTABLE', 'SELF', 'ARITH', 'UNM', 'NOT', 'LEN', 'CONCAT', 'CALL',
   'VARARG', 'CLOSURE', 'NEWSTRUCT', 'GETSLOT', 'GETSLOTMT', 'SELFSLOT', 'SELFSLOTMT', 'TESTSET',
 ]);
+
+const LUA_RESERVED = new Set(['and', 'break', 'do', 'else', 'elseif', 'end', 'false', 'for', 'function', 'if', 'in', 'local', 'nil', 'not', 'or', 'repeat', 'return', 'then', 'true', 'until', 'while', 'hstructure', 'hmake']);
+const isLuaIdentifier = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !LUA_RESERVED.has(s);
 
 /** Whether a prototype's name is the one the compiler builds from `written` (it keeps at most 511 bytes). */
 function sameFunctionName(written: string, protoName: string | null | undefined): boolean {
@@ -395,9 +398,15 @@ class FunctionBuilder {
       }
       const exprs = group[0]!.nil ? [] : group.map((g) => g.expr);
       const only = exprs[0];
-      if (vars.length === 1 && only?.k === 'function' && only.fn.name === undefined) {
-        out.push({ k: 'localfunction', v: vars[0]!, fn: only.fn, line: this.line(p.pc) });
-      } else out.push({ k: 'local', vars, exprs, line: this.line(p.pc) });
+      // `local function f`: stripped, it compiles the same; profile builds tell by the prototype's name.
+      if (vars.length === 1 && only?.k === 'function' && only.fn.name !== null) {
+        this.nameFromPrototype(vars[0]!, only.fn.name);
+        if (only.fn.name === undefined || sameFunctionName(vars[0]!.name, only.fn.name)) {
+          out.push({ k: 'localfunction', v: vars[0]!, fn: only.fn, line: this.line(p.pc) });
+          continue;
+        }
+      }
+      out.push({ k: 'local', vars, exprs, line: this.line(p.pc) });
     }
   }
 
@@ -633,10 +642,21 @@ class FunctionBuilder {
       parts.unshift(t.key.value);
       t = t.obj;
     }
-    if (t.k === 'global' || t.k === 'upval') parts.unshift(t.name);
+    const fn = value.fn;
+    // Profile builds: the prototype's name gives the names of an inferred root local and of `self`.
+    const written = fn.name ? /^([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?::([A-Za-z_][A-Za-z0-9_]*))?$/.exec(fn.name) : null;
+    if (written && this.infer) {
+      const expected = [...(written[2] ? written[2].slice(1).split('.') : []), ...(written[3] ? [written[3]] : [])];
+      if (expected.join('.') === parts.join('.')) {
+        if (t.k === 'local') this.nameFromPrototype(t.v, written[1]!);
+        else if (t.k === 'upval' && /^l_\d+_\d+$/.test(t.ref.name) && isLuaIdentifier(written[1]!)) t.ref.name = written[1]!;
+        if (written[3] && fn.params[0] && /^l_\d+_\d+$/.test(fn.params[0].name)) fn.params[0].name = 'self';
+      }
+    }
+    if (t.k === 'global') parts.unshift(t.name);
+    else if (t.k === 'upval') parts.unshift(t.ref.name);
     else if (t.k === 'local') parts.unshift(t.v.name);
     else return null;
-    const fn = value.fn;
     const dotted = parts.join('.');
     const asMethod = parts.length > 1 ? `${parts.slice(0, -1).join('.')}:${parts[parts.length - 1]}` : null;
     const same = (n: string): boolean => sameFunctionName(n, fn.name);
@@ -1005,9 +1025,9 @@ class FunctionBuilder {
   }
 
   private upval(index: number, pc: number): Expr {
-    const name = this.ctx.upvalueNames[index];
-    if (name === undefined) this.fail(`upvalue ${index} out of range`, pc);
-    return { k: 'upval', name, index };
+    const ref = this.ctx.upvalues[index];
+    if (ref === undefined) this.fail(`upvalue ${index} out of range`, pc);
+    return { k: 'upval', ref, index };
   }
 
   private setTable(i: HksInstruction, out: Stmt[]): number {
@@ -1063,10 +1083,14 @@ class FunctionBuilder {
 
   private closure(i: HksInstruction, out: Stmt[]): number {
     const pc = i.pc;
-    const names: string[] = [];
+    const names: NameRef[] = [];
     // `local function f` registers f before its body: the closure captures its own register.
     let self = this.localStartingAfter(i);
-    if (!self && this.infer && this.stack.length === 0 && i.a === this.nactvar && i.data.some((d) => (d & 0xff) === 1 && ((d >>> 8) & 0x1ffff) === i.a)) self = this.newLocal(i.a, i.next);
+    if (!self && this.infer && this.stack.length === 0 && i.a === this.nactvar && i.data.some((d) => (d & 0xff) === 1 && ((d >>> 8) & 0x1ffff) === i.a)) {
+      self = this.newLocal(i.a, i.next);
+      // A profile build still names the prototype after the local.
+      this.nameFromPrototype(self, this.fn.children[i.bx]?.debug?.name);
+    }
     let selfCapture = false;
     for (const d of i.data) {
       const kind = d & 0xff;
@@ -1074,15 +1098,15 @@ class FunctionBuilder {
       if (kind === 1) {
         if (idx === i.a && i.a >= this.nactvar && self) {
           selfCapture = true;
-          names.push(self.name);
+          names.push(self);
           continue;
         }
         const v = idx < this.nactvar ? this.scope[idx] : undefined;
         if (!v) this.fail(`closure captures register ${idx}, which is not a local`, pc);
         v.captured = true;
-        names.push(v.name);
+        names.push(v);
       } else if (kind === 2) {
-        const n = this.ctx.upvalueNames[idx];
+        const n = this.ctx.upvalues[idx];
         if (n === undefined) this.fail(`closure shares upvalue ${idx}, which does not exist`, pc);
         names.push(n);
       } else {
@@ -1105,6 +1129,12 @@ class FunctionBuilder {
     }
     this.write(i.a, { k: 'function', fn: child }, pc, out);
     return i.next;
+  }
+
+  /** Names an inferred local after the prototype the compiler named after it (profile builds keep the names). */
+  private nameFromPrototype(v: LocalVar, protoName: string | null | undefined): void {
+    if (!this.infer || protoName === null || protoName === undefined || !isLuaIdentifier(protoName) || !/^l_\d+_\d+$/.test(v.name)) return;
+    v.name = protoName;
   }
 
   private localStartingAfter(i: HksInstruction): LocalVar | undefined {
@@ -1195,6 +1225,11 @@ class FunctionBuilder {
     if (this.stack.length > 0) this.declarePending(Number.POSITIVE_INFINITY, pc, out);
     if (this.stack.length > 0) this.fail('jump with pending values', pc);
     if (ctx.until?.always && pc === ctx.until.lastJump) {
+      this.untilCond = { k: 'bool', value: false };
+      return i.next;
+    }
+    // `until false` of a loop with captured locals: an unconditional jump past the closing break.
+    if (ctx.until && !ctx.until.always && t === ctx.until.falseTo && i.next === ctx.until.trueAt) {
       this.untilCond = { k: 'bool', value: false };
       return i.next;
     }

@@ -9,12 +9,13 @@
 import type { Chunk, Node } from '../ast.ts';
 import type { HksChunk, HksFunction } from '../../formats/hks/chunk.ts';
 import type { HksDialect } from '../../formats/hks/opcodes.ts';
-import { printLua } from '../print.ts';
+import { printLua, printLuaLayout } from '../print.ts';
 import { decodeHksCode } from './decode.ts';
 import { DecompileFailure, decompileFunctionBody } from './function.ts';
-import type { FunctionIR, LocalVar } from './ir.ts';
+import type { FunctionIR, LocalVar, NameRef } from './ir.ts';
 import { debugLocals, HKS_VARARG_HASARG } from './locals.ts';
-import { proveHksChunk, type ChunkProof, type FunctionProof } from './proof.ts';
+import { hksStripLevel, proveHksChunk, type ChunkProof, type FunctionProof } from './proof.ts';
+import { layoutPlan, type LayoutPlan } from './layout.ts';
 import { AstBuilder } from './to-ast.ts';
 
 export { compareHksFunctions, hksStripLevel, proveHksChunk, type ChunkProof, type CompareOptions, type FunctionProof } from './proof.ts';
@@ -58,13 +59,19 @@ export function decompileHks(chunk: HksChunk, options: HksDecompileOptions = {})
     functions.push(d);
   };
   walk(ir, chunk.main, visit);
-  const lines = chunk.main.debug !== null && chunk.main.debug.lines.length > 0;
+  const strip = hksStripLevel(chunk);
+  let plan: LayoutPlan | null | undefined;
   const render = (notes?: Map<string, string[]>): { source: string; ast: Chunk } => {
     const comments = new Map<Node, string[]>();
     const opts: ConstructorParameters<typeof AstBuilder>[0] = { numberSize: chunk.header.numberSize, comments };
     if (notes) opts.notes = notes;
     const ast = new AstBuilder(opts).chunk(ir);
-    return { source: printLua(ast, { comments, lines }), ast };
+    // Builds with line info (or defined lines) are laid out to reproduce them; comments add no tokens.
+    if (plan === undefined) plan = strip === 'all' ? null : layoutPlan(ast, chunk, strip);
+    if (!plan) return { source: printLua(ast, { comments }), ast };
+    const po: Parameters<typeof printLuaLayout>[1] = { tokenLines: plan.lines, comments };
+    if (plan.trailer !== undefined) po.trailer = plan.trailer;
+    return { source: printLuaLayout(ast, po).text, ast };
   };
   let out = render();
   if (!options.verify) return { ...out, functions };
@@ -119,13 +126,14 @@ export function decompileChunkIR(chunk: HksChunk, options: HksDecompileOptions =
   return decompileFn(chunk.main, 'main', [], options, numbers);
 }
 
-function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], options: HksDecompileOptions, numbers: Map<HksFunction, number>): FunctionIR {
+function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options: HksDecompileOptions, numbers: Map<HksFunction, number>): FunctionIR {
   const index = numbers.get(fn) ?? 0;
   try {
     const code = decodeHksCode(fn, options.dialect);
     const fromDebug: LocalVar[] | null = debugLocals(fn);
     const locals = fromDebug ?? inventedParameters(fn, index);
-    const names = fn.debug && fn.debug.upvalueNames.length === fn.upvalueCount ? fn.debug.upvalueNames.map((n, i) => n ?? upvalueNames[i] ?? `u_${i}`) : upvalueNames;
+    // Debug info names the upvalues; otherwise they are the parent's locals and upvalues they capture.
+    const names = fn.debug && fn.debug.upvalueNames.length === fn.upvalueCount && fn.upvalueCount > 0 ? fn.debug.upvalueNames.map((n, i) => (n !== null ? { name: n } : (upvalues[i] ?? { name: `u_${i}` }))) : upvalues;
     return decompileFunctionBody({
       path,
       fn,
@@ -133,13 +141,13 @@ function decompileFn(fn: HksFunction, path: string, upvalueNames: string[], opti
       locals,
       infer: fromDebug === null,
       index,
-      upvalueNames: names,
+      upvalues: names,
       child: (i, childUpvalues) => decompileFn(fn.children[i]!, `${path}/${i}`, childUpvalues, options, numbers),
     });
   } catch (e) {
     if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;
     // The stub refers to the upvalues in order, so its parent's CLOSURE captures the same ones (and can be proven).
-    const body: FunctionIR['body'] = upvalueNames.length > 0 ? [{ k: 'return', exprs: upvalueNames.map((name, i) => ({ k: 'upval' as const, name, index: i })) }] : [];
+    const body: FunctionIR['body'] = upvalues.length > 0 ? [{ k: 'return', exprs: upvalues.map((ref, i) => ({ k: 'upval' as const, ref, index: i })) }] : [];
     return { path, params: inventedParameters(fn, index), vararg: (fn.varargFlags & 2) !== 0, body, failure: e.message };
   }
 }

@@ -19,6 +19,11 @@ export interface LocalVar {
   captured?: boolean;
 }
 
+/** Something with a name that may still change (an inferred local named later from a prototype's name). */
+export interface NameRef {
+  name: string;
+}
+
 export type Expr =
   | { k: 'nil'; line?: number }
   | { k: 'bool'; value: boolean; line?: number }
@@ -28,7 +33,7 @@ export type Expr =
   | { k: 'ui64'; value: bigint; line?: number }
   | { k: 'vararg'; line?: number }
   | { k: 'local'; v: LocalVar; line?: number }
-  | { k: 'upval'; name: string; index: number; line?: number }
+  | { k: 'upval'; ref: NameRef; index: number; line?: number }
   | { k: 'global'; name: string; line?: number }
   | { k: 'index'; obj: Expr; key: Expr; line?: number }
   | { k: 'call'; fn: Expr; args: Expr[]; method?: string; line?: number }

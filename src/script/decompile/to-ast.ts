@@ -153,6 +153,7 @@ export class AstBuilder {
       case 'local':
         return { type: 'NameExpression', name: e.v.name, ...at };
       case 'upval':
+        return { type: 'NameExpression', name: e.ref.name, ...at };
       case 'global':
         return { type: 'NameExpression', name: e.name, ...at };
       case 'index': {
