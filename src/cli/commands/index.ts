@@ -12,5 +12,6 @@ import { serveCommands } from './serve.ts';
 import { simCommands } from './sim.ts';
 import { scriptCompileCommands } from './script-compile.ts';
 import { scriptRunCommands } from './script-run.ts';
+import { scriptDecompileCommands } from './script-decompile.ts';
 
-export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...scriptEngineCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands, ...scriptRunCommands];
+export const allCommands: Command[] = [...hashCommands, ...dbCommands, ...dbEditCommands, ...dbGenCommands, ...sd2Commands, ...scriptCommands, ...scriptEngineCommands, ...hksCommands, ...archCommands, ...serveCommands, ...simCommands, ...scriptCompileCommands, ...scriptRunCommands, ...scriptDecompileCommands];
