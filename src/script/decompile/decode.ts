@@ -169,7 +169,7 @@ export function decodeHksCode(fn: HksFunction, dialect: HksDialect = 'default'):
     const data: number[] = [];
     for (let i = 1; i <= count; i++) {
       const d = code[pc + i]!;
-      if (families[hksOp(d)]!.family !== 'DATA') throw new HksDecodeError(`${info.name} owns ${count} DATA word(s), word ${pc + i} is ${table.byOp[hksOp(d)]?.name ?? hksOp(d)}`, pc + i);
+      if (families[hksOp(d)]?.family !== 'DATA') throw new HksDecodeError(`${info.name} owns ${count} DATA word(s), word ${pc + i} is ${table.byOp[hksOp(d)]?.name ?? hksOp(d)}`, pc + i);
       data.push(d);
     }
     const rawB = hksB(w);
