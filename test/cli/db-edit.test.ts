@@ -169,7 +169,7 @@ describe('safety', () => {
       proc.stdout.on('data', (b: Buffer) => {
         if (b.toString().includes('HALF-WRITTEN')) {
           // The temporary file is half written now: kill the writer.
-          const temps = readdirSync(dir).filter((f) => f.startsWith('.victim.gamedb.') && f.endsWith('.tmp'));
+          const temps = readdirSync(dir).filter((f) => f.startsWith('.scry-tmp-'));
           expect(temps).toHaveLength(1);
           proc.kill('SIGKILL');
         }
@@ -180,5 +180,7 @@ describe('safety', () => {
     // And the same command, not interrupted, does replace it (keeping a .bak).
     expect((await runCli(['db', 'import', p('g.json'), '-o', target, '--force'])).code).toBe(0);
     expect(readFileSync(target + '.bak').equals(before)).toBe(true);
+    // and it removed the killed writer's temporary file and lock
+    expect(readdirSync(dir).filter((f) => f.startsWith('.scry-'))).toEqual([]);
   }, 60_000);
 });
