@@ -50,6 +50,8 @@ export interface CommandContext {
   printJson(value: unknown): void;
   /** Resolves a user path against the working directory. */
   resolvePath(p: string): string;
+  /** Registers cleanup to run when the command ends, however it ends (locks are released this way). */
+  onDone(fn: () => void): void;
 }
 
 export interface Command {

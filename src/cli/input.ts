@@ -6,7 +6,8 @@
 import { statSync } from 'node:fs';
 import { FormatError, VfsError } from '../binary/errors.ts';
 import { FORMAT_HEAD_SIZE, formatById, formatOfBytes, type FormatId } from '../formats/registry.ts';
-import { readBytes, readHead } from '../node/fs.ts';
+import { lockFile, readBytes, readHead } from '../node/fs.ts';
+import type { CommandContext } from './command.ts';
 import { readGadbFile } from '../node/gamedb.ts';
 
 /** Command groups that read each format, for the hint. */
@@ -56,4 +57,13 @@ export function readInputFile(path: string, expected: FormatId, shown = path): U
 export function checkLazyInput(path: string, expected: FormatId, shown = path): void {
   checkInputFile(path, shown);
   checkInputFormat(readHead(path, FORMAT_HEAD_SIZE), expected, shown);
+}
+
+/**
+ * Takes the exclusive lock of a file the command will update in place (read, edit, write back), held until the
+ * command ends: a second writer waits for it, then is refused, so no edit is lost.
+ */
+export function lockForUpdate(ctx: CommandContext, path: string): void {
+  const lock = lockFile(path);
+  ctx.onDone(() => lock.release());
 }

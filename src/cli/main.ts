@@ -98,11 +98,15 @@ export async function run(argv: string[], io: CliIo, commands: Command[] = allCo
     err: (line = '') => io.stderr(line + '\n'),
     printJson: (value) => io.stdout(JSON.stringify(value, jsonReplacer, 2) + '\n'),
     resolvePath: (p) => resolve(io.cwd, p),
+    onDone: (fn) => void cleanups.push(fn),
   };
+  const cleanups: Array<() => void> = [];
   try {
     return await command.run(ctx);
   } catch (e) {
     return reportError(e, ctx, command);
+  } finally {
+    for (const fn of cleanups.reverse()) fn();
   }
 }
 

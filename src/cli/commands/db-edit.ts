@@ -23,10 +23,10 @@ import { applyGadbPatch, makeGadbPatch, type PatchRecordRule } from '../../gamed
 import { exportCsv, exportJsonl } from '../../gamedb/edit/tables.ts';
 import { exportSqlite } from '../../gamedb/edit/sqlite.ts';
 import type BetterSqlite3 from 'better-sqlite3';
-import { readBytes, safeJoin, writeFileAtomic } from '../../node/fs.ts';
+import { replaceFileAtomic, safeJoin, scryTempPath, writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { resolveLut } from './hash.ts';
-import { readInputFile } from '../input.ts';
+import { lockForUpdate, readInputFile } from '../input.ts';
 import { commandNames, namesOption } from './db.ts';
 
 const outputOptions: Record<string, OptionSpec> = {
@@ -48,6 +48,7 @@ function setup(ctx: CommandContext): Ctx {
 
 function load(ctx: CommandContext, file: string): { g: Gadb; path: string } {
   const path = ctx.resolvePath(file);
+  if (ctx.options['in-place'] === true) lockForUpdate(ctx, path);
   return { g: parseGadb(readInputFile(path, 'gadb', file)), path };
 }
 
@@ -421,19 +422,17 @@ function openSqlite(path: string, readonly = false): BetterSqlite3.Database {
 }
 
 function buildSqlite(g: Gadb, path: string, namer: FieldNamer, overwrite: boolean): void {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = scryTempPath(path);
   const db = openSqlite(temp);
   try {
     exportSqlite(g, db, { namer });
-  } finally {
+  } catch (e) {
     db.close();
-  }
-  writeFileAtomic(path, readBytes(temp), { overwrite, backup: false });
-  try {
     unlinkSync(temp);
-  } catch {
-    /* gone */
+    throw e;
   }
+  db.close();
+  replaceFileAtomic(temp, path, { overwrite, backup: false });
 }
 
 /** The work folder for cached SQLite files: `$SCRY_CACHE`, `$XDG_CACHE_HOME/scry`, or `~/.cache/scry`. */

@@ -2,14 +2,13 @@
  * `scry sd2 …`: Firefall's static database (`clientdb.sd2`): info, tables, show, find, names, crack, export, sql,
  * set, subset, pack. Thin over `src/formats/sd2` and `src/staticdb`.
  */
-import { readFileSync, renameSync, existsSync, copyFileSync, unlinkSync, mkdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, existsSync, unlinkSync, mkdirSync } from 'node:fs';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import { loadSd2NameFiles, userConfigDir } from '../../node/names.ts';
 import { sqliteSink } from '../../node/sqlite.ts';
-import { safeJoin, writeFileAtomic } from '../../node/fs.ts';
+import { replaceFileAtomic, safeJoin, scryTempPath, writeFileAtomic } from '../../node/fs.ts';
 import { isSd2, verifySd2, writeSd2, Sd2Flags, Sd2InflateLimitError, sd2InfoSize, type ParseSd2Options, type Sd2File, type Sd2Inflate } from '../../formats/sd2/index.ts';
 import {
   StaticDb,
@@ -31,7 +30,7 @@ import {
 } from '../../staticdb/index.ts';
 import { hex32, utf8Decode } from '../../binary/text.ts';
 import { type Command, type CommandContext, type OptionSpec } from '../command.ts';
-import { readInputFile } from '../input.ts';
+import { lockForUpdate, readInputFile } from '../input.ts';
 
 const namesOption: Record<string, OptionSpec> = {
   names: { type: 'string', multiple: true, valueName: 'FILE', description: 'name list (Brutus JSON, hash→name JSON, one name or 0xHASH<TAB>name per line); repeatable; also $SCRY_SD2_NAMES (colon-separated) and ~/.config/scry/names/' },
@@ -95,6 +94,8 @@ function loadNames(ctx: CommandContext): Sd2Names {
 }
 
 function openDb(ctx: CommandContext, file = ctx.args[0]!): StaticDb {
+  // Without -o, --force writes the input back: hold its lock from the read to the write.
+  if (file === ctx.args[0] && str(ctx, 'out') === undefined && ctx.options['force'] === true) lockForUpdate(ctx, ctx.resolvePath(file));
   return StaticDb.open(readInputFile(ctx.resolvePath(file), 'sd2', file), openOptions(ctx));
 }
 
@@ -485,7 +486,7 @@ const exportCmd: Command = {
     }
     if (format === 'sqlite') {
       if (existsSync(target) && !force) throw new UsageError(`refusing to overwrite ${target} (pass --force; a .bak is kept)`);
-      const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+      const temp = scryTempPath(target);
       const sqlite = new Database(temp);
       try {
         sqlite.pragma('journal_mode = OFF');
@@ -498,8 +499,7 @@ const exportCmd: Command = {
         throw e;
       }
       progressDone(ctx);
-      if (existsSync(target)) copyFileSync(target, target + '.bak');
-      renameSync(temp, target);
+      replaceFileAtomic(temp, target, { overwrite: true, backup: true });
       if (ctx.json) ctx.printJson({ file: target, tables: tables.length });
       else ctx.err(`${tables.length} table(s) in ${target}`);
       return 0;
