@@ -9,7 +9,7 @@ import { NotFoundError, UsageError } from '../../binary/errors.ts';
 import { loadSd2NameFiles, userConfigDir } from '../../node/names.ts';
 import { sqliteSink } from '../../node/sqlite.ts';
 import { replaceFileAtomic, safeJoin, scryTempPath, writeFileAtomic } from '../../node/fs.ts';
-import { isSd2, verifySd2, writeSd2, Sd2Flags, Sd2InflateLimitError, sd2InfoSize, type ParseSd2Options, type Sd2File, type Sd2Inflate } from '../../formats/sd2/index.ts';
+import { SD2_TYPES, isSd2, verifySd2, writeSd2, Sd2Flags, Sd2InflateLimitError, sd2InfoSize, type ParseSd2Options, type Sd2File, type Sd2Inflate } from '../../formats/sd2/index.ts';
 import {
   StaticDb,
   Sd2Names,
@@ -20,6 +20,7 @@ import {
   sd2CsvChunks,
   sd2JsonChunks,
   sd2JsonValue,
+  sd2ValueFromJson,
   sd2NameCoverage,
   diffSd2,
   renderSd2LocalizedText,
@@ -145,7 +146,12 @@ function resolveRow(table: StaticDbTable, ref: string): number {
 }
 
 /** A value typed on the command line: JSON when it parses (numbers, arrays, null, "quoted"), else the raw text. */
-function parseCliValue(text: string, typeKind: string): unknown {
+/**
+ * A value as typed on the command line, for a column of `typeId`: JSON, plus the export's encodings of special
+ * floats (`NaN`, `Infinity`, `-Infinity`, `-0`, bare or as JSON strings, also inside vectors).
+ */
+function parseCliValue(text: string, typeId: number): unknown {
+  const typeKind = SD2_TYPES[typeId]?.kind ?? '';
   if (typeKind === 'u64' || typeKind === 'i64') {
     if (text === 'null') return null;
     return BigInt(text);
@@ -161,11 +167,14 @@ function parseCliValue(text: string, typeKind: string): unknown {
     if (!/^([0-9a-f]{2})*$/i.test(clean)) throw new UsageError(`bytes must be hex, got ${JSON.stringify(text)}`);
     return Uint8Array.from(clean.match(/../g) ?? [], (h) => parseInt(h, 16));
   }
+  if (/^(NaN|-?Infinity|-0)$/.test(text)) return sd2ValueFromJson(typeId, text);
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
-    throw new UsageError(`cannot read ${JSON.stringify(text)} as a value (use JSON: 12, 1.5, [1,2,3], null)`);
+    throw new UsageError(`cannot read ${JSON.stringify(text)} as a value (use JSON: 12, 1.5, [1,2,3], null; NaN, Infinity, -Infinity, -0)`);
   }
+  return sd2ValueFromJson(typeId, parsed);
 }
 
 // ---------------------------------------------------------------- commands
@@ -563,7 +572,7 @@ const setCmd: Command = {
     const row = resolveRow(table, rowRef);
     const column = table.column(columnRef);
     const before = table.cell(row, column.index);
-    db.setCell(table, row, column.index, parseCliValue(valueText, column.type.kind));
+    db.setCell(table, row, column.index, parseCliValue(valueText, column.typeId));
     const after = table.cell(row, column.index);
     const path = writeDb(ctx, db.write({ deflate: zlibDeflate }));
     if (ctx.json) ctx.printJson({ ref: `${table.label}:${row}:${column.label}`, before: sd2JsonValue(before, column.typeId), after: sd2JsonValue(after, column.typeId), file: path });
@@ -635,7 +644,9 @@ const packCmd: Command = {
     const setPatch = str(ctx, 'set-patch');
     if (setPatch !== undefined) file.header.patch = setPatch;
     const level = int(ctx, 'level', 1);
-    const bytes = writeSd2(file, { level, deflate: zlibDeflate, ...(ctx.options['compact'] ? { layout: 'canonical' as const } : {}) });
+    // An asked level re-deflates even an unchanged image (otherwise the original stream is reused as it is).
+    const reuseCompressed = str(ctx, 'level') === undefined;
+    const bytes = writeSd2(file, { level, reuseCompressed, deflate: zlibDeflate, ...(ctx.options['compact'] ? { layout: 'canonical' as const } : {}) });
     const path = writeDb(ctx, bytes, false);
     if (ctx.json) ctx.printJson({ file: path, bytes: bytes.length, fileVersion: file.header.fileVersion, memoryVersion: file.image.memoryVersion });
     else ctx.err(`${bytes.length} bytes (file version ${file.header.fileVersion}, memory version ${file.image.memoryVersion}) written to ${path}`);

@@ -21,6 +21,7 @@ import { latin1Decode, latin1EncodeInto, latin1Issue } from '../../binary/text.t
 import { ConsistencyError, FormatError, UnsupportedError, type Issue } from '../../binary/errors.ts';
 import { ffnv32, sd2XorKeystream } from './obfuscation.ts';
 import { SD2_TYPES, sd2CellWidth } from './types.ts';
+import { sd2LocatePoolEntry } from './pool.ts';
 import { SD2_HYPOTHESES } from './hypotheses.ts';
 
 /** `5E BA 7A DA`, "DATABASE" in leetspeak. */
@@ -292,6 +293,13 @@ export function sd2Adler32(data: Uint8Array): number {
   return ((b << 16) | a) >>> 0;
 }
 
+/** Whether two bytes at `at` form a zlib header: deflate method, check bits, no preset dictionary. */
+function isZlibHeader(b: Uint8Array, at: number): boolean {
+  if (at + 2 > b.length) return false;
+  const h = (b[at]! << 8) | b[at + 1]!;
+  return (b[at]! & 0x0f) === 8 && h % 31 === 0 && (b[at + 1]! & 0x20) === 0;
+}
+
 function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number, patchForSeed: string, inflate: Sd2Inflate, maxImage: number | undefined): { compression: Sd2Compression; image: Uint8Array; payload: Uint8Array } {
   const base = SD2_HEADER_SIZE;
   const obfuscated = (header.flags & Sd2Flags.ObfuscatedPool) !== 0;
@@ -314,7 +322,11 @@ function decodePayload(bytes: Uint8Array, header: Sd2Header, payloadSize: number
   const inflatedSize = hasSizeHeader ? dv.getUint32(0, true) : -1;
   const unk04 = hasSizeHeader ? dv.getUint32(4, true) : 0;
   const zlibHeader = (payload[zlibAt]! << 8) | payload[zlibAt + 1]!;
-  if ((payload[zlibAt]! & 0x0f) !== 8 || zlibHeader % 31 !== 0 || payload[zlibAt + 1]! & 0x20) {
+  if (!isZlibHeader(payload, zlibAt)) {
+    // A version-7 file whose payload starts with the size header of 11 and 12 decrypts fine: say that.
+    if (!hasSizeHeader && isZlibHeader(payload, 8)) {
+      throw new FormatError('sd2', base, '/header/fileVersion', `this version-7 file carries the 8-byte size header of versions 11 and 12 (inflated size ${dv.getUint32(0, true)}) before its zlib stream, which version 7 has not: the file version is probably wrong (rewrite it with scry sd2 pack --file-version 12)`);
+    }
     throw fail(zlibAt, '/payload/zlibHeader', `${why} (zlib header ${zlibHeader.toString(16).padStart(4, '0')})`);
   }
   const deflated = payload.subarray(zlibAt + 2);
@@ -474,6 +486,39 @@ export function parseSd2(bytes: Uint8Array, options: ParseSd2Options = {}): Sd2F
 /** Parses only the memory image (an inflated payload), e.g. one produced by another tool. */
 export function parseSd2Image(imageBytes: Uint8Array): Sd2Image {
   return readImage(imageBytes);
+}
+
+/**
+ * Pool array entries (UShortArray, UIntArray, Vector*Array) whose length is not a multiple of the element size:
+ * the reader drops the partial element (FauFau too); the bytes stay in the pool and are written back as they are.
+ */
+function poolArrayIssues(file: Sd2File): Issue[] {
+  const issues: Issue[] = [];
+  const { image, header } = file;
+  image.tables.forEach((t, ti) => {
+    t.fields.forEach((f) => {
+      const info = SD2_TYPES[f.type]!;
+      const size = info.kind === 'u16s' ? 2 : info.kind === 'u32s' ? 4 : info.kind === 'vecs' ? 4 * info.components : 0;
+      if (size === 0) return;
+      const dv = new DataView(t.rows.buffer, t.rows.byteOffset, t.rows.byteLength);
+      for (let r = 0; r < t.rowCount && issues.length < 100; r++) {
+        const row = r * t.numBytes;
+        if (f.nullableIndex !== 255 && ((t.rows[row + t.numUsedBytes + (f.nullableIndex >>> 3)]! >>> (f.nullableIndex & 7)) & 1) === 1) continue;
+        const keyLow = dv.getUint32(row + f.start, true);
+        const keyHigh = image.memoryVersion === 1000 ? dv.getUint32(row + f.start + 4, true) : 0;
+        let loc;
+        try {
+          loc = sd2LocatePoolEntry(image.pool, image.memoryVersion, header.flags, keyLow, keyHigh, r, `/image/tables[${ti}]/rows[${r}]`);
+        } catch {
+          continue; // reported when the cell is read
+        }
+        if (loc && loc.length % size !== 0) {
+          issues.push({ rule: 'sd2.pool.partialElement', path: `/image/tables[${ti}]/rows[${r}]`, severity: 'warning', message: `table ${ti} row ${r}: a ${loc.length}-byte ${info.name} entry is not a multiple of ${size} bytes; the last ${loc.length % size} byte(s) are not an element (read as ${Math.floor(loc.length / size)} elements; the bytes are kept)` });
+        }
+      }
+    });
+  });
+  return issues;
 }
 
 // ---------------------------------------------------------------- validation
@@ -673,6 +718,7 @@ export function verifySd2(file: Sd2File): Issue[] {
   if (file.trailing) note(undefined, '/trailing', `${file.trailing.length} byte(s) after the payload (FauFau's writer leaves stale bytes when it overwrites a longer file)`);
   const unknownFlags = file.header.flags & ~0x1f;
   if (unknownFlags) note(undefined, '/header/flags', `unknown flag bits 0x${unknownFlags.toString(16)}`);
+  issues.push(...poolArrayIssues(file));
   const layout = file.image.layout;
   const imageEnd = file.source?.image.length;
   file.image.tables.forEach((t, i) => {
