@@ -73,6 +73,8 @@ export interface CampaignOptions {
   hangMs?: number;
   /** Memory growth allowed besides 64 bytes per input byte (default 16 MiB). */
   memConstant?: number;
+  /** A time budget: stop after this many seconds (the result counts the cases actually run); 0 = none. */
+  seconds?: number;
 }
 
 export interface CampaignResult {
@@ -99,8 +101,8 @@ export interface CampaignResult {
 }
 
 // Slots of the shared stats array.
-const S = { current: 0, started: 1, accepted: 2, rejected: 3, findings: 4, slowest: 5, worstGrowth: 6, worstGrowthLen: 7, worstExcess: 8, slow: 9, done: 10, finished: 11, saved: 12 } as const;
-const SLOTS = 13;
+const S = { current: 0, started: 1, accepted: 2, rejected: 3, findings: 4, slowest: 5, worstGrowth: 6, worstGrowthLen: 7, worstExcess: 8, slow: 9, done: 10, finished: 11, saved: 12, stop: 13 } as const;
+const SLOTS = 14;
 
 const crasherDir = fileURLToPath(new URL('crashers/', import.meta.url));
 const resultDir = fileURLToPath(new URL('results/', import.meta.url));
@@ -168,7 +170,7 @@ export async function runCases(target: FuzzTarget, options: Required<CampaignOpt
   const gen = await buildGenerator(target, options.seed);
   const probe = new MemoryProbe();
   const now = () => performance.timeOrigin + performance.now();
-  for (let i = start; i < end; i++) {
+  for (let i = start; i < end && stats[S.stop] === 0; i++) {
     const input = gen.input(i);
     stats[S.current] = i;
     const rssBefore = process.memoryUsage.rss();
@@ -207,14 +209,15 @@ export async function runCases(target: FuzzTarget, options: Required<CampaignOpt
 
 /** Main side: runs a whole campaign of `target` (defined in `modulePath`) under the watchdog. */
 export async function runCampaign(modulePath: string, target: FuzzTarget, opts: CampaignOptions): Promise<CampaignResult> {
-  const options: Required<CampaignOptions> = { timeLimitMs: 2000, hangMs: 10_000, memConstant: 16 * 2 ** 20, ...opts };
+  const options: Required<CampaignOptions> = { timeLimitMs: 2000, hangMs: 10_000, memConstant: 16 * 2 ** 20, seconds: 0, ...opts };
   const stats = new Float64Array(new SharedArrayBuffer(SLOTS * 8));
   const gen = await buildGenerator(target, options.seed);
   const t0 = Date.now();
   let hangs = 0;
   let next = 0;
   let lastReport = Date.now();
-  while (next < options.runs) {
+  const budget = options.seconds > 0 ? setTimeout(() => (stats[S.stop] = 1), options.seconds * 1000) : undefined;
+  while (next < options.runs && stats[S.stop] === 0) {
     stats[S.current] = -1;
     const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
       workerData: { modulePath, options, start: next, end: options.runs, stats },
@@ -241,7 +244,7 @@ export async function runCampaign(modulePath: string, target: FuzzTarget, opts: 
     const { error } = await exit;
     clearInterval(watch);
     const at = stats[S.current]!;
-    if (stats[S.finished]! >= options.runs) break;
+    if (stats[S.finished]! >= options.runs || (stats[S.stop] === 1 && !killed && !error)) break;
     if (at < next) throw new Error(`${target.id}: the worker stopped before its first case: ${error?.stack ?? error?.message ?? 'no error'}`);
     // A hang, a crash of the worker (out of memory) or an error outside a case: record the current case, go on.
     if (killed) {
@@ -253,11 +256,13 @@ export async function runCampaign(modulePath: string, target: FuzzTarget, opts: 
     next = at + 1;
     stats[S.finished] = next;
   }
+  clearTimeout(budget);
   const seconds = (Date.now() - t0) / 1000;
+  const cases = stats[S.finished]!;
   const result: CampaignResult = {
     id: target.id,
     seed: options.seed,
-    cases: options.runs,
+    cases,
     accepted: stats[S.accepted]!,
     rejected: stats[S.rejected]!,
     findings: stats[S.findings]!,
@@ -270,10 +275,10 @@ export async function runCampaign(modulePath: string, target: FuzzTarget, opts: 
     memConstant: options.memConstant,
     deterministicCases: gen.deterministicCases,
     seconds: Math.round(seconds),
-    casesPerSecond: Math.round(options.runs / Math.max(seconds, 0.001)),
+    casesPerSecond: Math.round(cases / Math.max(seconds, 0.001)),
   };
   mkdirSync(resultDir, { recursive: true });
-  writeFileSync(join(resultDir, `${target.id}-${options.seed}-${options.runs}.json`), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(resultDir, `${target.id}-${options.seed}-${cases}.json`), JSON.stringify(result, null, 2) + '\n');
   return result;
 }
 
@@ -284,7 +289,7 @@ export function describeResult(r: CampaignResult): string {
 }
 
 /** The `fuzz(options)` export of a format's `*.fuzz.ts`: runs the campaign and throws when it found anything. */
-export function formatCampaign(moduleUrl: string, target: FuzzTarget): (o: { runs: number; seed: number }) => Promise<string> {
+export function formatCampaign(moduleUrl: string, target: FuzzTarget): (o: { runs: number; seed: number; seconds?: number }) => Promise<string> {
   return async (o) => {
     const r = await runCampaign(moduleUrl, target, o);
     const line = describeResult(r);
