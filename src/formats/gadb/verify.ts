@@ -13,15 +13,18 @@
  * - links.range, links.side: links resolve; primary/secondary side (H-PRIM-FIRST, H-LINK-SIDE).
  * - strings.*: tiling, padding, kinds, one item per value (per kind), first-use order, references.
  * - cells.blockReference: block-type cells that are not item keys.
+ *
+ * Cost: after the parse, one pass over the records (names, runs and slots, block and link cells, through spans
+ * computed once per distinct run), one over the string block's items and the first-use walk; no object per
+ * record, cell or item. Findings are listed in the order of the rules above.
  */
 import type { Issue } from '../../binary/errors.ts';
-import { canHashP919, p919Unchecked } from '../../hash/p919.ts';
-import { parseGadbWithLayout, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE } from './parse.ts';
-import { gadbSpanWalk, gadbCellTotal, gadbItemIndex, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
-import { buildGadbIndexWithItems } from './gadb-index.ts';
+import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
+import { parseGadbOnHost, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
+import { GadbRunSpans, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
-import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
+import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbLayout } from './types.ts';
 import { hex32, latin1Decode } from '../../binary/text.ts';
 
@@ -34,23 +37,47 @@ export interface VerifyGadbOptions {
 /** Which reading of H-SLOT-FLAGGED a run fits. */
 type RunOrder = GadbFlaggedOrder | 'either';
 
-/** What `checkRun` found for a run, plus the highest cell its fields need (`maxEnd`). */
+/** What `checkRun` found for a run, the highest cell its fields need (`maxEnd`) and where its block and link spans lie. */
 interface CheckedRun {
   cellCount: number;
   ok: boolean;
   order?: RunOrder;
-  maxEnd?: number;
+  maxEnd: number;
+  /** Span words `[blockFrom, blockTo)` of the block-field spans, `[linkFrom, linkTo)` of the link-field spans. */
+  blockFrom: number;
+  blockTo: number;
+  linkFrom: number;
+  linkTo: number;
 }
 
 /** Record flag of native-structure records (seed "Native-structure records"; H-REC-FLAGS). */
 const FLAG_NATIVE_STRUCTURE = 0x10;
+
+/** Per byte: 1 when the default P919 table has a usable value for it (what `canHashP919` accepts). */
+const HASHABLE: Uint8Array = (() => {
+  const t = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) {
+    const s = DEFAULT_P919_TABLE.status[b];
+    t[b] = s === 'unknown' || s === 'inferred' ? 0 : 1;
+  }
+  return t;
+})();
+
+const KIND_NAMES: Record<number, string> = Object.fromEntries(Object.entries(GadbItemKind).map(([k, v]) => [v, k]));
+/** A type code of each item kind (for the kind's size rule). */
+const TYPE_OF_KIND: Map<number, number> = (() => {
+  const m = new Map<number, number>();
+  for (const t of GADB_TYPE_CODES) if (t.itemKind !== GadbItemKind.Unreferenced && !m.has(t.itemKind)) m.set(t.itemKind, t.code);
+  return m;
+})();
 
 /** Verifies a file (bytes: parsed first; a parse failure throws its `FormatError`) or a model. */
 export function verifyGadb(input: Uint8Array | Gadb, options: VerifyGadbOptions = {}): Issue[] {
   let g: Gadb;
   let layout = options.layout;
   if (input instanceof Uint8Array) {
-    const parsed = parseGadbWithLayout(input);
+    // The record offsets follow from the cells' places in the value section (see `Verifier.cellOffset`).
+    const parsed = parseGadbOnHost(input, {}, HOST_LITTLE_ENDIAN, false);
     g = parsed.gadb;
     layout = parsed.layout;
   } else {
@@ -62,34 +89,49 @@ export function verifyGadb(input: Uint8Array | Gadb, options: VerifyGadbOptions 
   for (const i of structural) out.add(i);
   if (structural.some((i) => i.severity === 'error')) return out.finish();
 
-  const ctx = new Context(g, out, layout, items);
-  ctx.header();
-  ctx.categories();
-  ctx.runsAndSlots();
-  ctx.links();
-  ctx.strings();
-  return out.finish();
+  const v = new Verifier(g, layout, items);
+  v.header();
+  v.records();
+  v.strings();
+  return [...out.finish(), ...v.finish()];
 }
 
-class Context {
+/** Findings of one group of rules (listed in this order). */
+const PHASES = ['header', 'categories', 'runs', 'links', 'strings', 'cells'] as const;
+type Phase = (typeof PHASES)[number];
+
+class Verifier {
   readonly g: Gadb;
-  readonly out: IssueList;
   readonly layout: GadbLayout | undefined;
-  readonly index;
   readonly map: GadbItemIndex;
-  constructor(g: Gadb, out: IssueList, layout: GadbLayout | undefined, items: GadbItemIndex) {
+  /** Per item: the kind of the references to it (`GadbItemKind`; Mixed when two kinds). */
+  readonly kinds: Uint8Array;
+  readonly starts: Uint32Array;
+  /** Global index of each category's first record; length categories + 1. */
+  readonly categoryFirstRecord: Uint32Array;
+  private readonly lists = new Map<Phase, IssueList>(PHASES.map((p) => [p, new IssueList()]));
+  private phase: Phase = 'header';
+
+  constructor(g: Gadb, layout: GadbLayout | undefined, items: GadbItemIndex) {
     this.g = g;
-    this.out = out;
     this.layout = layout;
-    this.index = buildGadbIndexWithItems(g, items);
     this.map = items;
+    this.kinds = new Uint8Array(g.strings.itemKeys.length);
+    this.starts = gadbRecordCellStarts(g);
+    const { categories } = g;
+    this.categoryFirstRecord = new Uint32Array(categories.length + 1);
+    for (let c = 0; c < categories.length; c++) this.categoryFirstRecord[c + 1] = this.categoryFirstRecord[c]! + categories[c]!.primaryCount + categories[c]!.secondaryCount;
   }
 
   add(severity: Issue['severity'], rule: string, path: string, message: string, offset?: number, hypothesis?: string): void {
     const issue: Issue = { rule, message, path, severity };
     if (offset !== undefined) issue.offset = offset;
     if (hypothesis) issue.hypothesis = hypothesis;
-    this.out.add(issue);
+    this.lists.get(this.phase)!.add(issue);
+  }
+
+  finish(): Issue[] {
+    return PHASES.flatMap((p) => this.lists.get(p)!.finish());
   }
 
   private gadbOffset(rel: number): number | undefined {
@@ -98,8 +140,23 @@ class Context {
   private categoryOffset(c: number, field = 0): number | undefined {
     return this.layout ? this.layout.categoryOffsets[c]! + field : undefined;
   }
+  /** Whether record `r` is a primary (its category's first `primaryCount` records). */
+  private isPrimary(r: number): boolean {
+    const f = this.categoryFirstRecord;
+    let lo = 0;
+    let hi = f.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (f[mid]! <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    return r - f[lo]! < this.g.categories[lo]!.primaryCount;
+  }
   private recordOffset(r: number, field = 0): number | undefined {
-    return this.layout ? this.layout.recordOffsets[r]! + field : undefined;
+    if (!this.layout) return undefined;
+    if (r < this.layout.recordOffsets.length) return this.layout.recordOffsets[r]! + field;
+    const cell = this.cellOffset(r, 0);
+    return cell === undefined ? undefined : cell - (this.isPrimary(r) ? GADB_PRIMARY_HEADER_SIZE : GADB_SECONDARY_HEADER_SIZE) + field;
   }
   private descriptorOffset(i: number, field = 0): number | undefined {
     return this.layout ? this.layout.descriptorsOffset + i * GADB_DESCRIPTOR_SIZE + field : undefined;
@@ -107,26 +164,48 @@ class Context {
   private itemOffset(key: number): number | undefined {
     return this.layout ? this.layout.stringBlockOffset + key : undefined;
   }
-  private isPrimary(r: number): boolean {
-    const c = this.index.recordCategory[r]!;
-    return r - this.index.categoryFirstRecord[c]! < this.g.categories[c]!.primaryCount;
-  }
+  /**
+   * File offset of cell `k` of record `r`: from the layout's record offsets when it has them, else (a model parsed
+   * here, whose pool is the value section's words) from the cell's place in the pool.
+   */
   private cellOffset(r: number, k: number): number | undefined {
-    return this.recordOffset(r, (this.isPrimary(r) ? GADB_PRIMARY_HEADER_SIZE : GADB_SECONDARY_HEADER_SIZE) + k * 4);
+    const layout = this.layout;
+    if (!layout) return undefined;
+    if (r < layout.recordOffsets.length) return layout.recordOffsets[r]! + (this.isPrimary(r) ? GADB_PRIMARY_HEADER_SIZE : GADB_SECONDARY_HEADER_SIZE) + k * 4;
+    return this.g.records.cellStart ? layout.valueSectionOffset + (this.starts[r]! + k) * 4 : undefined;
   }
 
-  /** Text of a name item, as bytes, or undefined when it is not a text item. */
-  private nameBytes(key: number): Uint8Array | undefined {
+  /** End (exclusive) of the NUL-terminated text of the item at `key`, or -1 when `key` is no item or it has no NUL inside. */
+  private nameEnd(key: number): number {
     const i = this.map.of(key);
-    if (i < 0) return undefined;
-    const { data, itemSizes } = this.g.strings;
-    const b = data.subarray(key, key + itemSizes[i]!);
-    const end = b.indexOf(0);
-    return end < 0 ? undefined : b.subarray(0, end);
+    if (i < 0) return -1;
+    const data = this.g.strings.data;
+    const end = data.indexOf(0, key);
+    return end >= 0 && end < key + this.g.strings.itemSizes[i]! ? end : -1;
   }
   private nameText(key: number): string {
-    const b = this.nameBytes(key);
-    return b ? latin1Decode(b.subarray(0, 200)) : `@0x${key.toString(16)}`;
+    const end = this.nameEnd(key);
+    return end >= 0 ? latin1Decode(this.g.strings.data.subarray(key, Math.min(end, key + 200))) : `@0x${key.toString(16)}`;
+  }
+  /** P919 of the text `[key, end)` of the block, or -1 when a byte has no usable table value. */
+  private hashText(key: number, end: number): number {
+    const data = this.g.strings.data;
+    const values = DEFAULT_P919_TABLE.values;
+    let h = 0;
+    for (let p = key; p < end; p++) {
+      const c = data[p]!;
+      if (HASHABLE[c] === 0) return -1;
+      h = (Math.imul(h, 919) + values[c]!) | 0;
+    }
+    return h >>> 0;
+  }
+  /** Marks item `key` as referenced by a value of `kind`. */
+  private mark(key: number, kind: number): void {
+    const i = this.map.of(key);
+    if (i < 0) return;
+    const was = this.kinds[i]!;
+    if (was === GadbItemKind.Unreferenced) this.kinds[i] = kind;
+    else if (was !== kind) this.kinds[i] = GadbItemKind.Mixed;
   }
 
   header(): void {
@@ -159,121 +238,167 @@ class Context {
     if (g.valueSectionUnk00 !== 0) this.add('warning', 'values.unk00', '/valueSectionUnk00', `the value section starts with ${g.valueSectionUnk00}, not 0`, this.layout?.valueSectionOffset, 'H-VAL-00');
   }
 
-  categories(): void {
-    const { g, index } = this;
-    const { categories, records } = g;
-    for (let c = 0; c < categories.length; c++) {
+  /** Selects the group the next findings belong to. */
+  private at(phase: Phase): this {
+    this.phase = phase;
+    return this;
+  }
+
+  /**
+   * The one pass over the records, category by category: category keys and names, secondaries' name order, each
+   * record's run and slots (checked once per distinct run), the run shape, block cells (kinds, references) and link
+   * cells (range, side), through spans computed once per run.
+   */
+  records(): void {
+    const { g } = this;
+    const { records, descriptors: d, categories, cells } = g;
+    const { nameKey, cellCount, firstDescriptor, descriptorCount, flags } = records;
+    const starts = this.starts;
+    const data = g.strings.data;
+    const nc = categories.length;
+    // Link targets: records and primaries per category, and which are _Structures* (H-LINK-SIDE).
+    const catTotal = new Uint32Array(nc);
+    const catPrimary = new Uint32Array(nc);
+    const structures = new Uint8Array(nc);
+    for (let c = 0; c < nc; c++) {
+      const cat = categories[c]!;
+      catTotal[c] = cat.primaryCount + cat.secondaryCount;
+      catPrimary[c] = cat.primaryCount;
+      const end = this.nameEnd(cat.nameKey);
+      structures[c] = end >= 0 && end - cat.nameKey >= 11 && latin1Decode(data.subarray(cat.nameKey, cat.nameKey + 11)) === '_Structures' ? 1 : 0;
+    }
+    const map = this.map;
+    const kinds = this.kinds;
+    if (kinds.length > 0 && g.strings.itemKeys[0] === 0) kinds[0] = GadbItemKind.Root;
+    const TEXT = GadbItemKind.Text;
+    const MIXED = GadbItemKind.Mixed;
+    const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
+    const blockSpans = new GadbRunSpans(g, 'declared', GadbStorageCode.Block);
+    const linkSpans = new GadbRunSpans(g, 'declared', GadbStorageCode.Link);
+    const used = new Uint8Array(d.count);
+    const checkedRuns = new Map<number, CheckedRun>();
+    const flaggedOrders = new Map<RunOrder, number>();
+    let lastKey = -1;
+    let run: CheckedRun | undefined;
+    let r = 0;
+    for (let c = 0; c < nc; c++) {
       const cat = categories[c]!;
       const path = `/categories[${c}]`;
       if (c > 0 && cat.sortKey <= categories[c - 1]!.sortKey) {
-        this.add('error', 'categories.sorted', `${path}/sortKey`, `category ${JSON.stringify(this.nameText(cat.nameKey))} key ${hex32(cat.sortKey)} is not above the previous ${hex32(categories[c - 1]!.sortKey)}`, this.categoryOffset(c, 0x14));
+        this.at('categories').add('error', 'categories.sorted', `${path}/sortKey`, `category ${JSON.stringify(this.nameText(cat.nameKey))} key ${hex32(cat.sortKey)} is not above the previous ${hex32(categories[c - 1]!.sortKey)}`, this.categoryOffset(c, 0x14));
       }
-      const name = this.nameBytes(cat.nameKey);
-      if (name) {
-        if (canHashP919(name)) {
-          const h = p919Unchecked(name);
-          if (h !== cat.sortKey) this.add('error', 'categories.sortKey', `${path}/sortKey`, `sort key ${hex32(cat.sortKey)} is not P919(${JSON.stringify(this.nameText(cat.nameKey))}) = ${hex32(h)}`, this.categoryOffset(c, 0x14));
-        } else {
-          this.add('info', 'categories.sortKeyUnchecked', `${path}/sortKey`, `cannot check the sort key of ${JSON.stringify(this.nameText(cat.nameKey))}: its name has characters of unknown P919 value (calibrate the table)`, this.categoryOffset(c, 0x14));
+      const nameEnd = this.nameEnd(cat.nameKey);
+      if (nameEnd >= 0) {
+        const h = this.hashText(cat.nameKey, nameEnd);
+        if (h < 0) {
+          this.at('categories').add('info', 'categories.sortKeyUnchecked', `${path}/sortKey`, `cannot check the sort key of ${JSON.stringify(this.nameText(cat.nameKey))}: its name has characters of unknown P919 value (calibrate the table)`, this.categoryOffset(c, 0x14));
+        } else if (h !== cat.sortKey) {
+          this.at('categories').add('error', 'categories.sortKey', `${path}/sortKey`, `sort key ${hex32(cat.sortKey)} is not P919(${JSON.stringify(this.nameText(cat.nameKey))}) = ${hex32(h)}`, this.categoryOffset(c, 0x14));
         }
       }
-      // Secondaries strictly ascending by P919(name).
-      const first = index.categoryFirstRecord[c]! + cat.primaryCount;
-      let prev = -1;
-      for (let r = first; r < first + cat.secondaryCount; r++) {
-        const nb = this.nameBytes(records.nameKey[r]!);
-        if (!nb) continue;
-        if (!canHashP919(nb)) {
-          this.add('info', 'records.sortUnchecked', `/records[${r}]/name`, `cannot hash record name ${JSON.stringify(this.nameText(records.nameKey[r]!))} (unknown P919 characters); its order is not checked`, this.recordOffset(r));
-          prev = -1;
+      this.mark(cat.nameKey, TEXT);
+      this.mark(cat.typeNameKey, TEXT);
+      this.mark(cat.unk08Key, TEXT);
+      const firstSecondary = r + cat.primaryCount;
+      const end = firstSecondary + cat.secondaryCount;
+      let prevHash = -1;
+      // H-RUN-SHAPE: the category's first run with fields, and the last other run compared with it.
+      let refKey = -1;
+      let refFirst = 0;
+      let refN = 0;
+      let shapeKey = -1;
+      let shapeSame = true;
+      for (; r < end; r++) {
+        const own = cellCount[r]!;
+        if (r >= firstSecondary) {
+          // Secondaries strictly ascending by P919(name).
+          const key = nameKey[r]!;
+          this.mark(key, TEXT);
+          const e = this.nameEnd(key);
+          if (e >= 0) {
+            const h = this.hashText(key, e);
+            if (h < 0) {
+              this.at('categories').add('info', 'records.sortUnchecked', `/records[${r}]/name`, `cannot hash record name ${JSON.stringify(this.nameText(key))} (unknown P919 characters); its order is not checked`, this.recordOffset(r));
+            } else if (prevHash >= 0 && h <= prevHash) {
+              this.at('categories').add('error', 'records.sorted', `/records[${r}]/name`, `record ${JSON.stringify(this.nameText(key))} (P919 ${hex32(h)}) is not above the previous record's ${hex32(prevHash)} in ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r));
+            }
+            prevHash = h;
+          }
+        }
+        const first = firstDescriptor[r]!;
+        const n = descriptorCount[r]!;
+        if (n === 0) {
+          if (first !== 0) this.at('runs').add('warning', 'records.zeroField', `/records[${r}]/firstDescriptor`, `zero-field record points at descriptor ${first}, not 0`, this.recordOffset(r, 7), 'H-ZERO-FIELD');
+          if (own !== 0) this.at('runs').add('error', 'slots.cellCount', `/records[${r}]/cellCount`, `zero-field record owns ${own} cells`, this.recordOffset(r, 4));
           continue;
         }
-        const h = p919Unchecked(nb);
-        if (prev >= 0 && h <= prev) {
-          this.add('error', 'records.sorted', `/records[${r}]/name`, `record ${JSON.stringify(this.nameText(records.nameKey[r]!))} (P919 ${hex32(h)}) is not above the previous record's ${hex32(prev)} in ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r));
+        const key = first * 256 + n;
+        if (key !== lastKey) {
+          run = checkedRuns.get(key);
+          if (!run) {
+            run = this.newRun(first, n, (flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0, used, blockSpans, linkSpans);
+            checkedRuns.set(key, run);
+            if (run.order) flaggedOrders.set(run.order, (flaggedOrders.get(run.order) ?? 0) + 1);
+          }
+          lastKey = key;
         }
-        prev = h;
-      }
-    }
-  }
-
-  runsAndSlots(): void {
-    const { g, index } = this;
-    const { records, descriptors: d, categories } = g;
-    const used = new Uint8Array(d.count);
-    const checkedRuns = new Map<number, CheckedRun>();
-    const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
-    const BIT = GadbStorageCode.Bit;
-    let lastKey = -1;
-    let lastRun: CheckedRun | undefined;
-    const flaggedOrders = new Map<RunOrder, number>();
-    for (let r = 0; r < records.count; r++) {
-      const first = records.firstDescriptor[r]!;
-      const n = records.descriptorCount[r]!;
-      const native = (records.flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0;
-      if (n === 0) {
-        if (first !== 0) this.add('warning', 'records.zeroField', `/records[${r}]/firstDescriptor`, `zero-field record points at descriptor ${first}, not 0`, this.recordOffset(r, 7), 'H-ZERO-FIELD');
-        if (records.cellCount[r]! !== 0) this.add('error', 'slots.cellCount', `/records[${r}]/cellCount`, `zero-field record owns ${records.cellCount[r]} cells`, this.recordOffset(r, 4));
-        continue;
-      }
-      const key = first * 256 + n;
-      let run: CheckedRun | undefined = key === lastKey ? lastRun : checkedRuns.get(key);
-      if (!run) {
-        used.fill(1, first, first + n);
-        run = this.checkRun(first, n, native);
-        // The highest cell any field of the run needs (fields with no elements need none).
-        let maxEnd = 0;
-        for (let k = first; k < first + n; k++) {
-          const storage = storageByType[d.typeCode[k]!]!;
-          const end = storage === BIT ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
-          if (d.elementCount[k]! > 0 && end > maxEnd) maxEnd = end;
+        const rn = run!;
+        if (rn.ok && own !== rn.cellCount) {
+          const native = (flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0;
+          this.at('runs').add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${own} cells; its run's slot rule needs ${rn.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
         }
-        run.maxEnd = maxEnd;
-        checkedRuns.set(key, run);
-        if (run.order) flaggedOrders.set(run.order, (flaggedOrders.get(run.order) ?? 0) + 1);
-      }
-      lastKey = key;
-      lastRun = run;
-      if (run.ok && records.cellCount[r]! !== run.cellCount) {
-        this.add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${records.cellCount[r]} cells; its run's slot rule needs ${run.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
-      }
-      // Every field's cells must lie inside the record.
-      if (run.maxEnd! > records.cellCount[r]!) {
-        for (let k = first; k < first + n; k++) {
-          const storage = storageByType[d.typeCode[k]!]!;
-          const end = storage === BIT ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
-          if (d.elementCount[k]! > 0 && end > records.cellCount[r]!) {
-            this.add('error', 'slots.range', `/records[${r}]/fields[${k - first}]`, `field ${hex32(d.declaredHash[k]!)} needs cells up to ${end}, the record owns ${records.cellCount[r]}`, this.descriptorOffset(k, 0x0d));
+        if (rn.maxEnd > own) this.slotsOutside(r, first, n, own);
+        if (refKey < 0) {
+          refKey = key;
+          refFirst = first;
+          refN = n;
+        } else if (key !== refKey) {
+          if (key !== shapeKey) {
+            let same = n === refN;
+            for (let j = 0; same && j < n; j++) same = d.declaredHash[first + j] === d.declaredHash[refFirst + j];
+            shapeKey = key;
+            shapeSame = same;
+          }
+          if (!shapeSame) this.at('runs').add('warning', 'runs.shape', `/records[${r}]`, `record declares other fields than the first record of its category ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r, 6), 'H-RUN-SHAPE');
+        }
+        const base = starts[r]!;
+        // Block cells: each must be an item key; the item's kind is its field's.
+        const bs = blockSpans.spans;
+        for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
+          const link = bs[q]!;
+          const to = Math.min(own, link + bs[q + 1]!);
+          const kind = kindByType[bs[q + 2]!]!;
+          for (let k = link; k < to; k++) {
+            const v = cells[base + k]!;
+            const i = map.of(v);
+            if (i < 0) {
+              this.at('cells').add('error', 'cells.blockReference', `/records[${r}]/cells[${k}]`, `${gadbTypeInfo(bs[q + 2]!)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${data.byteLength})`, this.cellOffset(r, k));
+              continue;
+            }
+            const was = kinds[i]!;
+            if (was !== kind) kinds[i] = was === GadbItemKind.Unreferenced ? kind : MIXED;
+          }
+        }
+        // Link cells: resolve, on the expected side (H-PRIM-FIRST, H-LINK-SIDE).
+        const ls = linkSpans.spans;
+        for (let q = rn.linkFrom; q < rn.linkTo; q += 3) {
+          const link = ls[q]!;
+          const to = Math.min(own, link + ls[q + 1]!);
+          for (let k = link; k < to; k++) {
+            const raw = cells[base + k]!;
+            if (raw === 0xffffffff) continue;
+            const tc = raw >>> 20;
+            const idx = raw & 0xfffff;
+            if (tc >= nc || idx >= catTotal[tc]!) this.linkOutOfRange(r, k, raw);
+            else if ((idx < catPrimary[tc]! ? 1 : 0) !== structures[tc]) this.linkOnWrongSide(r, k, raw);
           }
         }
       }
     }
+    this.phase = 'runs';
     if (flaggedOrders.size > 0) {
       const parts = [...flaggedOrders].map(([order, count]) => `${count} run(s) "${order}"`);
       this.add('info', 'slots.flaggedOrder', '/descriptors', `runs with flagged type codes fit the slot order: ${parts.join(', ')} (full = by the whole type byte, base = by its low 6 bits, either = both give the same links)`, undefined, 'H-SLOT-FLAGGED');
-    }
-    // Runs by category: one declared shape per category (H-RUN-SHAPE).
-    for (let c = 0; c < categories.length; c++) {
-      const from = index.categoryFirstRecord[c]!;
-      const to = index.categoryFirstRecord[c + 1]!;
-      let refFirst = -1;
-      let refN = 0;
-      for (let r = from; r < to; r++) {
-        const first = records.firstDescriptor[r]!;
-        const n = records.descriptorCount[r]!;
-        if (n === 0) continue;
-        if (refFirst < 0) {
-          refFirst = first;
-          refN = n;
-          continue;
-        }
-        if (first === refFirst && n === refN) continue;
-        let same = n === refN;
-        for (let j = 0; same && j < n; j++) same = d.declaredHash[first + j] === d.declaredHash[refFirst + j];
-        if (!same) {
-          this.add('warning', 'runs.shape', `/records[${r}]`, `record declares other fields than the first record of its category ${JSON.stringify(this.nameText(categories[c]!.nameKey))}`, this.recordOffset(r, 6), 'H-RUN-SHAPE');
-        }
-      }
     }
     for (let i = 0; i < d.count; i++) {
       if (!used[i]) {
@@ -283,6 +408,48 @@ class Context {
         i = j;
       }
     }
+  }
+
+  /** Checks a run the first time a record uses it, and locates its block and link spans. */
+  private newRun(first: number, n: number, native: boolean, used: Uint8Array, blockSpans: GadbRunSpans, linkSpans: GadbRunSpans): CheckedRun {
+    const d = this.g.descriptors;
+    used.fill(1, first, first + n);
+    this.phase = 'runs';
+    const checked = this.checkRun(first, n, native);
+    // The highest cell any field of the run needs (fields with no elements need none).
+    let maxEnd = 0;
+    for (let k = first; k < first + n; k++) {
+      const end = fieldEnd(d, k);
+      if (d.elementCount[k]! > 0 && end > maxEnd) maxEnd = end;
+    }
+    const b = blockSpans.run(first, n);
+    const l = linkSpans.run(first, n);
+    return { ...checked, maxEnd, blockFrom: blockSpans.start[b]! * 3, blockTo: blockSpans.start[b + 1]! * 3, linkFrom: linkSpans.start[l]! * 3, linkTo: linkSpans.start[l + 1]! * 3 };
+  }
+
+  /** Every field of record `r` whose cells lie past the record's own. */
+  private slotsOutside(r: number, first: number, n: number, own: number): void {
+    const d = this.g.descriptors;
+    for (let k = first; k < first + n; k++) {
+      const end = fieldEnd(d, k);
+      if (d.elementCount[k]! > 0 && end > own) {
+        this.at('runs').add('error', 'slots.range', `/records[${r}]/fields[${k - first}]`, `field ${hex32(d.declaredHash[k]!)} needs cells up to ${end}, the record owns ${own}`, this.descriptorOffset(k, 0x0d));
+      }
+    }
+  }
+
+  private linkOutOfRange(r: number, e: number, raw: number): void {
+    const { categories } = this.g;
+    const cat = raw >>> 20;
+    const idx = raw & 0xfffff;
+    const target = categories[cat];
+    this.at('links').add('error', 'links.range', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} (category ${cat}, index ${idx}) resolves to nothing: ${target ? `the category has ${target.primaryCount + target.secondaryCount} records` : `there are ${categories.length} categories`}`, this.cellOffset(r, e), 'H-PRIM-FIRST');
+  }
+
+  private linkOnWrongSide(r: number, e: number, raw: number): void {
+    const target = this.g.categories[raw >>> 20]!;
+    const primary = (raw & 0xfffff) < target.primaryCount;
+    this.at('links').add('warning', 'links.side', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} addresses a ${primary ? 'primary' : 'secondary'} of ${JSON.stringify(this.nameText(target.nameKey))}, ${primary ? 'outside' : 'inside'} a _Structures* category`, this.cellOffset(r, e), 'H-LINK-SIDE');
   }
 
   /** Checks one run: sorted column, permutation, ordinals, types, slot rule. */
@@ -353,59 +520,29 @@ class Context {
     return { cellCount: a.cellCount, ok: false };
   }
 
-  links(): void {
-    const { g } = this;
-    const { categories, cells } = g;
-    const structures = categories.map((c) => {
-      const b = this.nameBytes(c.nameKey);
-      return b !== undefined && b.length >= 11 && latin1Decode(b.subarray(0, 11)) === '_Structures';
-    });
-    for (const s = gadbSpanWalk(g, 'declared', GadbStorageCode.Link); s.next(); ) {
-      const r = s.record;
-      for (let k = s.begin; k < s.end; k++) {
-        const e = k - s.recordCellStart;
-        const raw = cells[k]!;
-        if (raw === 0xffffffff) continue;
-        const cat = raw >>> 20;
-        const idx = raw & 0xfffff;
-        const target = categories[cat];
-        if (!target || idx >= target.primaryCount + target.secondaryCount) {
-          this.add('error', 'links.range', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} (category ${cat}, index ${idx}) resolves to nothing: ${target ? `the category has ${target.primaryCount + target.secondaryCount} records` : `there are ${categories.length} categories`}`, this.cellOffset(r, e), 'H-PRIM-FIRST');
-          continue;
-        }
-        const primary = idx < target.primaryCount;
-        if (primary !== structures[cat]) {
-          this.add('warning', 'links.side', `/records[${r}]/cells[${e}]`, `link ${hex32(raw)} addresses a ${primary ? 'primary' : 'secondary'} of ${JSON.stringify(this.nameText(target.nameKey))}, ${primary ? 'outside' : 'inside'} a _Structures* category`, this.cellOffset(r, e), 'H-LINK-SIDE');
-        }
-      }
-    }
-  }
-
+  /** The string block, item by item: tiling, padding, kinds, one item per value per kind; then the first-use order. */
   strings(): void {
-    const { g, index } = this;
+    const { g, kinds } = this;
     const { data, itemKeys, itemSizes } = g.strings;
-    const kinds = index.itemKinds;
     const size = data.byteLength;
+    this.phase = 'strings';
     // Distinct items by a hash of (kind, payload): an open hash table of chains in typed arrays (heads and links
     // are item index + 1, 0 = none).
+    const n = itemKeys.length;
     let seenSlots = 1;
-    while (seenSlots < itemKeys.length * 2) seenSlots *= 2;
+    while (seenSlots < n * 2) seenSlots *= 2;
     const seenMask = seenSlots - 1;
     const seenHead = new Int32Array(seenSlots);
-    const seenNext = new Int32Array(itemKeys.length);
-    const seenHash = new Uint32Array(itemKeys.length);
-    const payloads = new Int32Array(itemKeys.length);
-    const kindNames = Object.fromEntries(Object.entries(GadbItemKind).map(([k, v]) => [v, k]));
-    const typeOfKind = new Map<number, number>();
-    for (const t of GADB_TYPE_CODES) if (t.itemKind !== GadbItemKind.Unreferenced && !typeOfKind.has(t.itemKind)) typeOfKind.set(t.itemKind, t.code);
+    const seenNext = new Int32Array(n);
+    const seenHash = new Uint32Array(n);
+    const payloads = new Int32Array(n);
     if (g.header.stringBlockSize !== size && this.layout) {
       this.add('error', 'header.stringBlockSize', '/header/stringBlockSize', `header says ${g.header.stringBlockSize} bytes, the block has ${size}`, this.gadbOffset(8));
     }
     const itemPath = (key: number): string => `/strings@0x${key.toString(16)}`;
-    for (let i = 0; i < itemKeys.length; i++) {
+    for (let i = 0; i < n; i++) {
       const key = itemKeys[i]!;
       const span = itemSizes[i]!;
-      const b = data.subarray(key, key + span);
       const kind = kinds[i]!;
       if ((span & 3) !== 0) this.add('error', 'strings.aligned', itemPath(key), `item of ${span} bytes does not end on a multiple of 4`, this.itemOffset(key));
       if (kind === GadbItemKind.Unreferenced) {
@@ -418,34 +555,34 @@ class Context {
       }
       let payload = span;
       if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
-        const end = b.indexOf(0);
-        if (end < 0) {
+        const nul = data.indexOf(0, key);
+        if (nul < 0 || nul >= key + span) {
           this.add('error', 'strings.text', itemPath(key), 'text item has no NUL terminator inside its extent (overlapping items?)', this.itemOffset(key));
           continue;
         }
-        payload = end + 1;
+        payload = nul - key + 1;
         const padded = (payload + 3) & ~3;
-        if (padded !== span) this.add('error', 'strings.tiling', itemPath(key), `text of ${end} byte(s) should take ${padded} bytes, the next item starts ${span} bytes later`, this.itemOffset(key + padded));
+        if (padded !== span) this.add('error', 'strings.tiling', itemPath(key), `text of ${payload - 1} byte(s) should take ${padded} bytes, the next item starts ${span} bytes later`, this.itemOffset(key + padded));
       } else {
-        const t = typeOfKind.get(kind) ?? 0;
-        const first = b.byteLength >= 4 ? (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0 : 0;
+        const t = TYPE_OF_KIND.get(kind) ?? 0;
+        const firstWord = span >= 4 ? (data[key]! | (data[key + 1]! << 8) | (data[key + 2]! << 16) | (data[key + 3]! << 24)) >>> 0 : 0;
         const info = gadbTypeInfo(t);
-        const want = info?.decoding.kind === 'fixed' ? info.decoding.size : info?.decoding.kind === 'curve' ? 4 + first * info.decoding.keySize : -1;
+        const want = info?.decoding.kind === 'fixed' ? info.decoding.size : info?.decoding.kind === 'curve' ? 4 + firstWord * info.decoding.keySize : -1;
         if (want >= 0 && want !== span) {
-          this.add('error', 'strings.tiling', itemPath(key), `${kindNames[kind]} value should take ${want} bytes, the item spans ${span}`, this.itemOffset(key), t === 6 || t === 7 ? `H-TYPE-${t}` : undefined);
+          this.add('error', 'strings.tiling', itemPath(key), `${KIND_NAMES[kind]} value should take ${want} bytes, the item spans ${span}`, this.itemOffset(key), t === 6 || t === 7 ? `H-TYPE-${t}` : undefined);
           payload = Math.min(span, Math.max(0, want));
         }
       }
-      for (let p = payload; p < span; p++) {
-        if (b[p] !== 0) {
-          this.add('error', 'strings.padding', itemPath(key), `padding byte at +${p} is 0x${b[p]!.toString(16)}, not NUL`, this.itemOffset(key + p));
+      for (let p = key + payload, end = key + span; p < end; p++) {
+        if (data[p] !== 0) {
+          this.add('error', 'strings.padding', itemPath(key), `padding byte at +${p - key} is 0x${data[p]!.toString(16)}, not NUL`, this.itemOffset(p));
           break;
         }
       }
       // Stored once per kind [V]: bucket by a hash of (kind, payload), compare bytes within a bucket.
       if (kind !== GadbItemKind.Root) {
         let h = (0x811c9dc5 ^ kind) >>> 0;
-        for (let p = 0; p < payload; p++) h = Math.imul(h ^ b[p]!, 0x01000193);
+        for (let p = key, end = key + payload; p < end; p++) h = Math.imul(h ^ data[p]!, 0x01000193);
         h = (h ^ payload) >>> 0;
         // Chain of earlier distinct items in this hash's slot (duplicates are never added, so a match is unique).
         let prev = -1;
@@ -454,7 +591,7 @@ class Context {
           if (seenHash[j] !== h || kinds[j] !== kind || payloads[j] !== payload) continue;
           const o = itemKeys[j]!;
           let same = true;
-          for (let p = 0; p < payload && same; p++) same = data[o + p] === b[p];
+          for (let p = 0; p < payload && same; p++) same = data[o + p] === data[key + p];
           if (same) {
             prev = o;
             break;
@@ -466,30 +603,23 @@ class Context {
           seenHead[slot] = i + 1;
         }
         payloads[i] = payload;
-        if (prev >= 0) this.add('error', 'strings.duplicate', itemPath(key), `${kindNames[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
+        if (prev >= 0) this.add('error', 'strings.duplicate', itemPath(key), `${KIND_NAMES[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
       }
     }
     // First-use order [V].
     const plan = planGadbStringBlockWithItems(g, 'first-use', this.map);
-    for (let i = 0; i < itemKeys.length; i++) {
+    if (plan.identity) return;
+    for (let i = 0; i < n; i++) {
       if (kinds[i] === GadbItemKind.Unreferenced) continue;
       if (plan.newOffset[i] !== itemKeys[i]) {
         this.add('error', 'strings.firstUse', `/strings@0x${itemKeys[i]!.toString(16)}`, `item is not where the first-use rule puts it (0x${plan.newOffset[i]!.toString(16)}); writeGadb's default layout will move it (stringOrder 'model' keeps the file's order)`, this.itemOffset(itemKeys[i]!));
         break;
       }
     }
-    // Block cells that are not item keys.
-    const map = this.map;
-    const cells = g.cells;
-    for (const s = gadbSpanWalk(g); s.next(); ) {
-      for (let k = s.begin; k < s.end; k++) {
-        const v = cells[k]!;
-        if (map.of(v) < 0) {
-          const e = k - s.recordCellStart;
-          this.add('error', 'cells.blockReference', `/records[${s.record}]/cells[${e}]`, `${gadbTypeInfo(s.typeByte)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${size})`, this.cellOffset(s.record, e));
-        }
-      }
-    }
   }
 }
 
+/** The cell (Bool: the bool word) just past field row `k`'s elements, by the slot rule. */
+function fieldEnd(d: Gadb['descriptors'], k: number): number {
+  return GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] === GadbStorageCode.Bit ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
+}
