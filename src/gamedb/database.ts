@@ -511,6 +511,49 @@ export class Database {
     return undefined;
   }
 
+  /**
+   * @internal Element `element` of descriptor row `row` of record `r` (global index), decoded by the slot rule and
+   * the type table; `undefined` when the slot rule gives no value. Reads the model's columns directly: nothing is
+   * allocated but the value itself (texts, enum values and block values are decoded once per distinct item).
+   */
+  decodeAt(r: number, row: number, element: number): FieldValue | undefined {
+    const d = this.model.descriptors;
+    if (element >>> 0 !== element || element >= d.elementCount[row]!) return undefined;
+    const typeByte = d.typeCode[row]!;
+    const as = DECODE_AS[typeByte]!;
+    const own = this.model.records.cellCount[r]!;
+    const base = this.recordCellStart[r]!;
+    const local = d.link[row]! + element;
+    if (as === DecodeAs.Bit) {
+      // H-BOOL-ARRAY for element > 0: consecutive bits.
+      if (local >>> 5 >= own) return undefined;
+      return ((this.model.cells[base + (local >>> 5)]! >>> (local & 31)) & 1) === 1;
+    }
+    if (local >= own) return undefined;
+    const raw = this.model.cells[base + local]!;
+    switch (as) {
+      case DecodeAs.F32:
+        return this.cellsF32[base + local]!;
+      case DecodeAs.I32:
+        return raw | 0;
+      case DecodeAs.Text:
+        return this.block.text(raw);
+      case DecodeAs.Enum:
+        return this.enumValue(raw);
+      case DecodeAs.Link:
+        return this.resolveLink(raw);
+      case DecodeAs.BlockValue:
+        return this.blockValue(raw, typeInfoOf(typeByte)!);
+      case DecodeAs.Opaque: {
+        const item = this.itemAt(raw);
+        if (!item) throw new FormatError('gadb', raw, `/strings[${raw}]`, `cell of ${gadbTypeName(typeByte)} field points at 0x${raw.toString(16)}, where no string-block item starts`);
+        return this.model.strings.data.slice(item.key, item.key + item.size);
+      }
+      default:
+        return raw;
+    }
+  }
+
   // ---------------------------------------------------------------- fast path
 
   /**
@@ -1030,45 +1073,31 @@ export class FieldSlot {
   }
 }
 
+/**
+ * How the read API decodes the cells of each type byte, from the codec's type table (`GADB_TYPE_CODES`): one small
+ * code per byte, so decoding an element is one table read and one switch.
+ */
+const DecodeAs = { Raw: 0, Bit: 1, F32: 2, I32: 3, Text: 4, Enum: 5, BlockValue: 6, Opaque: 7, Link: 8 } as const;
+const DECODE_AS: Uint8Array = (() => {
+  const t = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) {
+    const info = gadbTypeInfo(b);
+    if (!info) continue;
+    const kind = info.decoding.kind;
+    t[b] =
+      info.storage === 'bit' ? DecodeAs.Bit
+      : kind === 'f32' ? DecodeAs.F32
+      : kind === 'i32' ? DecodeAs.I32
+      : kind === 'text' ? (info.code === T.StringEnum ? DecodeAs.Enum : DecodeAs.Text)
+      : kind === 'fixed' || kind === 'curve' ? DecodeAs.BlockValue
+      : kind === 'opaque' ? DecodeAs.Opaque
+      : kind === 'link' ? DecodeAs.Link
+      : DecodeAs.Raw;
+  }
+  return t;
+})();
+
 /** Decodes element `element` of descriptor `row` of `record` by the slot rule and the type table. */
 export function decodeElement(record: DbRecord, row: number, element: number): FieldValue | undefined {
-  const db = record.db;
-  const d = db.model.descriptors;
-  const count = d.elementCount[row]!;
-  if (!Number.isInteger(element) || element < 0 || element >= count) return undefined;
-  const typeByte = d.typeCode[row]!;
-  const info = typeInfoOf(typeByte);
-  const own = record.cellCount;
-  const base = record.cellStart;
-  const link = d.link[row]!;
-  if (info?.storage === 'bit') {
-    const bit = link + element; // H-BOOL-ARRAY for element > 0
-    if (bit >>> 5 >= own) return undefined;
-    return ((db.model.cells[base + (bit >>> 5)]! >>> (bit & 31)) & 1) === 1;
-  }
-  const local = link + element;
-  if (local >= own) return undefined;
-  const raw = db.model.cells[base + local]!;
-  if (!info) return raw;
-  const dec = info.decoding;
-  switch (dec.kind) {
-    case 'f32':
-      return db.cellsF32[base + local]!;
-    case 'i32':
-      return raw | 0;
-    case 'text':
-      return info.code === T.StringEnum ? db.enumValue(raw) : db.block.text(raw);
-    case 'fixed':
-    case 'curve':
-      return db.blockValue(raw, info);
-    case 'opaque': {
-      const item = db.itemAt(raw);
-      if (!item) throw new FormatError('gadb', raw, `/strings[${raw}]`, `cell of ${info.name} field points at 0x${raw.toString(16)}, where no string-block item starts`);
-      return db.model.strings.data.slice(item.key, item.key + item.size);
-    }
-    case 'link':
-      return db.resolveLink(raw);
-    case 'bool':
-      return undefined; // unreachable: bit storage is handled above
-  }
+  return record.db.decodeAt(record.index, row, element);
 }

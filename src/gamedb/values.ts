@@ -10,6 +10,7 @@ import { latin1Decode } from '../binary/text.ts';
 import { decodeGadbCurveItem, decodeGadbFloats, decodeGadbInt64, decodeGadbTextBytes } from '../formats/gadb/decode.ts';
 import type { GadbDecoding } from '../formats/gadb/type-codes.ts';
 import type { GadbStringBlock } from '../formats/gadb/types.ts';
+import { GadbItemIndex } from '../formats/gadb/layout.ts';
 
 /** A StringEnum value: the text the file stores and its P919, which is what the engine's cell holds after loading. */
 export interface EnumValue {
@@ -35,8 +36,9 @@ export interface CurveKey {
 export class BlockReader {
   readonly strings: GadbStringBlock;
   readonly #texts = new Map<number, string>();
-  #slots: Int32Array | undefined;
-  readonly #list: string[] = [];
+  #items: GadbItemIndex | undefined;
+  /** Per item: its decoded text, once asked for. */
+  #cache: Array<string | undefined> | undefined;
 
   constructor(strings: GadbStringBlock) {
     this.strings = strings;
@@ -48,19 +50,17 @@ export class BlockReader {
   }
 
   /**
-   * The text at `key` (Latin-1, as the codec reads it), cached: names and values repeat (one "" serves 214,768
-   * cells of the game-scale file). Items start at multiples of 4, so the cache is a typed slot per 4 bytes of
-   * block into a dense list; an unaligned key (a broken file) goes through a map.
+   * The text at `key` (Latin-1, as the codec reads it), cached per item: names and values repeat (one "" serves
+   * 214,768 cells of the game-scale file), and a text is decoded once. A key where no item starts (a broken file)
+   * goes through a map (and the decoder's error).
    */
   text(key: number): string {
-    const data = this.strings.data;
-    if ((key & 3) === 0 && key >= 0 && key < data.length) {
-      this.#slots ??= new Int32Array((data.length + 3) >>> 2);
-      const slot = this.#slots[key >>> 2]!;
-      if (slot > 0) return this.#list[slot - 1]!;
-      const s = latin1Decode(this.textBytes(key));
-      this.#list.push(s);
-      this.#slots[key >>> 2] = this.#list.length;
+    const items = (this.#items ??= new GadbItemIndex(this.strings.itemKeys, this.strings.data.byteLength));
+    const i = items.of(key);
+    if (i >= 0) {
+      const cache = (this.#cache ??= new Array<string | undefined>(this.strings.itemKeys.length));
+      let s = cache[i];
+      if (s === undefined) cache[i] = s = latin1Decode(this.textBytes(key));
       return s;
     }
     let s = this.#texts.get(key);
