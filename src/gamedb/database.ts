@@ -110,6 +110,22 @@ function hashBlockText(data: Uint8Array, key: number, table: P919Table): number 
 }
 
 /**
+ * Every record's run inside the descriptor table and its cells inside the model's pool (the codec guarantees both
+ * for parsed files; an edited model may not): one pass, throwing a `FormatError` naming the first that is not.
+ */
+function checkRecordRanges(model: Gadb, starts: Uint32Array): void {
+  const { count, firstDescriptor, descriptorCount, cellCount } = model.records;
+  const descriptors = model.descriptors.count;
+  const cells = model.cells.length;
+  for (let r = 0; r < count; r++) {
+    if (firstDescriptor[r]! + descriptorCount[r]! > descriptors) {
+      throw new FormatError('gadb', 0, `/records[${r}]`, `run [${firstDescriptor[r]}, +${descriptorCount[r]}) lies past the ${descriptors} descriptors`);
+    }
+    if (starts[r]! + cellCount[r]! > cells) throw new FormatError('gadb', 0, `/records[${r}]/cells`, `record ${r}'s cells run past the ${cells} cells the model holds`);
+  }
+}
+
+/**
  * A GADB database opened for lookups. Construct with `Database.open(bytes)` (any container: `.gamedb`, `.fxp`,
  * `.bvr`) or `new Database(model)` over a model already parsed or built.
  */
@@ -122,8 +138,7 @@ export class Database {
   readonly block: BlockReader;
   /** `recordCellStart[r]`: index in `model.cells` of record r's first cell; length `records.count + 1` (`gadbRecordCellStarts`). */
   readonly recordCellStart: Uint32Array;
-  /** Ordinal of each record's category. */
-  readonly recordCategory: Uint32Array;
+  #recordCategory: Uint32Array | undefined;
   /** `categoryFirstRecord[c]`: global index of category c's first record; length `categories + 1`. */
   readonly categoryFirstRecord: Uint32Array;
   /** Cells read as f32 (the same memory as `model.cells`). */
@@ -154,35 +169,34 @@ export class Database {
     if (!records.cellStart) {
       const at = this.recordCellStart[records.count]!;
       if (at !== cells.length) throw new FormatError('gadb', 0, '/cells', `records claim ${at} cells but the model holds ${cells.length}`);
-    } else {
-      const starts = this.recordCellStart;
-      const { cellCount } = records;
-      for (let r = 0; r < records.count; r++) {
-        if (starts[r]! + cellCount[r]! > cells.length) throw new FormatError('gadb', 0, `/records[${r}]/cells`, `record ${r}'s cells run past the ${cells.length} cells the model holds`);
-      }
     }
+    checkRecordRanges(model, this.recordCellStart);
     this.categoryFirstRecord = new Uint32Array(categories.length + 1);
-    this.recordCategory = new Uint32Array(records.count);
     let r = 0;
     for (let c = 0; c < categories.length; c++) {
       this.categoryFirstRecord[c] = r;
       const n = categories[c]!.primaryCount + categories[c]!.secondaryCount;
       if (r + n > records.count) throw new FormatError('gadb', 0, `/categories[${c}]`, `categories claim more records than the model's ${records.count}`);
-      this.recordCategory.fill(c, r, r + n);
       r += n;
     }
     this.categoryFirstRecord[categories.length] = r;
-    // Every run must lie inside the descriptor table (the codec guarantees it for parsed files; an edited model may not).
-    for (let i = 0; i < records.count; i++) {
-      if (records.firstDescriptor[i]! + records.descriptorCount[i]! > model.descriptors.count) {
-        throw new FormatError('gadb', 0, `/records[${i}]`, `run [${records.firstDescriptor[i]}, +${records.descriptorCount[i]}) lies past the ${model.descriptors.count} descriptors`);
-      }
-    }
     if (r !== records.count) throw new FormatError('gadb', 0, '/records', `categories claim ${r} records but the model holds ${records.count}`);
     this.#categories = categories.map((_, i) => new Category(this, i));
   }
 
   // ---------------------------------------------------------------- categories
+
+  /** Ordinal of each record's category (built on first use: 4 bytes a record). */
+  get recordCategory(): Uint32Array {
+    if (!this.#recordCategory) {
+      const n = this.model.records.count;
+      const out = new Uint32Array(n);
+      const f = this.categoryFirstRecord;
+      for (let c = 0; c + 1 < f.length; c++) out.fill(c, f[c]!, f[c + 1]!);
+      this.#recordCategory = out;
+    }
+    return this.#recordCategory;
+  }
 
   /** Categories in file order, which is ascending sort key; a category's position is its link ordinal. */
   get categories(): readonly Category[] {

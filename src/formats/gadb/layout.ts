@@ -363,6 +363,9 @@ export class GadbRunSpans {
   private runs = 0;
   private words = 0;
   private readonly ids = new Map<number, number>();
+  /** Run id + 1 by first descriptor (0: none yet), and each run's descriptor count. */
+  private readonly byFirst: Int32Array;
+  private counts: Int32Array<ArrayBuffer> = new Int32Array(64);
   private readonly g: Gadb;
   private readonly sorted: boolean;
   private readonly storage: number;
@@ -371,10 +374,15 @@ export class GadbRunSpans {
     this.g = g;
     this.sorted = order === 'sorted';
     this.storage = storage;
+    this.byFirst = new Int32Array(g.descriptors.count + 1);
   }
 
   /** The id of the run `[first, first + n)`. */
   run(first: number, n: number): number {
+    // Runs are found by their first descriptor (a table, as records of one category alternate between runs), the
+    // rare same first with another count through a map.
+    const at = first < this.byFirst.length ? this.byFirst[first]! : 0;
+    if (at > 0 && this.counts[at - 1] === n) return at - 1;
     const key = first * 256 + n;
     const known = this.ids.get(key);
     if (known !== undefined) return known;
@@ -382,6 +390,9 @@ export class GadbRunSpans {
     const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
     const id = this.runs++;
     this.ids.set(key, id);
+    if (at === 0 && first < this.byFirst.length) this.byFirst[first] = id + 1;
+    if (id >= this.counts.length) this.counts = grow(this.counts, id + 1);
+    this.counts[id] = n;
     if (this.runs + 1 > this.start.length) this.start = grow(this.start, this.runs + 1);
     if (this.words + 3 * n > this.spans.length) this.spans = grow(this.spans, this.words + 3 * n);
     const spans = this.spans;

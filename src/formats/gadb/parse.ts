@@ -200,63 +200,15 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   const categoryCount = r.u32('/values/categoryCount');
   r.guardCount(categoryCount, GADB_CATEGORY_SIZE, '/values/categoryCount');
 
-  // Pass 1: walk categories and record headers, checking every size against the remaining bytes. (Field paths
-  // are built only when a check fails: at game scale this loop visits 694,632 records.)
-  const categories: GadbCategory[] = new Array<GadbCategory>(categoryCount);
-  let recordTotal = 0;
-  const PH = GADB_RECORD_HEADER.primary;
-  const SH = GADB_RECORD_HEADER.secondary;
-  const PW = PH.size >> 2;
-  const SW = SH.size >> 2;
-  const pTail = PH.tailAt >> 2;
-  const sTail = SH.tailAt >> 2;
-  const wordCount = words.length;
-  let w = 2; // after unk00 and the category count
-  for (let c = 0; c < categoryCount; c++) {
-    if (w + 6 > wordCount) {
-      r.pos = valueSectionPos + w * 4;
-      r.need(GADB_CATEGORY_SIZE, `/categories[${c}]`);
-    }
-    const cat: GadbCategory = {
-      nameKey: words[w]!,
-      typeNameKey: words[w + 1]!,
-      unk08Key: words[w + 2]!,
-      primaryCount: words[w + 3]!,
-      secondaryCount: words[w + 4]!,
-      sortKey: words[w + 5]!,
-    };
-    w += 6;
-    categories[c] = cat;
-    // H-CAT-0C: primaries first, each at least a header.
-    r.pos = valueSectionPos + w * 4;
-    r.guardCount(cat.primaryCount, GADB_PRIMARY_HEADER_SIZE, `/categories[${c}]/primaryCount`);
-    for (let i = 0, n = cat.primaryCount; i < n; i++) {
-      if (w + PW > wordCount) failRecord(r, valueSectionPos + w * 4, PH.size, `/categories[${c}]/primaries[${i}]`);
-      const cells = words[w + pTail]! & 0xffff;
-      w += PW;
-      if (cells > wordCount - w) failCells(r, valueSectionPos + w * 4, cells, `/categories[${c}]/primaries[${i}]/cells`);
-      w += cells;
-    }
-    r.pos = valueSectionPos + w * 4;
-    r.guardCount(cat.secondaryCount, GADB_SECONDARY_HEADER_SIZE, `/categories[${c}]/secondaryCount`);
-    for (let i = 0, n = cat.secondaryCount; i < n; i++) {
-      if (w + SW > wordCount) failRecord(r, valueSectionPos + w * 4, SH.size, `/categories[${c}]/records[${i}]`);
-      const cells = words[w + sTail]! & 0xffff;
-      w += SW;
-      if (cells > wordCount - w) failCells(r, valueSectionPos + w * 4, cells, `/categories[${c}]/records[${i}]/cells`);
-      w += cells;
-    }
-    recordTotal += cat.primaryCount + cat.secondaryCount;
-  }
-  const trailerWord = w;
-  const trailerPos = valueSectionPos + trailerWord * 4;
-
-  // Pass 2: the record columns (every size is now known and justified by the bytes walked).
-  const records = allocRecords(recordTotal);
+  // One walk over categories and records: every size is checked against the words that remain before it is
+  // used, names and runs against the string block and the descriptor table, and the columns filled as it goes.
+  // Their capacity starts at the header's counts (+0x10 secondaries, +0x14 primaries by H-HDR-10/14; a hint only).
   const valueSectionOffset = r.fileOffset(valueSectionPos);
-  const categoryOffsets = new Uint32Array(categoryCount);
-  const recordOffsets = new Uint32Array(withRecordOffsets ? recordTotal : 0);
-  fillRecords(words, categories, records, categoryOffsets, valueSectionOffset, withRecordOffsets ? recordOffsets : undefined, blockSize, descriptors.count, format);
+  const reader = new ValueSectionReader(r, words, valueSectionPos, valueSectionOffset, blockSize, descriptors.count, format, withRecordOffsets);
+  reader.read(categoryCount, header.recordCount + header.unk14);
+  const { categories, categoryOffsets, records, recordOffsets } = reader;
+  const trailerWord = reader.w;
+  const trailerPos = valueSectionPos + trailerWord * 4;
   // Trailer: u32 pair count, then the pairs (H-PAIRS).
   r.pos = trailerPos;
   const pairCount = r.u32('/trailer/pairCount');
@@ -297,20 +249,6 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   return { gadb, layout };
 }
 
-/** Throws the reader's `EofError` for a record header that does not fit at `pos`. */
-function failRecord(r: ByteReader, pos: number, size: number, path: string): never {
-  r.pos = pos;
-  r.need(size, path);
-  throw new Error('unreachable');
-}
-
-/** Throws the reader's `EofError` for `n` cells that do not fit at `pos`. */
-function failCells(r: ByteReader, pos: number, n: number, path: string): never {
-  r.pos = pos;
-  r.skip(n * 4, path);
-  throw new Error('unreachable');
-}
-
 /**
  * The u32 words of `src` from `pos` to its end (the value section and the trailer): a view when `src` holds them
  * 4-aligned on a little-endian host and the caller allows views, otherwise an owned copy (one bulk copy on a
@@ -330,56 +268,180 @@ function readWords(src: Uint8Array, pos: number, littleEndianHost: boolean, owne
 }
 
 /**
- * Pass 2 of the reader: category offsets, the record columns and each record's first cell (a word index into
- * the value section's words, which the model's `cells` keeps). Every size was checked by pass 1; here every name
- * must be a 4-aligned offset inside the string block and every run must lie inside the descriptor table.
+ * The value section's walk (categories, then each category's primaries and secondaries), filling the record
+ * columns. Each record costs one bounds check, two header words read and one column write per field; errors
+ * name the offset and the field path, built only when thrown.
  */
-function fillRecords(words: Uint32Array, categories: GadbCategory[], records: GadbRecords, categoryOffsets: Uint32Array, valueSectionOffset: number, recordOffsets: Uint32Array | undefined, blockSize: number, descriptorTotal: number, format: string): void {
-  const PH = GADB_RECORD_HEADER.primary;
-  const SH = GADB_RECORD_HEADER.secondary;
-  const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
-  const cellStart = records.cellStart!;
-  const badName = (key: number, at: number, path: string): never => {
-    throw new FormatError(format, at, path, `string-block offset ${key} is ${key >= blockSize ? `outside the block (size ${blockSize})` : 'not 4-aligned'}`, { actual: key });
-  };
-  let rec = 0;
-  let w = 2;
-  for (let c = 0; c < categories.length; c++) {
-    const cat = categories[c]!;
-    const at = valueSectionOffset + w * 4;
-    categoryOffsets[c] = at;
-    if (cat.nameKey >= blockSize || (cat.nameKey & 3) !== 0) badName(cat.nameKey, at, `/categories[${c}]/name`);
-    if (cat.typeNameKey >= blockSize || (cat.typeNameKey & 3) !== 0) badName(cat.typeNameKey, at + 4, `/categories[${c}]/typeName`);
-    if (cat.unk08Key >= blockSize || (cat.unk08Key & 3) !== 0) badName(cat.unk08Key, at + 8, `/categories[${c}]/unk08`);
-    w += GADB_CATEGORY_SIZE >> 2;
-    for (let side = 0; side < 2; side++) {
-      const h = side === 0 ? PH : SH;
-      const nameAt = h.nameAt >> 2;
-      const tailAt = h.tailAt >> 2;
-      const size = h.size >> 2;
-      for (let i = 0, n = side === 0 ? cat.primaryCount : cat.secondaryCount; i < n; i++, rec++) {
-        const t0 = words[w + tailAt]!;
-        const t1 = words[w + tailAt + 1]!;
-        if (nameAt >= 0) {
-          const key = words[w + nameAt]!;
-          if (key >= blockSize || (key & 3) !== 0) badName(key, valueSectionOffset + w * 4, `/records[${rec}]/name`);
-          nameKey[rec] = key;
-        }
-        decodeGadbRecordTail(records, rec, t0, t1);
-        const first = firstDescriptor[rec]!;
-        const runLength = descriptorCount[rec]!;
-        if (first + runLength > descriptorTotal) {
-          throw new FormatError(format, valueSectionOffset + w * 4, `/records[${rec}]/firstDescriptor`, `descriptor run [${first}, ${first + runLength}) is outside the ${descriptorTotal} descriptors`, { actual: first });
-        }
-        const count = cellCount[rec]!;
-        if (recordOffsets) recordOffsets[rec] = valueSectionOffset + w * 4;
-        w += size;
-        cellStart[rec] = w;
-        w += count;
+class ValueSectionReader {
+  categories: GadbCategory[] = [];
+  categoryOffsets = new Uint32Array(0);
+  records: GadbRecords = allocRecords(0);
+  recordOffsets = new Uint32Array(0);
+  /** The next word to read. */
+  w = 2;
+  private count = 0;
+  private readonly r: ByteReader;
+  private readonly words: Uint32Array;
+  private readonly pos: number;
+  private readonly offset: number;
+  private readonly blockSize: number;
+  private readonly descriptorTotal: number;
+  private readonly format: string;
+  private readonly withRecordOffsets: boolean;
+
+  constructor(r: ByteReader, words: Uint32Array, valueSectionPos: number, valueSectionOffset: number, blockSize: number, descriptorTotal: number, format: string, withRecordOffsets: boolean) {
+    this.r = r;
+    this.words = words;
+    this.pos = valueSectionPos;
+    this.offset = valueSectionOffset;
+    this.blockSize = blockSize;
+    this.descriptorTotal = descriptorTotal;
+    this.format = format;
+    this.withRecordOffsets = withRecordOffsets;
+  }
+
+  read(categoryCount: number, recordHint: number): void {
+    const { r, words } = this;
+    const capacity = Math.min(Math.max(0, recordHint) || 0, words.length >>> 2);
+    this.grow(capacity);
+    this.categories = new Array<GadbCategory>(categoryCount);
+    this.categoryOffsets = new Uint32Array(categoryCount);
+    for (let c = 0; c < categoryCount; c++) {
+      const w = this.w;
+      if (w + 6 > words.length) {
+        r.pos = this.pos + w * 4;
+        r.need(GADB_CATEGORY_SIZE, `/categories[${c}]`);
       }
+      const cat: GadbCategory = {
+        nameKey: words[w]!,
+        typeNameKey: words[w + 1]!,
+        unk08Key: words[w + 2]!,
+        primaryCount: words[w + 3]!,
+        secondaryCount: words[w + 4]!,
+        sortKey: words[w + 5]!,
+      };
+      this.categories[c] = cat;
+      this.categoryOffsets[c] = this.offset + w * 4;
+      this.checkName(cat.nameKey, this.offset + w * 4, () => `/categories[${c}]/name`);
+      this.checkName(cat.typeNameKey, this.offset + w * 4 + 4, () => `/categories[${c}]/typeName`);
+      this.checkName(cat.unk08Key, this.offset + w * 4 + 8, () => `/categories[${c}]/unk08`);
+      this.w = w + 6;
+      // H-CAT-0C: primaries first, each at least a header.
+      r.pos = this.pos + this.w * 4;
+      r.guardCount(cat.primaryCount, GADB_PRIMARY_HEADER_SIZE, `/categories[${c}]/primaryCount`);
+      this.side(c, cat.primaryCount, GADB_RECORD_HEADER.primary, 'primaries');
+      r.pos = this.pos + this.w * 4;
+      r.guardCount(cat.secondaryCount, GADB_SECONDARY_HEADER_SIZE, `/categories[${c}]/secondaryCount`);
+      this.side(c, cat.secondaryCount, GADB_RECORD_HEADER.secondary, 'records');
+    }
+    const n = this.count;
+    const rec = this.records;
+    rec.cellStart![n] = this.w;
+    // The final columns, exactly sized (a hint that was too large leaves spare rows to cut).
+    const cut = <T extends Uint8Array | Uint16Array | Uint32Array>(a: T, length: number): T => (a.length === length ? a : (a.slice(0, length) as T));
+    this.records = {
+      count: n,
+      nameKey: cut(rec.nameKey, n),
+      cellCount: cut(rec.cellCount, n),
+      descriptorCount: cut(rec.descriptorCount, n),
+      firstDescriptor: cut(rec.firstDescriptor, n),
+      unk0A: cut(rec.unk0A, n),
+      flags: cut(rec.flags, n),
+      cellStart: cut(rec.cellStart!, n + 1),
+    };
+    if (this.withRecordOffsets) this.recordOffsets = cut(this.recordOffsets, n);
+  }
+
+  /** `n` records of category `c` with header layout `h` (`what`: the path's word for them). */
+  private side(c: number, n: number, h: (typeof GADB_RECORD_HEADER)['primary' | 'secondary'], what: string): void {
+    if (this.count + n > this.records.nameKey.length) this.grow(Math.max(this.count + n, this.records.nameKey.length * 2));
+    const end = fillRecords(this.words, this.w, this.count, n, h.size >> 2, h.nameAt >> 2, h.tailAt >> 2, this.records, this.blockSize, this.descriptorTotal, this.withRecordOffsets ? this.recordOffsets : undefined, this.offset);
+    if (end < 0) this.fail(c, n, h, what);
+    this.w = end;
+    this.count += n;
+  }
+
+  /** Re-walks the side that `fillRecords` refused, to throw the error of its first bad record. */
+  private fail(c: number, n: number, h: (typeof GADB_RECORD_HEADER)['primary' | 'secondary'], what: string): never {
+    const { r, words } = this;
+    const size = h.size >> 2;
+    let w = this.w;
+    for (let i = 0; i < n; i++) {
+      const rec = this.count + i;
+      const path = `/categories[${c}]/${what}[${i}]`;
+      if (w + size > words.length) {
+        r.pos = this.pos + w * 4;
+        r.need(h.size, path);
+      }
+      const rows = this.records;
+      decodeGadbRecordTail(rows, rec, words[w + (h.tailAt >> 2)]!, words[w + (h.tailAt >> 2) + 1]!);
+      const cells = rows.cellCount[rec]!;
+      if (cells > words.length - w - size) {
+        r.pos = this.pos + (w + size) * 4;
+        r.skip(cells * 4, `${path}/cells`);
+      }
+      if (h.nameAt >= 0) this.checkName(words[w + (h.nameAt >> 2)]!, this.offset + w * 4, () => `/records[${rec}]/name`);
+      const runLength = rows.descriptorCount[rec]!;
+      const first = rows.firstDescriptor[rec]!;
+      if (first + runLength > this.descriptorTotal) {
+        throw new FormatError(this.format, this.offset + w * 4, `/records[${rec}]/firstDescriptor`, `descriptor run [${first}, ${first + runLength}) is outside the ${this.descriptorTotal} descriptors`, { actual: first });
+      }
+      w += size + cells;
+    }
+    throw new Error('gadb reader: a refused record passed every check');
+  }
+
+  /** Names must be 4-aligned offsets inside the string block. */
+  private checkName(key: number, at: number, path: () => string): void {
+    if (key < this.blockSize && (key & 3) === 0) return;
+    throw new FormatError(this.format, at, path(), `string-block offset ${key} is ${key >= this.blockSize ? `outside the block (size ${this.blockSize})` : 'not 4-aligned'}`, { actual: key });
+  }
+
+  private grow(capacity: number): void {
+    const old = this.records;
+    const next = allocRecords(capacity);
+    next.nameKey.set(old.nameKey.subarray(0, this.count));
+    next.cellCount.set(old.cellCount.subarray(0, this.count));
+    next.descriptorCount.set(old.descriptorCount.subarray(0, this.count));
+    next.firstDescriptor.set(old.firstDescriptor.subarray(0, this.count));
+    next.unk0A.set(old.unk0A.subarray(0, this.count));
+    next.flags.set(old.flags.subarray(0, this.count));
+    next.cellStart!.set(old.cellStart!.subarray(0, this.count));
+    this.records = next;
+    if (this.withRecordOffsets) {
+      const offsets = new Uint32Array(capacity);
+      offsets.set(this.recordOffsets.subarray(0, this.count));
+      this.recordOffsets = offsets;
     }
   }
-  cellStart[rec] = w;
+}
+
+/**
+ * Fills the columns of `n` records whose headers (`size` words; name at word `nameAt`, -1 for none; tail at
+ * `tailAt`) start at word `w`, from column row `rec`; returns the word after them, or -1 when a record does not
+ * fit, names a bad string-block offset or a run outside the descriptor table (the caller finds which).
+ */
+function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size: number, nameAt: number, tailAt: number, records: GadbRecords, blockSize: number, descriptorTotal: number, recordOffsets: Uint32Array | undefined, offset: number): number {
+  const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
+  const cellStart = records.cellStart!;
+  const end = words.length;
+  for (let i = 0; i < n; i++, rec++) {
+    if (w + size > end) return -1;
+    decodeGadbRecordTail(records, rec, words[w + tailAt]!, words[w + tailAt + 1]!);
+    const count = cellCount[rec]!;
+    if (count > end - w - size) return -1;
+    if (firstDescriptor[rec]! + descriptorCount[rec]! > descriptorTotal) return -1;
+    if (nameAt >= 0) {
+      const key = words[w + nameAt]!;
+      if (key >= blockSize || (key & 3) !== 0) return -1;
+      nameKey[rec] = key;
+    }
+    if (recordOffsets) recordOffsets[rec] = offset + w * 4;
+    w += size;
+    cellStart[rec] = w;
+    w += count;
+  }
+  return w;
 }
 
 function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
@@ -396,15 +458,17 @@ function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
     link: new Uint16Array(count),
   };
   const b = r.data;
+  const dv = r.dv;
+  const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
   let p = r.pos;
   for (let i = 0; i < count; i++, p += GADB_DESCRIPTOR_SIZE) {
-    d.declaredHash[i] = (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
-    d.sortedHash[i] = (b[p + 4]! | (b[p + 5]! << 8) | (b[p + 6]! << 16) | (b[p + 7]! << 24)) >>> 0;
-    d.schemaOrdinal[i] = b[p + 8]!;
-    d.sortedToDeclared[i] = b[p + 9]!;
-    d.typeCode[i] = b[p + 10]!;
-    d.elementCount[i] = b[p + 11]! | (b[p + 12]! << 8);
-    d.link[i] = b[p + 13]! | (b[p + 14]! << 8);
+    declaredHash[i] = dv.getUint32(p, true);
+    sortedHash[i] = dv.getUint32(p + 4, true);
+    schemaOrdinal[i] = b[p + 8]!;
+    sortedToDeclared[i] = b[p + 9]!;
+    typeCode[i] = b[p + 10]!;
+    elementCount[i] = dv.getUint16(p + 11, true);
+    link[i] = dv.getUint16(p + 13, true);
   }
   r.pos = p;
   return d;
@@ -425,44 +489,71 @@ function allocRecords(count: number): GadbRecords {
 
 /**
  * Finds the string block's items from the references to it (names were checked by `fillRecords`). A block-type
- * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it.
+ * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it. Item starts
+ * are a bit per 4-byte word of the block.
  */
 function deriveItems(g: Gadb): GadbStringBlock {
   const size = g.strings.data.byteLength;
   if (size === 0) return { data: g.strings.data, itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
   const words = (size + 3) >>> 2;
-  const starts = new Uint8Array(words + 1);
+  const starts = new Uint32Array((words >>> 5) + 1);
   starts[0] = 1;
-  const { categories, records, cells } = g;
+  markNames(g, starts);
+  markBlockCells(g, starts, size);
+  return itemsFromStarts(g.strings.data, starts, words);
+}
+
+/** Sets the start bit of every category and record name (keys already checked to be aligned and in the block). */
+function markNames(g: Gadb, starts: Uint32Array): void {
+  const { categories, records } = g;
   const { nameKey } = records;
   let rec = 0;
   for (let c = 0; c < categories.length; c++) {
     const cat = categories[c]!;
-    starts[cat.nameKey >>> 2] = 1;
-    starts[cat.typeNameKey >>> 2] = 1;
-    starts[cat.unk08Key >>> 2] = 1;
+    for (const key of [cat.nameKey, cat.typeNameKey, cat.unk08Key]) starts[key >>> 7] = starts[key >>> 7]! | (1 << ((key >>> 2) & 31));
     rec += cat.primaryCount;
-    for (let end = rec + cat.secondaryCount; rec < end; rec++) starts[nameKey[rec]! >>> 2] = 1;
+    for (let end = rec + cat.secondaryCount; rec < end; rec++) {
+      const w = nameKey[rec]! >>> 2;
+      starts[w >>> 5] = starts[w >>> 5]! | (1 << (w & 31));
+    }
   }
-  // Cells of block types, through each record's own run.
+}
+
+/** Sets the start bit of every block-type cell that is an aligned offset inside the block. */
+function markBlockCells(g: Gadb, starts: Uint32Array, size: number): void {
+  const cells = g.cells;
   for (const s = gadbSpanWalk(g); s.next(); ) {
     for (let k = s.begin; k < s.end; k++) {
       const v = cells[k]!;
-      if (v < size && (v & 3) === 0) starts[v >>> 2] = 1;
+      if (v < size && (v & 3) === 0) starts[v >>> 7] = starts[v >>> 7]! | (1 << ((v >>> 2) & 31));
     }
   }
+}
+
+/** Item keys and sizes from the start bits: each item runs to the next start (or the block's end). */
+function itemsFromStarts(data: Uint8Array, starts: Uint32Array, words: number): GadbStringBlock {
   let itemCount = 0;
-  for (let w = 0; w < words; w++) itemCount += starts[w]!;
+  for (let i = 0; i < starts.length; i++) {
+    let x = starts[i]!;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    itemCount += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  }
   const itemKeys = new Uint32Array(itemCount);
   const itemSizes = new Uint32Array(itemCount);
-  let i = 0;
-  for (let w = 0; w < words; w++) {
-    if (starts[w] === 0) continue;
-    const key = w << 2;
-    if (i > 0) itemSizes[i - 1] = key - itemKeys[i - 1]!;
-    itemKeys[i++] = key;
+  let n = 0;
+  for (let i = 0; i < starts.length; i++) {
+    let x = starts[i]!;
+    while (x !== 0) {
+      const bit = 31 - Math.clz32(x & -x);
+      x &= x - 1;
+      const w = (i << 5) + bit;
+      if (w >= words) break;
+      itemKeys[n++] = w << 2;
+    }
   }
-  itemSizes[i - 1] = size - itemKeys[i - 1]!;
-  return { data: g.strings.data, itemKeys, itemSizes };
+  for (let j = 0; j + 1 < n; j++) itemSizes[j] = itemKeys[j + 1]! - itemKeys[j]!;
+  if (n > 0) itemSizes[n - 1] = data.byteLength - itemKeys[n - 1]!;
+  return { data, itemKeys: n === itemCount ? itemKeys : itemKeys.slice(0, n), itemSizes: n === itemCount ? itemSizes : itemSizes.slice(0, n) };
 }
 

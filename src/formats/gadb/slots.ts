@@ -11,7 +11,7 @@
  * Whether a flagged code (0x44) sorts by its full byte or by its low 6 bits is unknown (H-SLOT-FLAGGED): both
  * orders are available; `verifyGadb` accepts either and says which a file uses.
  */
-import { GADB_TYPE_MASK, gadbTypeInfo } from './type-codes.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode } from './type-codes.ts';
 import type { GadbDescriptors } from './types.ts';
 
 /** H-SLOT-FLAGGED: `full` sorts by the whole type byte (0x44 after 16), `base` by its low 6 bits (0x44 with 4). */
@@ -44,24 +44,146 @@ export interface GadbSlotAssignment {
 
 /** Applies the slot rule to `fields` (declaration order). */
 export function assignGadbSlots(fields: readonly GadbSlotField[], order: GadbFlaggedOrder = DEFAULT_GADB_FLAGGED_ORDER): GadbSlotAssignment {
-  const links = new Array<number>(fields.length).fill(0);
-  const bools: number[] = [];
-  const others: number[] = [];
-  for (let i = 0; i < fields.length; i++) (gadbTypeInfo(fields[i]!.typeByte)?.storage === 'bit' ? bools : others).push(i);
-  bools.sort((a, b) => fields[a]!.hash - fields[b]!.hash);
-  let bit = 0;
-  for (const i of bools) {
-    links[i] = bit;
-    bit += fields[i]!.count;
+  const n = fields.length;
+  const hash = new Float64Array(n);
+  const typeByte = new Uint8Array(n);
+  const count = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    hash[i] = fields[i]!.hash;
+    typeByte[i] = fields[i]!.typeByte;
+    count[i] = fields[i]!.count;
   }
-  const words = (bit + 31) >>> 5;
-  others.sort((a, b) => gadbSlotOrderKey(fields[a]!.typeByte, order) - gadbSlotOrderKey(fields[b]!.typeByte, order) || fields[a]!.hash - fields[b]!.hash);
-  let slot = words;
-  for (const i of others) {
-    links[i] = slot;
-    slot += fields[i]!.count;
+  const links = new Int32Array(n);
+  const { boolBits, cellCount } = assignSlots(hash, typeByte, count, 0, n, order, links);
+  return { links: Array.from(links), boolBits, cellCount };
+}
+
+/**
+ * The slot rule on the run `[first, first + n)` of a descriptor table, without objects: each field's link goes to
+ * `links[j]` (declaration index j), and the run's cell count is returned. The verifier checks every distinct run
+ * of the game database with it.
+ */
+export function assignGadbRunSlots(d: GadbDescriptors, first: number, n: number, order: GadbFlaggedOrder, links: Int32Array): number {
+  return assignSlots(d.declaredHash, d.typeCode, d.elementCount, first, n, order, links).cellCount;
+}
+
+let sortIndex = new Int32Array(64);
+let sortGroup = new Int32Array(64);
+let sortKey = new Float64Array(64);
+
+/** The slot rule over columns (fields `[at, at + n)`); stable sorts, as `Array.prototype.sort` gives. */
+function assignSlots(hash: ArrayLike<number>, typeByte: ArrayLike<number>, count: ArrayLike<number>, at: number, n: number, order: GadbFlaggedOrder, links: Int32Array): { boolBits: number; cellCount: number } {
+  if (sortIndex.length < n) {
+    sortIndex = new Int32Array(n);
+    sortGroup = new Int32Array(n);
+    sortKey = new Float64Array(n);
   }
-  return { links, boolBits: bit, cellCount: slot };
+  const idx = sortIndex;
+  const group = sortGroup;
+  const key = sortKey;
+  const bit = GADB_STORAGE_BY_TYPE_BYTE;
+  // 1. Bools by ascending hash take consecutive bits.
+  let m = 0;
+  for (let j = 0; j < n; j++) {
+    if (bit[typeByte[at + j]!] !== GadbStorageCode.Bit) continue;
+    idx[m] = j;
+    group[m] = 0;
+    key[m++] = hash[at + j]!;
+  }
+  sortByKey(idx, group, key, m);
+  let bits = 0;
+  for (let i = 0; i < m; i++) {
+    links[idx[i]!] = bits;
+    bits += count[at + idx[i]!]!;
+  }
+  // 2. Every other field, by type group then hash, takes consecutive cells after the bool words.
+  m = 0;
+  for (let j = 0; j < n; j++) {
+    const t = typeByte[at + j]!;
+    if (bit[t] === GadbStorageCode.Bit) continue;
+    idx[m] = j;
+    group[m] = gadbSlotOrderKey(t, order);
+    key[m++] = hash[at + j]!;
+  }
+  sortByKey(idx, group, key, m);
+  let slot = (bits + 31) >>> 5;
+  for (let i = 0; i < m; i++) {
+    links[idx[i]!] = slot;
+    slot += count[at + idx[i]!]!;
+  }
+  return { boolBits: bits, cellCount: slot };
+}
+
+/** Sorts `idx[0, m)` by (`group`, `key`) ascending, stably; groups and keys move along. */
+function sortByKey(idx: Int32Array, group: Int32Array, key: Float64Array, m: number): void {
+  if (m <= 16) {
+    insertionSort(idx, group, key, 0, m);
+    return;
+  }
+  // Bottom-up merge sort: runs of 16 by insertion, then merged pairwise through scratch arrays.
+  for (let lo = 0; lo < m; lo += 16) insertionSort(idx, group, key, lo, Math.min(m, lo + 16));
+  if (mergeIndex.length < m) {
+    mergeIndex = new Int32Array(m);
+    mergeGroup = new Int32Array(m);
+    mergeKey = new Float64Array(m);
+  }
+  let si: Int32Array = idx;
+  let sg: Int32Array = group;
+  let sk: Float64Array = key;
+  let di: Int32Array = mergeIndex;
+  let dg: Int32Array = mergeGroup;
+  let dk: Float64Array = mergeKey;
+  for (let width = 16; width < m; width *= 2) {
+    for (let lo = 0; lo < m; lo += 2 * width) {
+      const mid = Math.min(m, lo + width);
+      const hi = Math.min(m, lo + 2 * width);
+      let a = lo;
+      let b = mid;
+      for (let o = lo; o < hi; o++) {
+        // Take from the right run only when strictly smaller: equal keys keep their order.
+        if (b < hi && (a >= mid || sg[b]! < sg[a]! || (sg[b] === sg[a] && sk[b]! < sk[a]!))) {
+          di[o] = si[b]!;
+          dg[o] = sg[b]!;
+          dk[o] = sk[b++]!;
+        } else {
+          di[o] = si[a]!;
+          dg[o] = sg[a]!;
+          dk[o] = sk[a++]!;
+        }
+      }
+    }
+    [si, di] = [di, si];
+    [sg, dg] = [dg, sg];
+    [sk, dk] = [dk, sk];
+  }
+  if (si !== idx) {
+    idx.set(si.subarray(0, m));
+    group.set(sg.subarray(0, m));
+    key.set(sk.subarray(0, m));
+  }
+}
+
+let mergeIndex = new Int32Array(64);
+let mergeGroup = new Int32Array(64);
+let mergeKey = new Float64Array(64);
+
+/** Stable insertion sort of `[lo, hi)` by (`group`, `key`). */
+function insertionSort(idx: Int32Array, group: Int32Array, key: Float64Array, lo: number, hi: number): void {
+  for (let i = lo + 1; i < hi; i++) {
+    const gi = group[i]!;
+    const k = key[i]!;
+    const j0 = idx[i]!;
+    let j = i - 1;
+    while (j >= lo && (group[j]! > gi || (group[j] === gi && key[j]! > k))) {
+      group[j + 1] = group[j]!;
+      key[j + 1] = key[j]!;
+      idx[j + 1] = idx[j]!;
+      j--;
+    }
+    group[j + 1] = gi;
+    key[j + 1] = k;
+    idx[j + 1] = j0;
+  }
 }
 
 /** The slot-rule fields of the run `[first, first + count)` of a descriptor table. */

@@ -108,13 +108,12 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
       if (map.of(nameKey[rec]!) < 0) notItem(nameKey[rec]!, () => `/records[${rec}]/nameKey`);
     }
   }
-  // The run checks depend on (first, n) alone: a record with the previous record's run, which passed, passes.
-  let passedFirst = -1;
-  let passedN = -1;
+  // The run checks depend on (first, n) alone: a record whose run passed passes (runs by first descriptor: n + 1).
+  const passed = new Int32Array(d.count + 1);
   for (let r = 0; r < records.count; r++) {
     const first = records.firstDescriptor[r]!;
     const n = records.descriptorCount[r]!;
-    if (first === passedFirst && n === passedN) continue;
+    if (first <= d.count && passed[first] === n + 1) continue;
     const before = out.total;
     if (first > 0xffffff) err('records.firstDescriptor', `/records[${r}]/firstDescriptor`, `first descriptor ${first} does not fit 24 bits`);
     if (first + n > d.count) {
@@ -124,10 +123,7 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
     for (let j = 0; j < n; j++) {
       if (d.sortedToDeclared[first + j]! >= n) err('descriptors.permutationRange', `/descriptors/sortedToDeclared[${first + j}]`, `declaration index ${d.sortedToDeclared[first + j]} is outside the run of ${n} (record ${r})`);
     }
-    if (out.total === before) {
-      passedFirst = first;
-      passedN = n;
-    }
+    if (out.total === before && passed[first] === 0) passed[first] = n + 1;
   }
 
   // Stale sizes the writer recomputes.

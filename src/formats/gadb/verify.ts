@@ -23,7 +23,7 @@ import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
 import { parseGadbOnHost, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
 import { GadbRunSpans, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
-import { assignGadbSlots, gadbRunFields, type GadbFlaggedOrder } from './slots.ts';
+import { assignGadbRunSlots, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbLayout } from './types.ts';
 import { hex32, latin1Decode } from '../../binary/text.ts';
@@ -39,10 +39,14 @@ type RunOrder = GadbFlaggedOrder | 'either';
 
 /** What `checkRun` found for a run, the highest cell its fields need (`maxEnd`) and where its block and link spans lie. */
 interface CheckedRun {
+  /** The run's descriptor count. */
+  n: number;
   cellCount: number;
   ok: boolean;
   order?: RunOrder;
   maxEnd: number;
+  /** Runs declaring the same fields in the same order share a shape id (H-RUN-SHAPE). */
+  shape: number;
   /** Span words `[blockFrom, blockTo)` of the block-field spans, `[linkFrom, linkTo)` of the link-field spans. */
   blockFrom: number;
   blockTo: number;
@@ -109,6 +113,7 @@ class Verifier {
   readonly starts: Uint32Array;
   /** Global index of each category's first record; length categories + 1. */
   readonly categoryFirstRecord: Uint32Array;
+  private linkScratch = new Int32Array(64);
   private readonly lists = new Map<Phase, IssueList>(PHASES.map((p) => [p, new IssueList()]));
   private phase: Phase = 'header';
 
@@ -247,13 +252,12 @@ class Verifier {
   /**
    * The one pass over the records, category by category: category keys and names, secondaries' name order, each
    * record's run and slots (checked once per distinct run), the run shape, block cells (kinds, references) and link
-   * cells (range, side), through spans computed once per run.
+   * cells (range, side), through spans computed once per run. The per-record work lives in small functions over
+   * typed arrays (`recordRuns`, `blockCells`, `linkCells`, `nameHashes`); findings are added out of line.
    */
   records(): void {
     const { g } = this;
-    const { records, descriptors: d, categories, cells } = g;
-    const { nameKey, cellCount, firstDescriptor, descriptorCount, flags } = records;
-    const starts = this.starts;
+    const { records, descriptors: d, categories } = g;
     const data = g.strings.data;
     const nc = categories.length;
     // Link targets: records and primaries per category, and which are _Structures* (H-LINK-SIDE).
@@ -267,139 +271,47 @@ class Verifier {
       const end = this.nameEnd(cat.nameKey);
       structures[c] = end >= 0 && end - cat.nameKey >= 11 && latin1Decode(data.subarray(cat.nameKey, cat.nameKey + 11)) === '_Structures' ? 1 : 0;
     }
-    const map = this.map;
     const kinds = this.kinds;
     if (kinds.length > 0 && g.strings.itemKeys[0] === 0) kinds[0] = GadbItemKind.Root;
-    const TEXT = GadbItemKind.Text;
-    const MIXED = GadbItemKind.Mixed;
-    const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
-    const blockSpans = new GadbRunSpans(g, 'declared', GadbStorageCode.Block);
-    const linkSpans = new GadbRunSpans(g, 'declared', GadbStorageCode.Link);
-    const used = new Uint8Array(d.count);
-    const checkedRuns = new Map<number, CheckedRun>();
-    const flaggedOrders = new Map<RunOrder, number>();
-    let lastKey = -1;
-    let run: CheckedRun | undefined;
-    let r = 0;
-    for (let c = 0; c < nc; c++) {
+    const state: RunState = {
+      blockSpans: new GadbRunSpans(g, 'declared', GadbStorageCode.Block),
+      linkSpans: new GadbRunSpans(g, 'declared', GadbStorageCode.Link),
+      used: new Uint8Array(d.count),
+      runs: [],
+      runByFirst: new Int32Array(d.count + 1),
+      otherRuns: new Map(),
+      shapes: new Map(),
+      flaggedOrders: new Map(),
+      recordRun: new Int32Array(records.count),
+    };
+    // Per record: hash of its name (secondaries), -1 when it cannot be hashed, -2 when it is no text item.
+    const nameHash = new Float64Array(records.count);
+    nameHashes(g, this.map, nameHash);
+    const linkTables = { catTotal, catPrimary, structures };
+    for (let c = 0, r = 0; c < nc; c++) {
       const cat = categories[c]!;
-      const path = `/categories[${c}]`;
-      if (c > 0 && cat.sortKey <= categories[c - 1]!.sortKey) {
-        this.at('categories').add('error', 'categories.sorted', `${path}/sortKey`, `category ${JSON.stringify(this.nameText(cat.nameKey))} key ${hex32(cat.sortKey)} is not above the previous ${hex32(categories[c - 1]!.sortKey)}`, this.categoryOffset(c, 0x14));
-      }
-      const nameEnd = this.nameEnd(cat.nameKey);
-      if (nameEnd >= 0) {
-        const h = this.hashText(cat.nameKey, nameEnd);
-        if (h < 0) {
-          this.at('categories').add('info', 'categories.sortKeyUnchecked', `${path}/sortKey`, `cannot check the sort key of ${JSON.stringify(this.nameText(cat.nameKey))}: its name has characters of unknown P919 value (calibrate the table)`, this.categoryOffset(c, 0x14));
-        } else if (h !== cat.sortKey) {
-          this.at('categories').add('error', 'categories.sortKey', `${path}/sortKey`, `sort key ${hex32(cat.sortKey)} is not P919(${JSON.stringify(this.nameText(cat.nameKey))}) = ${hex32(h)}`, this.categoryOffset(c, 0x14));
-        }
-      }
-      this.mark(cat.nameKey, TEXT);
-      this.mark(cat.typeNameKey, TEXT);
-      this.mark(cat.unk08Key, TEXT);
+      this.categoryKey(c);
+      this.mark(cat.nameKey, GadbItemKind.Text);
+      this.mark(cat.typeNameKey, GadbItemKind.Text);
+      this.mark(cat.unk08Key, GadbItemKind.Text);
       const firstSecondary = r + cat.primaryCount;
       const end = firstSecondary + cat.secondaryCount;
-      let prevHash = -1;
-      // H-RUN-SHAPE: the category's first run with fields, and the last other run compared with it.
-      let refKey = -1;
-      let refFirst = 0;
-      let refN = 0;
-      let shapeKey = -1;
-      let shapeSame = true;
-      for (; r < end; r++) {
-        const own = cellCount[r]!;
-        if (r >= firstSecondary) {
-          // Secondaries strictly ascending by P919(name).
-          const key = nameKey[r]!;
-          this.mark(key, TEXT);
-          const e = this.nameEnd(key);
-          if (e >= 0) {
-            const h = this.hashText(key, e);
-            if (h < 0) {
-              this.at('categories').add('info', 'records.sortUnchecked', `/records[${r}]/name`, `cannot hash record name ${JSON.stringify(this.nameText(key))} (unknown P919 characters); its order is not checked`, this.recordOffset(r));
-            } else if (prevHash >= 0 && h <= prevHash) {
-              this.at('categories').add('error', 'records.sorted', `/records[${r}]/name`, `record ${JSON.stringify(this.nameText(key))} (P919 ${hex32(h)}) is not above the previous record's ${hex32(prevHash)} in ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r));
-            }
-            prevHash = h;
-          }
-        }
-        const first = firstDescriptor[r]!;
-        const n = descriptorCount[r]!;
-        if (n === 0) {
-          if (first !== 0) this.at('runs').add('warning', 'records.zeroField', `/records[${r}]/firstDescriptor`, `zero-field record points at descriptor ${first}, not 0`, this.recordOffset(r, 7), 'H-ZERO-FIELD');
-          if (own !== 0) this.at('runs').add('error', 'slots.cellCount', `/records[${r}]/cellCount`, `zero-field record owns ${own} cells`, this.recordOffset(r, 4));
-          continue;
-        }
-        const key = first * 256 + n;
-        if (key !== lastKey) {
-          run = checkedRuns.get(key);
-          if (!run) {
-            run = this.newRun(first, n, (flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0, used, blockSpans, linkSpans);
-            checkedRuns.set(key, run);
-            if (run.order) flaggedOrders.set(run.order, (flaggedOrders.get(run.order) ?? 0) + 1);
-          }
-          lastKey = key;
-        }
-        const rn = run!;
-        if (rn.ok && own !== rn.cellCount) {
-          const native = (flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0;
-          this.at('runs').add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${own} cells; its run's slot rule needs ${rn.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
-        }
-        if (rn.maxEnd > own) this.slotsOutside(r, first, n, own);
-        if (refKey < 0) {
-          refKey = key;
-          refFirst = first;
-          refN = n;
-        } else if (key !== refKey) {
-          if (key !== shapeKey) {
-            let same = n === refN;
-            for (let j = 0; same && j < n; j++) same = d.declaredHash[first + j] === d.declaredHash[refFirst + j];
-            shapeKey = key;
-            shapeSame = same;
-          }
-          if (!shapeSame) this.at('runs').add('warning', 'runs.shape', `/records[${r}]`, `record declares other fields than the first record of its category ${JSON.stringify(this.nameText(cat.nameKey))}`, this.recordOffset(r, 6), 'H-RUN-SHAPE');
-        }
-        const base = starts[r]!;
-        // Block cells: each must be an item key; the item's kind is its field's.
-        const bs = blockSpans.spans;
-        for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
-          const link = bs[q]!;
-          const to = Math.min(own, link + bs[q + 1]!);
-          const kind = kindByType[bs[q + 2]!]!;
-          for (let k = link; k < to; k++) {
-            const v = cells[base + k]!;
-            const i = map.of(v);
-            if (i < 0) {
-              this.at('cells').add('error', 'cells.blockReference', `/records[${r}]/cells[${k}]`, `${gadbTypeInfo(bs[q + 2]!)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${data.byteLength})`, this.cellOffset(r, k));
-              continue;
-            }
-            const was = kinds[i]!;
-            if (was !== kind) kinds[i] = was === GadbItemKind.Unreferenced ? kind : MIXED;
-          }
-        }
-        // Link cells: resolve, on the expected side (H-PRIM-FIRST, H-LINK-SIDE).
-        const ls = linkSpans.spans;
-        for (let q = rn.linkFrom; q < rn.linkTo; q += 3) {
-          const link = ls[q]!;
-          const to = Math.min(own, link + ls[q + 1]!);
-          for (let k = link; k < to; k++) {
-            const raw = cells[base + k]!;
-            if (raw === 0xffffffff) continue;
-            const tc = raw >>> 20;
-            const idx = raw & 0xfffff;
-            if (tc >= nc || idx >= catTotal[tc]!) this.linkOutOfRange(r, k, raw);
-            else if ((idx < catPrimary[tc]! ? 1 : 0) !== structures[tc]) this.linkOnWrongSide(r, k, raw);
-          }
-        }
-      }
+      markTexts(records.nameKey, firstSecondary, end, this.map, kinds);
+      const bad = nameOrder(nameHash, firstSecondary, end);
+      if (bad >= 0) this.nameOrderFindings(c, firstSecondary, end, nameHash);
+      if (recordRuns(this, state, r, end) > 0) this.runFindings(c, r, end, state);
+      const badBlocks = blockCells(g, state, r, end, this.map, kinds);
+      if (badBlocks > 0) this.blockFindings(r, end, state);
+      const badLinks = linkCells(g, state, r, end, linkTables);
+      if (badLinks > 0) this.linkFindings(r, end, state, linkTables);
+      r = end;
     }
     this.phase = 'runs';
-    if (flaggedOrders.size > 0) {
-      const parts = [...flaggedOrders].map(([order, count]) => `${count} run(s) "${order}"`);
+    if (state.flaggedOrders.size > 0) {
+      const parts = [...state.flaggedOrders].map(([order, count]) => `${count} run(s) "${order}"`);
       this.add('info', 'slots.flaggedOrder', '/descriptors', `runs with flagged type codes fit the slot order: ${parts.join(', ')} (full = by the whole type byte, base = by its low 6 bits, either = both give the same links)`, undefined, 'H-SLOT-FLAGGED');
     }
+    const used = state.used;
     for (let i = 0; i < d.count; i++) {
       if (!used[i]) {
         let j = i;
@@ -410,8 +322,130 @@ class Verifier {
     }
   }
 
+  /** Category `c`'s key: above the previous one, and P919 of its name. */
+  private categoryKey(c: number): void {
+    const categories = this.g.categories;
+    const cat = categories[c]!;
+    const path = `/categories[${c}]`;
+    this.phase = 'categories';
+    if (c > 0 && cat.sortKey <= categories[c - 1]!.sortKey) {
+      this.add('error', 'categories.sorted', `${path}/sortKey`, `category ${JSON.stringify(this.nameText(cat.nameKey))} key ${hex32(cat.sortKey)} is not above the previous ${hex32(categories[c - 1]!.sortKey)}`, this.categoryOffset(c, 0x14));
+    }
+    const nameEnd = this.nameEnd(cat.nameKey);
+    if (nameEnd < 0) return;
+    const h = this.hashText(cat.nameKey, nameEnd);
+    if (h < 0) {
+      this.add('info', 'categories.sortKeyUnchecked', `${path}/sortKey`, `cannot check the sort key of ${JSON.stringify(this.nameText(cat.nameKey))}: its name has characters of unknown P919 value (calibrate the table)`, this.categoryOffset(c, 0x14));
+    } else if (h !== cat.sortKey) {
+      this.add('error', 'categories.sortKey', `${path}/sortKey`, `sort key ${hex32(cat.sortKey)} is not P919(${JSON.stringify(this.nameText(cat.nameKey))}) = ${hex32(h)}`, this.categoryOffset(c, 0x14));
+    }
+  }
+
+  /** The findings of the secondaries `[from, to)` of category `c` whose names are unhashable or out of order. */
+  private nameOrderFindings(c: number, from: number, to: number, nameHash: Float64Array): void {
+    const { nameKey } = this.g.records;
+    const catName = this.g.categories[c]!.nameKey;
+    this.phase = 'categories';
+    let prev = -1;
+    for (let r = from; r < to; r++) {
+      const h = nameHash[r]!;
+      if (h === -2) continue;
+      if (h === -1) {
+        this.add('info', 'records.sortUnchecked', `/records[${r}]/name`, `cannot hash record name ${JSON.stringify(this.nameText(nameKey[r]!))} (unknown P919 characters); its order is not checked`, this.recordOffset(r));
+      } else if (prev >= 0 && h <= prev) {
+        this.add('error', 'records.sorted', `/records[${r}]/name`, `record ${JSON.stringify(this.nameText(nameKey[r]!))} (P919 ${hex32(h)}) is not above the previous record's ${hex32(prev)} in ${JSON.stringify(this.nameText(catName))}`, this.recordOffset(r));
+      }
+      prev = h;
+    }
+  }
+
+  /** The run and slot findings of records `[from, to)` (category `c`). */
+  private runFindings(c: number, from: number, to: number, state: RunState): void {
+    const { records } = this.g;
+    const catName = this.g.categories[c]!.nameKey;
+    this.phase = 'runs';
+    let refShape = -1;
+    for (let r = from; r < to; r++) {
+      const first = records.firstDescriptor[r]!;
+      const n = records.descriptorCount[r]!;
+      const own = records.cellCount[r]!;
+      if (n === 0) {
+        if (first !== 0) this.add('warning', 'records.zeroField', `/records[${r}]/firstDescriptor`, `zero-field record points at descriptor ${first}, not 0`, this.recordOffset(r, 7), 'H-ZERO-FIELD');
+        if (own !== 0) this.add('error', 'slots.cellCount', `/records[${r}]/cellCount`, `zero-field record owns ${own} cells`, this.recordOffset(r, 4));
+        continue;
+      }
+      const rn = state.runs[state.recordRun[r]!]!;
+      if (rn.ok && own !== rn.cellCount) {
+        const native = (records.flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0;
+        this.add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${own} cells; its run's slot rule needs ${rn.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
+      }
+      if (rn.maxEnd > own) this.slotsOutside(r, first, n, own);
+      if (refShape < 0) refShape = rn.shape;
+      else if (rn.shape !== refShape) {
+        this.add('warning', 'runs.shape', `/records[${r}]`, `record declares other fields than the first record of its category ${JSON.stringify(this.nameText(catName))}`, this.recordOffset(r, 6), 'H-RUN-SHAPE');
+      }
+    }
+  }
+
+  /** The block-reference findings of records `[from, to)`. */
+  private blockFindings(from: number, to: number, state: RunState): void {
+    const { records, cells } = this.g;
+    const bs = state.blockSpans.spans;
+    this.phase = 'cells';
+    for (let r = from; r < to; r++) {
+      if (records.descriptorCount[r] === 0) continue;
+      const rn = state.runs[state.recordRun[r]!]!;
+      const base = this.starts[r]!;
+      const own = records.cellCount[r]!;
+      for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
+        for (let k = bs[q]!, to2 = Math.min(own, bs[q]! + bs[q + 1]!); k < to2; k++) {
+          const v = cells[base + k]!;
+          if (this.map.of(v) < 0) this.add('error', 'cells.blockReference', `/records[${r}]/cells[${k}]`, `${gadbTypeInfo(bs[q + 2]!)?.name} cell ${hex32(v)} is not the offset of a string-block item (block size ${this.g.strings.data.byteLength})`, this.cellOffset(r, k));
+        }
+      }
+    }
+  }
+
+  /** The link findings of records `[from, to)`. */
+  private linkFindings(from: number, to: number, state: RunState, t: LinkTables): void {
+    const { records, cells } = this.g;
+    const ls = state.linkSpans.spans;
+    for (let r = from; r < to; r++) {
+      if (records.descriptorCount[r] === 0) continue;
+      const rn = state.runs[state.recordRun[r]!]!;
+      const base = this.starts[r]!;
+      const own = records.cellCount[r]!;
+      for (let q = rn.linkFrom; q < rn.linkTo; q += 3) {
+        for (let k = ls[q]!, to2 = Math.min(own, ls[q]! + ls[q + 1]!); k < to2; k++) {
+          const raw = cells[base + k]!;
+          if (raw === 0xffffffff) continue;
+          const tc = raw >>> 20;
+          const idx = raw & 0xfffff;
+          if (tc >= t.catTotal.length || idx >= t.catTotal[tc]!) this.linkOutOfRange(r, k, raw);
+          else if ((idx < t.catPrimary[tc]! ? 1 : 0) !== t.structures[tc]) this.linkOnWrongSide(r, k, raw);
+        }
+      }
+    }
+  }
+
+  /** @internal The checked run `(first, n)`, checked on its first use (`native`: the record using it is a native structure). */
+  runOf(state: RunState, first: number, n: number, native: boolean): number {
+    const at = state.runByFirst[first]!;
+    if (at > 0 && state.runs[at - 1]!.n === n) return at - 1;
+    const key = first * 256 + n;
+    const other = state.otherRuns.get(key);
+    if (other !== undefined) return other;
+    const run = this.newRun(first, n, native, state.used, state.blockSpans, state.linkSpans, state.shapes);
+    state.runs.push(run);
+    const id = state.runs.length - 1;
+    if (at === 0) state.runByFirst[first] = id + 1;
+    else state.otherRuns.set(key, id);
+    if (run.order) state.flaggedOrders.set(run.order, (state.flaggedOrders.get(run.order) ?? 0) + 1);
+    return id;
+  }
+
   /** Checks a run the first time a record uses it, and locates its block and link spans. */
-  private newRun(first: number, n: number, native: boolean, used: Uint8Array, blockSpans: GadbRunSpans, linkSpans: GadbRunSpans): CheckedRun {
+  private newRun(first: number, n: number, native: boolean, used: Uint8Array, blockSpans: GadbRunSpans, linkSpans: GadbRunSpans, shapes: Map<number, number[]>): CheckedRun {
     const d = this.g.descriptors;
     used.fill(1, first, first + n);
     this.phase = 'runs';
@@ -422,9 +456,12 @@ class Verifier {
       const end = fieldEnd(d, k);
       if (d.elementCount[k]! > 0 && end > maxEnd) maxEnd = end;
     }
+    const shape = shapeOf(d, first, n, shapes);
     const b = blockSpans.run(first, n);
     const l = linkSpans.run(first, n);
-    return { ...checked, maxEnd, blockFrom: blockSpans.start[b]! * 3, blockTo: blockSpans.start[b + 1]! * 3, linkFrom: linkSpans.start[l]! * 3, linkTo: linkSpans.start[l + 1]! * 3 };
+    const run: CheckedRun = { n, cellCount: checked.cellCount, ok: checked.ok, shape, maxEnd, blockFrom: blockSpans.start[b]! * 3, blockTo: blockSpans.start[b + 1]! * 3, linkFrom: linkSpans.start[l]! * 3, linkTo: linkSpans.start[l + 1]! * 3 };
+    if (checked.order) run.order = checked.order;
+    return run;
   }
 
   /** Every field of record `r` whose cells lie past the record's own. */
@@ -456,7 +493,6 @@ class Verifier {
   private checkRun(first: number, n: number, native: boolean): { cellCount: number; ok: boolean; order?: RunOrder } {
     const d = this.g.descriptors;
     let ok = true;
-    const path = `/descriptors[${first}..${first + n - 1}]`;
     const seen = new Uint8Array(n);
     let flagged = false;
     for (let j = 0; j < n; j++) {
@@ -492,32 +528,31 @@ class Verifier {
       }
     }
     if (!ok) return { cellCount: 0, ok };
-    const fields = gadbRunFields(d, first, n);
+    const links = (this.linkScratch = this.linkScratch.length >= n ? this.linkScratch : new Int32Array(n));
     const orders: GadbFlaggedOrder[] = flagged ? ['full', 'base'] : ['full'];
     const matching: GadbFlaggedOrder[] = [];
     let cellCount = 0;
     for (const order of orders) {
-      const a = assignGadbSlots(fields, order);
+      const cells = assignGadbRunSlots(d, first, n, order, links);
       let match = true;
-      for (let j = 0; j < n && match; j++) match = a.links[j] === d.link[first + j];
+      for (let j = 0; j < n && match; j++) match = links[j] === d.link[first + j];
       if (match) {
         matching.push(order);
-        cellCount = a.cellCount;
+        cellCount = cells;
       }
     }
     if (matching.length > 0) {
       if (!flagged) return { cellCount, ok: true };
       return { cellCount, ok: true, order: matching.length === 2 ? 'either' : matching[0]! };
     }
-    const a = assignGadbSlots(fields, 'full');
+    const cells = assignGadbRunSlots(d, first, n, 'full', links);
     for (let j = 0; j < n; j++) {
-      if (a.links[j] !== d.link[first + j]) {
-        this.add(native ? 'info' : 'error', 'slots.rule', `/descriptors[${first + j}]/link`, `field ${hex32(d.declaredHash[first + j]!)} (${gadbTypeInfo(d.typeCode[first + j]!)?.name ?? 'unknown type'}) has link ${d.link[first + j]}; the slot rule gives ${a.links[j]}${native ? ' (native-structure record)' : ''}`, this.descriptorOffset(first + j, 0x0d), native ? 'H-REC-FLAGS' : undefined);
+      if (links[j] !== d.link[first + j]) {
+        this.add(native ? 'info' : 'error', 'slots.rule', `/descriptors[${first + j}]/link`, `field ${hex32(d.declaredHash[first + j]!)} (${gadbTypeInfo(d.typeCode[first + j]!)?.name ?? 'unknown type'}) has link ${d.link[first + j]}; the slot rule gives ${links[j]}${native ? ' (native-structure record)' : ''}`, this.descriptorOffset(first + j, 0x0d), native ? 'H-REC-FLAGS' : undefined);
         break;
       }
     }
-    void path;
-    return { cellCount: a.cellCount, ok: false };
+    return { cellCount: cells, ok: false };
   }
 
   /** The string block, item by item: tiling, padding, kinds, one item per value per kind; then the first-use order. */
@@ -530,7 +565,8 @@ class Verifier {
     // are item index + 1, 0 = none).
     const n = itemKeys.length;
     let seenSlots = 1;
-    while (seenSlots < n * 2) seenSlots *= 2;
+    while (seenSlots < n) seenSlots *= 2;
+    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
     const seenMask = seenSlots - 1;
     const seenHead = new Int32Array(seenSlots);
     const seenNext = new Int32Array(n);
@@ -581,9 +617,14 @@ class Verifier {
       }
       // Stored once per kind [V]: bucket by a hash of (kind, payload), compare bytes within a bucket.
       if (kind !== GadbItemKind.Root) {
-        let h = (0x811c9dc5 ^ kind) >>> 0;
-        for (let p = key, end = key + payload; p < end; p++) h = Math.imul(h ^ data[p]!, 0x01000193);
-        h = (h ^ payload) >>> 0;
+        // FNV-style over 4-byte words, then the tail bytes; mixed so that the low bits (the slot) depend on all.
+        let h = (0x811c9dc5 ^ kind) | 0;
+        let p = key;
+        for (const end = key + payload - 3; p < end; p += 4) h = Math.imul(h ^ dv.getUint32(p, true), 0x01000193);
+        for (const end = key + payload; p < end; p++) h = Math.imul(h ^ data[p]!, 0x01000193);
+        h ^= payload;
+        h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+        h = (h ^ (h >>> 16)) >>> 0;
         // Chain of earlier distinct items in this hash's slot (duplicates are never added, so a match is unique).
         let prev = -1;
         const slot = h & seenMask;
@@ -623,3 +664,201 @@ class Verifier {
 function fieldEnd(d: Gadb['descriptors'], k: number): number {
   return GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] === GadbStorageCode.Bit ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
 }
+
+/** What the pass over the records keeps: the runs checked so far (by id), their spans, which descriptors they use. */
+interface RunState {
+  blockSpans: GadbRunSpans;
+  linkSpans: GadbRunSpans;
+  used: Uint8Array;
+  runs: CheckedRun[];
+  /** Run id + 1 by first descriptor (a run is (first, n); the rare same first with another n is in `otherRuns`). */
+  runByFirst: Int32Array;
+  otherRuns: Map<number, number>;
+  shapes: Map<number, number[]>;
+  flaggedOrders: Map<RunOrder, number>;
+  /** Run id of each record (records without fields: unused). */
+  recordRun: Int32Array;
+}
+
+/** Per category: records, primaries, and whether it is a _Structures* category (H-LINK-SIDE). */
+interface LinkTables {
+  catTotal: Uint32Array;
+  catPrimary: Uint32Array;
+  structures: Uint8Array;
+}
+
+/**
+ * P919 of every secondary's name into `out` (-1: a byte of unknown table value; -2: the key is no text item or has
+ * no NUL inside its item); primaries get -2.
+ */
+function nameHashes(g: Gadb, items: GadbItemIndex, out: Float64Array): void {
+  out.fill(-2);
+  const { categories, records, strings } = g;
+  const { nameKey } = records;
+  const { data, itemSizes } = strings;
+  const values = DEFAULT_P919_TABLE.values;
+  for (let c = 0, r = 0; c < categories.length; c++) {
+    const cat = categories[c]!;
+    r += cat.primaryCount;
+    for (let end = r + cat.secondaryCount; r < end; r++) {
+      const key = nameKey[r]!;
+      const i = items.of(key);
+      if (i < 0) continue;
+      const stop = key + itemSizes[i]!;
+      let h = 0;
+      let p = key;
+      let hashable = true;
+      for (; p < stop; p++) {
+        const b = data[p]!;
+        if (b === 0) break;
+        if (HASHABLE[b] === 0) hashable = false;
+        h = (Math.imul(h, 919) + values[b]!) | 0;
+      }
+      if (p < stop) out[r] = hashable ? h >>> 0 : -1;
+    }
+  }
+}
+
+/** Index of the first secondary in `[from, to)` out of order or unhashable, or -1 (names that are no text are skipped). */
+function nameOrder(nameHash: Float64Array, from: number, to: number): number {
+  let prev = -1;
+  for (let r = from; r < to; r++) {
+    const h = nameHash[r]!;
+    if (h === -2) continue;
+    if (h === -1 || (prev >= 0 && h <= prev)) return r;
+    prev = h;
+  }
+  return -1;
+}
+
+/** Marks the items of names `nameKey[from, to)` as texts. */
+function markTexts(nameKey: Uint32Array, from: number, to: number, items: GadbItemIndex, kinds: Uint8Array): void {
+  for (let r = from; r < to; r++) {
+    const i = items.of(nameKey[r]!);
+    if (i < 0) continue;
+    const was = kinds[i]!;
+    if (was !== GadbItemKind.Text) kinds[i] = was === GadbItemKind.Unreferenced ? GadbItemKind.Text : GadbItemKind.Mixed;
+  }
+}
+
+/**
+ * Looks up (checking on first use) the run of each record in `[from, to)`; returns how many records may have a run
+ * or slot finding (zero-field records with cells or a descriptor, counts the slot rule does not give, fields
+ * outside the record, another shape than the category's first run), for `runFindings` to name.
+ */
+function recordRuns(v: Verifier, state: RunState, from: number, to: number): number {
+  const { firstDescriptor, descriptorCount, cellCount, flags } = v.g.records;
+  const recordRun = state.recordRun;
+  const runs = state.runs;
+  let suspect = 0;
+  let refShape = -1;
+  let lastKey = -1;
+  let id = -1;
+  for (let r = from; r < to; r++) {
+    const first = firstDescriptor[r]!;
+    const n = descriptorCount[r]!;
+    const own = cellCount[r]!;
+    if (n === 0) {
+      if (first !== 0 || own !== 0) suspect++;
+      continue;
+    }
+    const key = first * 256 + n;
+    if (key !== lastKey) {
+      id = v.runOf(state, first, n, (flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0);
+      lastKey = key;
+    }
+    recordRun[r] = id;
+    const rn = runs[id]!;
+    if ((rn.ok && own !== rn.cellCount) || rn.maxEnd > own) suspect++;
+    if (refShape < 0) refShape = rn.shape;
+    else if (rn.shape !== refShape) suspect++;
+  }
+  return suspect;
+}
+
+/** Marks the kinds of the items the block cells of records `[from, to)` reference; returns how many are no item key. */
+function blockCells(g: Gadb, state: RunState, from: number, to: number, items: GadbItemIndex, kinds: Uint8Array): number {
+  const { descriptorCount, cellCount } = g.records;
+  const starts = gadbRecordCellStarts(g);
+  const cells = g.cells;
+  const runs = state.runs;
+  const recordRun = state.recordRun;
+  const bs = state.blockSpans.spans;
+  const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
+  let bad = 0;
+  for (let r = from; r < to; r++) {
+    if (descriptorCount[r] === 0) continue;
+    const rn = runs[recordRun[r]!]!;
+    const base = starts[r]!;
+    const own = cellCount[r]!;
+    for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
+      const link = bs[q]!;
+      const end = Math.min(own, link + bs[q + 1]!);
+      const kind = kindByType[bs[q + 2]!]!;
+      for (let k = base + link, stop = base + end; k < stop; k++) {
+        const i = items.of(cells[k]!);
+        if (i < 0) {
+          bad++;
+          continue;
+        }
+        const was = kinds[i]!;
+        if (was !== kind) kinds[i] = was === GadbItemKind.Unreferenced ? kind : GadbItemKind.Mixed;
+      }
+    }
+  }
+  return bad;
+}
+
+/** How many link cells of records `[from, to)` resolve to nothing or land on the unexpected side. */
+function linkCells(g: Gadb, state: RunState, from: number, to: number, t: LinkTables): number {
+  const { descriptorCount, cellCount } = g.records;
+  const starts = gadbRecordCellStarts(g);
+  const cells = g.cells;
+  const runs = state.runs;
+  const recordRun = state.recordRun;
+  const ls = state.linkSpans.spans;
+  const { catTotal, catPrimary, structures } = t;
+  const nc = catTotal.length;
+  let bad = 0;
+  for (let r = from; r < to; r++) {
+    if (descriptorCount[r] === 0) continue;
+    const rn = runs[recordRun[r]!]!;
+    const base = starts[r]!;
+    const own = cellCount[r]!;
+    for (let q = rn.linkFrom; q < rn.linkTo; q += 3) {
+      const link = ls[q]!;
+      const end = Math.min(own, link + ls[q + 1]!);
+      for (let k = base + link, stop = base + end; k < stop; k++) {
+        const raw = cells[k]!;
+        if (raw === 0xffffffff) continue;
+        const tc = raw >>> 20;
+        const idx = raw & 0xfffff;
+        if (tc >= nc || idx >= catTotal[tc]! || (idx < catPrimary[tc]! ? 1 : 0) !== structures[tc]) bad++;
+      }
+    }
+  }
+  return bad;
+}
+
+/**
+ * The shape id of the run `[first, first + n)`: runs declaring the same field hashes in the same order share it.
+ * `shapes` maps a hash of the declared column to the first descriptor of each distinct shape with that hash.
+ */
+function shapeOf(d: Gadb['descriptors'], first: number, n: number, shapes: Map<number, number[]>): number {
+  const hashes = d.declaredHash;
+  let h = n;
+  for (let k = first; k < first + n; k++) h = Math.imul(h ^ hashes[k]!, 0x01000193);
+  let list = shapes.get(h);
+  if (!list) shapes.set(h, (list = []));
+  for (let i = 0; i < list.length; i += 3) {
+    const other = list[i]!;
+    if (list[i + 1] !== n) continue;
+    let same = true;
+    for (let j = 0; same && j < n; j++) same = hashes[other + j] === hashes[first + j];
+    if (same) return list[i + 2]!;
+  }
+  const id = shapeCount++;
+  list.push(first, n, id);
+  return id;
+}
+let shapeCount = 0;

@@ -79,4 +79,19 @@ describe('GADB fast paths', () => {
       }
     });
   }
+
+  it('the header counts only size the record columns: wrong ones (too small, too large) read the same model', () => {
+    const reference = parseGadbWithLayout(generated);
+    for (const [secondaries, primaries] of [[0, 0], [1, 2], [0x7fffffff, 0x7fffffff], [reference.gadb.records.count * 3, 0]] as const) {
+      const patched = generated.slice();
+      const dv = new DataView(patched.buffer, patched.byteOffset, patched.byteLength);
+      dv.setUint32(0x10, secondaries, true);
+      dv.setUint32(0x14, primaries, true);
+      const got = parseGadbWithLayout(patched);
+      expect(got.gadb.header.recordCount).toBe(secondaries);
+      got.gadb.header.recordCount = reference.gadb.header.recordCount;
+      got.gadb.header.unk14 = reference.gadb.header.unk14;
+      expectSame(got, reference);
+    }
+  });
 });
