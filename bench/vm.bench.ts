@@ -1,0 +1,185 @@
+/**
+ * The HavokScript VM on classic programs (`npm run bench -- vm`): each program of `bench/lua/` is run in the same
+ * process run under scry's interpreter (double mode, compiled by `compileLua`), under scry with the JavaScript tier
+ * when it exists, under Debian's `lua5.1` (a child process; its start-up of a few milliseconds is counted) and under
+ * fengari (the best-known Lua VM written in JavaScript; it implements Lua 5.3, so the programs are written for both
+ * and print through `string.format`). Every runtime's output is checked against lua5.1's before its time counts: a
+ * benchmark that computes wrong is worthless.
+ *
+ * The floor of this benchmark is lua5.1 itself (the C interpreter the targets are set against): ratios are to its
+ * time in the same run. `VM_BENCH_SCALE=small` runs every program at a tenth-ish of its size (a quick check of the
+ * harness, not figures to record); `VM_BENCH_ONLY=fib,n-body` runs a subset; `VM_BENCH_FENGARI=0` leaves fengari out.
+ */
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { compileLua } from '../src/script/compile/index.ts';
+import { createScriptVM, LuaTable } from '../src/script/vm/index.ts';
+
+interface Program {
+  name: string;
+  /** The argument giving its size (about a second under lua5.1 on the reference machine). */
+  size: number;
+  small: number;
+}
+
+const PROGRAMS: Program[] = [
+  { name: 'fib', size: 32, small: 24 },
+  { name: 'binary-trees', size: 12, small: 9 },
+  { name: 'n-body', size: 200_000, small: 10_000 },
+  { name: 'spectral-norm', size: 400, small: 80 },
+  { name: 'fannkuch', size: 9, small: 7 },
+  { name: 'mandelbrot', size: 700, small: 100 },
+  { name: 'strings', size: 200_000, small: 10_000 },
+  { name: 'coroutines', size: 600_000, small: 20_000 },
+];
+
+const luaDir = fileURLToPath(new URL('./lua/', import.meta.url));
+
+interface Timing {
+  ms: number;
+  out: string;
+}
+
+/** Median of `runs` timings (each run checked by the caller). */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function runLua51(file: string, size: number): Timing | null {
+  const t0 = performance.now();
+  const r = spawnSync('lua5.1', [file, String(size)], { encoding: 'latin1' });
+  const ms = performance.now() - t0;
+  if (r.error !== undefined || r.status !== 0) return null;
+  return { ms, out: r.stdout };
+}
+
+function runScry(source: Uint8Array, name: string, size: number): Timing {
+  const t0 = performance.now();
+  let out = '';
+  const vm = createScriptVM({ numbers: 'double', io: { stdout: (s) => void (out += s), stderr: () => {} } });
+  const chunk = compileLua(source, { name: `${name}.lua`, numbers: 'double' });
+  const arg = new LuaTable();
+  arg.set(0, `${name}.lua`);
+  arg.set(1, String(size));
+  vm.setGlobal('arg', arg);
+  vm.call(vm.load(chunk, `@${name}.lua`), [String(size)]);
+  return { ms: performance.now() - t0, out };
+}
+
+interface Fengari {
+  lua: Record<string, (...a: never[]) => unknown> & { LUA_OK: number };
+  lauxlib: Record<string, (...a: never[]) => unknown>;
+  lualib: Record<string, (...a: never[]) => unknown>;
+  to_luastring(s: string): Uint8Array;
+}
+
+function loadFengari(): Fengari | null {
+  try {
+    return createRequire(import.meta.url)('fengari') as Fengari;
+  } catch {
+    return null;
+  }
+}
+
+function runFengari(fg: Fengari, source: string, name: string, size: number): Timing {
+  // loosely typed: fengari ships no types
+  const { lua, lauxlib, lualib, to_luastring } = fg as unknown as {
+    lua: Record<string, (...a: unknown[]) => any>;
+    lauxlib: Record<string, (...a: unknown[]) => any>;
+    lualib: Record<string, (...a: unknown[]) => any>;
+    to_luastring(s: string): Uint8Array;
+  };
+  const t0 = performance.now();
+  let out = '';
+  const L = lauxlib['luaL_newstate']!();
+  lualib['luaL_openlibs']!(L);
+  lua['lua_pushjsfunction']!(L, (S: unknown) => {
+    const n = lua['lua_gettop']!(S) as number;
+    for (let i = 1; i <= n; i++) {
+      lauxlib['luaL_tolstring']!(S, i);
+      out += (i > 1 ? '\t' : '') + (lua['lua_tojsstring']!(S, -1) as string);
+      lua['lua_pop']!(S, 1);
+    }
+    out += '\n';
+    return 0;
+  });
+  lua['lua_setglobal']!(L, to_luastring('print'));
+  lua['lua_createtable']!(L, 1, 1);
+  lua['lua_pushstring']!(L, to_luastring(String(size)));
+  lua['lua_rawseti']!(L, -2, 1);
+  lua['lua_setglobal']!(L, to_luastring('arg'));
+  if (lauxlib['luaL_loadbuffer']!(L, to_luastring(source), null, to_luastring(`@${name}.lua`)) !== lua.LUA_OK
+    || lua['lua_pcall']!(L, 0, 0, 0) !== lua.LUA_OK) {
+    throw new Error(`fengari ${name}: ${lua['lua_tojsstring']!(L, -1) as string}`);
+  }
+  return { ms: performance.now() - t0, out };
+}
+
+interface Row {
+  name: string;
+  size: number;
+  lua51: number;
+  scry: number;
+  fengari: number | null;
+}
+
+const geomean = (xs: number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+
+export async function run(): Promise<string> {
+  const small = process.env['VM_BENCH_SCALE'] === 'small';
+  const only = process.env['VM_BENCH_ONLY']?.split(',');
+  const fg = process.env['VM_BENCH_FENGARI'] === '0' ? null : loadFengari();
+  const runs = small ? 1 : 3;
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  for (const p of PROGRAMS) {
+    if (only !== undefined && !only.includes(p.name)) continue;
+    const size = small ? p.small : p.size;
+    const file = `${luaDir}${p.name}.lua`;
+    const bytes = new Uint8Array(readFileSync(file));
+    const ref = runLua51(file, size);
+    if (ref === null) return '### vm\n\nlua5.1 is not installed or failed: nothing to compare with.';
+    const lua51: number[] = [ref.ms];
+    for (let i = 1; i < runs; i++) lua51.push(runLua51(file, size)!.ms);
+    const scry: number[] = [];
+    if (small) runScry(bytes, p.name, size); // warm-up (the full sizes run long enough to warm up inside)
+    for (let i = 0; i < runs; i++) {
+      const t = runScry(bytes, p.name, size);
+      if (t.out !== ref.out) problems.push(`scry ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))} vs ${JSON.stringify(ref.out.slice(0, 200))})`);
+      scry.push(t.ms);
+    }
+    let fengari: number | null = null;
+    if (fg !== null) {
+      // one timed run: fengari is slow enough that the warm-up is a small part of the run
+      const source = new TextDecoder('latin1').decode(bytes);
+      const t = runFengari(fg, source, p.name, size);
+      if (t.out !== ref.out) problems.push(`fengari ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))})`);
+      fengari = t.ms;
+    }
+    rows.push({ name: p.name, size, lua51: median(lua51), scry: median(scry), fengari });
+  }
+  const lines = [
+    '### vm: classic programs (double mode), scry against lua5.1 and fengari',
+    '',
+    `median of ${runs} runs for lua5.1 and scry, one run for fengari (it is the slowest by far); ms include compiling the source and creating the state`,
+    '',
+    '| program | size | lua5.1 ms | scry ms | scry × lua5.1 | fengari ms | fengari × lua5.1 | fengari / scry |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const f = r.fengari;
+    lines.push(`| ${r.name} | ${r.size} | ${r.lua51.toFixed(0)} | ${r.scry.toFixed(0)} | ${(r.scry / r.lua51).toFixed(2)} | ${f === null ? '' : f.toFixed(0)} | ${f === null ? '' : (f / r.lua51).toFixed(2)} | ${f === null ? '' : (f / r.scry).toFixed(2)} |`);
+  }
+  const gScry = geomean(rows.map((r) => r.scry / r.lua51));
+  lines.push('', `geometric mean: scry ${gScry.toFixed(2)}× lua5.1`);
+  if (rows.every((r) => r.fengari !== null)) {
+    const gF = geomean(rows.map((r) => r.fengari! / r.lua51));
+    lines[lines.length - 1] += `; fengari ${gF.toFixed(2)}× lua5.1; scry ${(gF / gScry).toFixed(2)}× faster than fengari`;
+  }
+  if (problems.length > 0) lines.push('', '**wrong output (these timings do not count):**', '', ...problems.map((s) => `- ${s}`));
+  return lines.join('\n');
+}
