@@ -195,6 +195,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
   let kv = p.kv;
   let kn = p.kn;
   let k = p.k;
+  let ic = p.ic;
   let base = ci.base;
   let pc = ci.pc;
   let steps = vm.steps;
@@ -283,7 +284,16 @@ export function execute(L: LuaThread, afterCall: boolean): void {
       case 8 satisfies typeof Op.GETGLOBAL: {
         const env = cl.env;
         const key = k[code[pc + 2]!];
-        let v = typeof key === 'string' ? env.getStr(key) : env.get(key);
+        const g = ic[pc >> 2]!;
+        let v: LuaValue;
+        if (g < env.hused && env.hk[g] === key) v = env.hv[g];
+        else if (typeof key === 'string') {
+          const e = env.entryOf(key);
+          if (e >= 0) {
+            ic[pc >> 2] = e;
+            v = env.hv[e];
+          } else v = undefined;
+        } else v = env.get(key);
         if (v === undefined && env.metatable !== null) {
           ci.pc = pc;
           vm.steps = steps;
@@ -319,7 +329,15 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         const key = k[code[pc + 3]!] as string;
         let v: LuaValue;
         if (t instanceof LuaTable) {
-          v = t.getStr(key);
+          const g = ic[pc >> 2]!;
+          if (g < t.hused && t.hk[g] === key) v = t.hv[g];
+          else {
+            const e = t.entryOf(key);
+            if (e >= 0) {
+              ic[pc >> 2] = e;
+              v = t.hv[e];
+            } else v = undefined;
+          }
           if (v === undefined && t.metatable !== null) {
             ci.pc = pc;
             vm.steps = steps;
@@ -380,8 +398,18 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         } else v = k[~c];
         ci.pc = pc;
         vm.steps = steps;
-        if (t instanceof LuaTable && t.metatable === null) t.setStr(key, v);
-        else {
+        if (t instanceof LuaTable && t.metatable === null) {
+          // an existing entry takes the value in place, as setStr does
+          const g = ic[pc >> 2]!;
+          if (g < t.hused && t.hk[g] === key) t.hv[g] = v;
+          else {
+            const e = t.entryOf(key);
+            if (e >= 0) {
+              ic[pc >> 2] = e;
+              t.hv[e] = v;
+            } else t.setStr(key, v);
+          }
+        } else {
           vm.steps = steps;
           setIndex(L, t === NUM ? sn[ra]! : t, key, v, a);
           steps = vm.steps;
@@ -935,6 +963,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           kv = p.kv;
           kn = p.kn;
           k = p.k;
+          ic = p.ic;
           base = ci.base;
           pc = 0;
           break;
@@ -986,6 +1015,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           kv = p.kv;
           kn = p.kn;
           k = p.k;
+          ic = p.ic;
           base = ci.base;
           pc = 0;
           break;
@@ -1040,6 +1070,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         kv = p.kv;
         kn = p.kn;
         k = p.k;
+        ic = p.ic;
         base = ci.base;
         pc = ci.pc;
         const rop = code[pc]!;
@@ -1129,6 +1160,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           kv = p.kv;
           kn = p.kn;
           k = p.k;
+          ic = p.ic;
           base = ci.base;
           pc = 0;
           break;
@@ -1148,6 +1180,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             kv = p.kv;
             kn = p.kn;
             k = p.k;
+            ic = p.ic;
             base = ci.base;
             pc = 0;
             break;

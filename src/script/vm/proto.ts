@@ -191,6 +191,12 @@ export interface Proto {
   /** Function name from the debug block (null when absent). */
   readonly name: string | null;
   readonly lineDefined: number;
+  /**
+   * Inline caches, one per code word: the hash-part entry where GETFIELD / SETFIELD / GETGLOBAL last found their
+   * constant key. Tables built by the same constructor put the same keys at the same entries, so a guess checked
+   * against the key stored there (`hk[i] === key`) replaces the hash lookup.
+   */
+  readonly ic: Int32Array;
   /** Executions so far (the JavaScript tier compiles hot functions). */
   calls: number;
   /** The JavaScript tier's compiled form, once made. */
@@ -635,6 +641,7 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
     lines,
     name: dbg?.name ?? null,
     lineDefined: dbg?.lineDefined ?? -1,
+    ic: new Int32Array(fn.code.length + 1),
     calls: 0,
     jit: null,
   };

@@ -93,6 +93,14 @@ export class LuaTable {
     return i === undefined ? undefined : this.hv[i];
   }
 
+  /** The hash-part entry of string key `key` (dead entries included), or -1: the interpreter's inline caches. */
+  entryOf(key: string): number {
+    const m = this.hmap;
+    if (m === null) return -1;
+    const i = m.get(key);
+    return i === undefined ? -1 : i;
+  }
+
   getNum(key: number): LuaValue {
     const a = this.arr;
     const i = key - 1;
