@@ -62,6 +62,8 @@ export class LuaThread {
   /** Where the values of a pending yield are: `[yieldFrom, yieldFrom + yieldCount)`. */
   yieldFrom = 0;
   yieldCount = 0;
+  /** Where the values of the last resume (yielded or returned) start in this thread's stack. */
+  resultFrom = 0;
   /** Globals table of the thread (5.1 threads share their creator's environment). */
   env: unknown = null;
   /** Debug hook (`debug.sethook`): function, mask bits (HOOK_* of vm.ts), count. */

@@ -468,12 +468,33 @@ export class LuaVM {
 
   /** `coroutine.resume` inside the VM: errors stay Lua errors. Fatal errors propagate. */
   resumeLua(co: LuaThread, args: readonly LuaValue[]): LuaResumeResult {
+    const n = this.resumeStack(co, null, 0, args.length, args);
+    if (n < 0) return { status: 'error', error: this.resumeError! };
+    const values: LuaValue[] = [];
+    for (let i = 0; i < n; i++) values.push(co.get(co.resultFrom + i));
+    return { status: co.status === 'suspended' ? 'yield' : 'return', values };
+  }
+
+  /** The error of the last {@link resumeStack} that returned -1. */
+  resumeError: LuaError | null = null;
+
+  /**
+   * Resumes `co` with `count` values: from `src`'s stack at `from` when `src` is given (what `coroutine.resume`
+   * passes, no array in between), else from `args`. Returns the number of values it yielded or returned, left in
+   * `co` from `co.resultFrom` (its status says which), or -1 when it failed (the error in `resumeError`). Fatal
+   * errors propagate.
+   */
+  resumeStack(co: LuaThread, src: LuaThread | null, from: number, count: number, args: readonly LuaValue[] | null): number {
     if (co.status !== 'suspended') {
       const msg = co.status === 'dead' ? 'cannot resume dead coroutine' : 'cannot resume non-suspended coroutine';
-      return { status: 'error', error: new LuaError(msg) };
+      this.resumeError = new LuaError(msg);
+      return -1;
     }
     const prev = this.current;
-    if (this.cDepth >= this.limits.maxCDepth) return { status: 'error', error: new LuaError('C stack overflow') };
+    if (this.cDepth >= this.limits.maxCDepth) {
+      this.resumeError = new LuaError('C stack overflow');
+      return -1;
+    }
     const savedC = this.cDepth;
     this.cDepth++;
     prev.status = 'normal';
@@ -481,12 +502,13 @@ export class LuaVM {
     this.current = co;
     if (co.hookMask !== 0 || prev.hookMask !== 0) this.rearm();
     try {
-      const n = args.length;
+      const n = count;
       if (co.ciTop === 0) {
         const fi = 1;
         co.ensure(fi + n + 1 + MINSTACK);
         co.set(fi, co.body);
-        for (let i = 0; i < n; i++) co.set(fi + 1 + i, args[i]);
+        if (src !== null) for (let i = 0; i < n; i++) co.set(fi + 1 + i, src.get(from + i));
+        else for (let i = 0; i < n; i++) co.set(fi + 1 + i, args![i]);
         co.top = fi + 1 + n;
         let f = co.sv[fi];
         let nargs = n;
@@ -508,7 +530,8 @@ export class LuaVM {
         const fi = hci.func;
         const want = hci.nresults;
         co.ensure(fi + n + MINSTACK);
-        for (let i = 0; i < n; i++) co.set(fi + i, args[i]);
+        if (src !== null) for (let i = 0; i < n; i++) co.set(fi + i, src.get(from + i));
+        else for (let i = 0; i < n; i++) co.set(fi + i, args![i]);
         if (want >= 0) for (let i = n; i < want; i++) co.sv[fi + i] = undefined;
         else co.top = fi + n;
         co.ciTop--;
@@ -516,23 +539,19 @@ export class LuaVM {
         else co.top = fi + n;
       }
       if ((co.status as ThreadStatus) === 'suspended') {
-        const values: LuaValue[] = [];
-        for (let i = 0; i < co.yieldCount; i++) values.push(co.get(co.yieldFrom + i));
-        return { status: 'yield', values };
+        co.resultFrom = co.yieldFrom;
+        return co.yieldCount;
       }
       co.status = 'dead';
-      const values: LuaValue[] = [];
-      for (let i = 1; i < co.top; i++) values.push(co.get(i));
-      return { status: 'return', values };
+      co.resultFrom = 1;
+      return co.top - 1;
     } catch (e) {
       co.status = 'dead';
       const err = this.toLuaError(co, e);
-      if (err.kind === 'budget' || err.kind === 'internal') {
-        err.traceback ??= traceback(co);
-        throw err;
-      }
       err.traceback ??= traceback(co);
-      return { status: 'error', error: err };
+      if (err.kind === 'budget' || err.kind === 'internal') throw err;
+      this.resumeError = err;
+      return -1;
     } finally {
       this.current = prev;
       prev.status = 'running';

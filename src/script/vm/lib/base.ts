@@ -462,17 +462,18 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
 }
 
 function openCoroutine(vm: LuaVM): void {
-  const resumeInto = (L: LuaThread, ra: number, co: LuaThread, from: number, count: number): { ok: boolean; n: number } => {
-    const args: LuaValue[] = [];
-    for (let i = 0; i < count; i++) args.push(L.get(from + i));
-    const r = vm.resumeLua(co, args);
-    if (r.status === 'error') {
-      L.set(ra, r.error.value);
-      return { ok: false, n: 1 };
+  /** Resumes `co` with `count` values from slot `from`; its results go from slot `ra` on. -1: it failed, its error value in `ra`. */
+  const resumeInto = (L: LuaThread, ra: number, co: LuaThread, from: number, count: number): number => {
+    const n = vm.resumeStack(co, L, from, count, null);
+    if (n < 0) {
+      L.set(ra, vm.resumeError!.value);
+      vm.resumeError = null;
+      return -1;
     }
-    L.ensure(ra + r.values.length + 20);
-    for (let i = 0; i < r.values.length; i++) L.set(ra + i, r.values[i]);
-    return { ok: true, n: r.values.length };
+    L.ensure(ra + n + 20);
+    const at = co.resultFrom;
+    for (let i = 0; i < n; i++) L.set(ra + i, co.get(at + i));
+    return n;
   };
   const co = newLib(vm, 'coroutine', {
     create(L, ra, nargs) {
@@ -484,9 +485,9 @@ function openCoroutine(vm: LuaVM): void {
     resume(L, ra, nargs) {
       const c = arg(L, ra, nargs, 1);
       if (!(c instanceof LuaThread)) typeArgError(L, 1, nargs, 'coroutine');
-      const r = resumeInto(L, ra + 1, c, ra + 2, nargs - 1);
-      L.sv[ra] = r.ok;
-      return r.n + 1;
+      const n = resumeInto(L, ra + 1, c, ra + 2, nargs - 1);
+      L.sv[ra] = n >= 0;
+      return n >= 0 ? n + 1 : 2;
     },
     yield(L, ra, nargs) {
       return vm.yieldValues(L, ra + 1, nargs);
@@ -510,12 +511,12 @@ function openCoroutine(vm: LuaVM): void {
         new HostFunction(
           'wrap',
           (L2, ra2, nargs2) => {
-            const r = resumeInto(L2, ra2, c, ra2 + 1, nargs2);
-            if (!r.ok) {
+            const n = resumeInto(L2, ra2, c, ra2 + 1, nargs2);
+            if (n < 0) {
               const v = L2.get(ra2);
               throw new LuaError(typeof v === 'string' ? whereLevel(L2, 1) + v : v);
             }
-            return r.n;
+            return n;
           },
           vm.globals,
         ),
