@@ -12,6 +12,7 @@ import { registerGadbApi, gadbNamesForHash } from './api-gadb.ts';
 import { registerSd2Api } from './api-sd2.ts';
 import { registerArchApi } from './api-arch.ts';
 import { registerScriptApi } from './api-script.ts';
+import { registerDecompileApi } from './api-decompile.ts';
 import { registerStreamingApi } from './api-streaming.ts';
 import { registerEngineApi } from './api-engine.ts';
 import { registerNamesApi } from './api-names.ts';
@@ -56,6 +57,7 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
   registerNamesApi(router, context);
   registerArchApi(router, context);
   registerScriptApi(router, context);
+  registerDecompileApi(router);
   registerStreamingApi(router);
   registerEngineApi(router);
   return router;

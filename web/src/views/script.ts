@@ -1,5 +1,6 @@
 /** Script views (HavokScript chunk, SCRI container, `.scripts`): info with verify, strings and calls; the listing. */
 import type { ScriptAnalysis, ScriptLinePage, ScriptOverview, ScriptSearchAnswer } from '../../../src/server/api-types.ts';
+import type { ScriptSourceAnswer } from '../../../src/server/api-decompile.ts';
 import { get } from '../api.ts';
 import { link, type App } from '../app.ts';
 import { bytes, h, mount, num } from '../dom.ts';
@@ -98,11 +99,58 @@ export class ScriptListingView {
       onActivate: (r) => this.app.navigate({ view: 'listing', file: this.file, line: r.n + 1 }, { replace: true, silent: true }),
       ...(line !== undefined ? { selected: line - 1 } : {}),
     });
-    this.element.replaceChildren(
-      h('div', { class: 'table-title' }, h('h2', null, o.body === 'lua-source' ? 'Source' : 'Listing'), h('span', { class: 'muted' }, `${num(o.lines)} lines · ${o.container}`), link(this.app, { view: 'file', file: this.file }, 'Info')),
-      this.vt.element,
-    );
+    const title = h('div', { class: 'table-title' }, h('h2', null, o.body === 'lua-source' ? 'Source' : 'Listing'), h('span', { class: 'muted' }, `${num(o.lines)} lines · ${o.container}`), link(this.app, { view: 'file', file: this.file }, 'Info'));
+    if (o.body === 'lua-source') this.element.replaceChildren(title, this.vt.element);
+    else {
+      // Bytecode: the decompiled source beside the listing, with the proof of every function.
+      const pane = h('section', { class: 'source-pane', 'aria-label': 'Decompiled source' }, h('div', { class: 'empty' }, 'Decompiling and proving…'));
+      this.element.replaceChildren(title, h('div', { class: 'script-split' }, h('div', { class: 'table-host' }, this.vt.element), pane));
+      void this.loadSource(pane);
+    }
     if (line !== undefined) this.vt.select(line - 1);
+  }
+
+  private async loadSource(pane: HTMLElement): Promise<void> {
+    let r: ScriptSourceAnswer;
+    try {
+      r = await get<ScriptSourceAnswer>(['files', this.file, 'script', 'source']);
+    } catch (e) {
+      mount(pane, h('div', { class: 'error' }, (e as Error).message));
+      return;
+    }
+    const all = r.proven === r.total && r.chunkDifferences.length === 0;
+    mount(
+      pane,
+      h('h3', null, 'Decompiled source ', h('span', { class: all ? 'badge good' : 'badge bad' }, `${num(r.proven)}/${num(r.total)} functions proven`)),
+      h('p', { class: 'muted small' }, `recompiled at strip ${r.strip}, ${r.numbers} numbers, and compared function by function (${num(r.ms)} ms)`),
+      r.compileError ? h('div', { class: 'error' }, `the source does not compile: ${r.compileError}`) : null,
+      r.chunkDifferences.length > 0 ? h('ul', { class: 'muted small' }, r.chunkDifferences.map((d) => h('li', null, d))) : null,
+      h(
+        'table',
+        { class: 'kv proof-table' },
+        r.functions.map((f) =>
+          h(
+            'tr',
+            { class: f.proven ? 'proven' : 'unmatched' },
+            h('td', null, h('span', { class: f.proven ? 'badge good' : 'badge bad' }, f.proven ? 'proven' : 'unmatched')),
+            h('td', { class: 'mono' }, h('a', { href: '#', title: 'show in the listing', onclick: (ev: Event) => {
+                  ev.preventDefault();
+                  void this.showFunction(f.path);
+                } }, f.path)),
+            h('td', { class: 'mono' }, f.name ?? ''),
+            h('td', { class: 'muted small' }, f.failure !== undefined ? `not decompiled: ${f.failure}` : (f.difference ?? '')),
+          ),
+        ),
+      ),
+      h('pre', { class: 'decompiled' }, r.source),
+    );
+  }
+
+  /** Selects the `.function` line of a function in the listing. */
+  private async showFunction(path: string): Promise<void> {
+    const hits = await get<ScriptSearchAnswer>(['files', this.file, 'script', 'search'], { q: `; ${path} lines`, limit: 1 });
+    const hit = hits.hits[0];
+    if (hit) this.vt?.select(hit.line - 1);
   }
 
   select(line: number | undefined): void {
