@@ -8,6 +8,7 @@
  * process, the first time its region loads. `LayerCache` is that table; `processLayerCache` the process's one.
  */
 import { FormatError } from '../binary/errors.ts';
+import { latin1Decode } from '../binary/text.ts';
 import type { HksChunk } from '../formats/hks/chunk.ts';
 import { openHksFile } from '../formats/hks/file.ts';
 import type { Chunk } from '../script/ast.ts';
@@ -51,6 +52,17 @@ export function openLayer(bytes: Uint8Array, name: string): Layer {
   }
   if (bytes.includes(0)) throw new FormatError('scri', bytes.indexOf(0), '/', 'neither a SCRI container, a HavokScript chunk nor Lua source text (a NUL byte)');
   return { name, kind: 'source', source: bytes, container: 'text', truncatedBy: 0 };
+}
+
+/**
+ * Whether a script is a world layer's: its chunk hands a table to `_G.loadedresource` (every shipped layer source
+ * does, seed 002). Source is read for the assignment (`_G.loadedresource =` or `_G["loadedresource"] =`); bytecode
+ * for the `loadedresource` string among the main function's constants (the key of that SETFIELD/SETGLOBAL).
+ */
+export function isWorldLayer(layer: Layer): boolean {
+  if (layer.chunk) return layer.chunk.main.constants.some((k) => k.type === 'string' && k.value === 'loadedresource');
+  const text = latin1Decode(layer.source ?? new Uint8Array(0));
+  return /(?:^|[^\w.])_G\s*(?:\.\s*loadedresource|\[\s*(["'])loadedresource\1\s*\])\s*=[^=]/m.test(text);
 }
 
 /** The AST of a source layer (for `script needs`). */

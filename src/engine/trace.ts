@@ -139,7 +139,9 @@ export function formatTraceEntry(e: TraceEntry): string {
   if (e.message) parts.push(`: ${e.message}`);
   if (e.closest?.length) parts.push(`(closest: ${e.closest.join(', ')})`);
   const thread = e.thread !== undefined ? ` #${e.thread}` : '';
-  return `${t}s  ${e.kind.padEnd(12)} ${e.name}${thread} ${parts.join(' ')}`.trimEnd();
+  // run time only once it parts from world time (after a pause or in slow motion)
+  const run = e.rt !== undefined && e.rt !== e.t ? ` (run ${(e.rt / 1000).toFixed(3)}s)` : '';
+  return `${t}s${run}  ${e.kind.padEnd(12)} ${e.name}${thread} ${parts.join(' ')}`.trimEnd();
 }
 
 /** A value as the trace shows it in text: strings quoted, references (`{ ref }`) by their label. */

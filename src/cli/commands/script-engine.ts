@@ -1,11 +1,12 @@
 /**
  * The engine's script commands: `scry script needs LAYER [--db GAMEDB]` (what a layer's script asks of the
  * engine, read statically, checked against the natives table and a GameDB) and the engine mode of
- * `scry script run` (`runLayerCommand`, which `script-run.ts` delegates to). Thin over `src/engine`.
+ * `scry script run` (`engineRunLayer` decides the mode, `runLayerCommand` runs; `script-run.ts` delegates to
+ * them). Thin over `src/engine`.
  */
 import { FormatError, UsageError } from '../../binary/errors.ts';
 import { Database } from '../../gamedb/database.ts';
-import { layerAst, layerNameOf, openLayer, type Layer } from '../../engine/layer.ts';
+import { isWorldLayer, layerAst, layerNameOf, openLayer, type Layer } from '../../engine/layer.ts';
 import { needsReport, usageFromChunk, type NeedsReport, type UsageSite } from '../../engine/needs.ts';
 import { usageFromAst } from '../../engine/needs-ast.ts';
 import { DEFAULT_SCRIPT_BUDGET, ScriptHost } from '../../engine/host.ts';
@@ -128,9 +129,38 @@ export const engineRunOptions: Record<string, OptionSpec> = {
   timers: { type: 'string', valueName: 'auto|manual', description: 'auto (default): a started ScriptTimer fires OnComplete by itself; manual: only --fire' },
 };
 
-/** True when `script run` was asked for the engine: any engine option (`--db`, `--for`, `--fire` …) is given. */
-export function isEngineRun(ctx: CommandContext): boolean {
-  return Object.keys(engineRunOptions).some((k) => ctx.options[k] !== undefined);
+/** `--vm`: the plain VM mode even for a world layer (`script-run.ts` adds it to its options). */
+export const vmModeOption: Record<string, OptionSpec> = {
+  vm: { type: 'boolean', description: 'run FILE as a plain chunk on the VM even when it is a world layer (no engine)' },
+};
+
+/** The VM-mode options that have no meaning in engine mode (the engine compiles layers with float numbers, as the game). */
+const VM_ONLY_OPTIONS = ['numbers', 'checked'] as const;
+
+/**
+ * The mode of `scry script run FILE`: the engine when an engine option is given (`--db`, `--fire`, `--for` …) or
+ * FILE is a world layer (a chunk that sets `_G.loadedresource`: every `.scripts` layer the game ships); the plain
+ * VM otherwise, or with `--vm`. Returns the opened layer in engine mode. Mixing the modes' options is a usage error.
+ */
+export function engineRunLayer(ctx: CommandContext): Layer | undefined {
+  const engineOptions = Object.keys(engineRunOptions).filter((k) => ctx.options[k] !== undefined);
+  if (ctx.options['vm'] === true) {
+    if (engineOptions.length) throw new UsageError(`--vm runs the plain VM; --${engineOptions[0]} belongs to the engine mode`);
+    return undefined;
+  }
+  let layer: Layer;
+  try {
+    layer = openLayerArg(ctx);
+  } catch (e) {
+    // without an engine option, what is not a layer is the VM's to run (and to report)
+    if (!engineOptions.length && e instanceof FormatError) return undefined;
+    throw e;
+  }
+  if (!engineOptions.length && !isWorldLayer(layer)) return undefined;
+  const vmOnly = VM_ONLY_OPTIONS.find((k) => ctx.options[k] !== undefined);
+  if (vmOnly) throw new UsageError(`--${vmOnly} belongs to the plain VM mode (give --vm); the engine compiles a layer with float numbers, as the game does`);
+  if (ctx.args.length > 1) throw new UsageError(`the engine mode takes no script arguments (got ${JSON.stringify(ctx.args[1])}); give --vm to run FILE as a plain chunk with arguments`);
+  return layer;
 }
 
 function list(ctx: CommandContext, name: string): string[] {
@@ -156,9 +186,12 @@ function propsOf(ctx: CommandContext): Map<string, string> {
   return out;
 }
 
-/** Runs a layer headless: what `scry script run LAYER --db … --fire … --for …` prints. */
-export function runLayerCommand(ctx: CommandContext): number {
-  const layer = openLayerArg(ctx);
+/**
+ * Runs a layer headless: what `scry script run LAYER --db … --fire … --for …` prints. Exit 3 when a script error
+ * (a runtime error, a budget run out, a layer that does not compile) ended a thread or the load; else 1 when the
+ * run found something (an engine assert, what would fault in game, an unresolved record); else 0.
+ */
+export function runLayerCommand(ctx: CommandContext, layer: Layer = openLayerArg(ctx)): number {
   const db = openEngineDb(ctx);
   const timers = ctx.options['timers'] ?? 'auto';
   if (timers !== 'auto' && timers !== 'manual') throw new UsageError(`--timers is auto or manual, got ${JSON.stringify(timers)}`);
@@ -186,6 +219,7 @@ export function runLayerCommand(ctx: CommandContext): number {
     ctx.out('');
     for (const l of formatTraceSummary(summary)) ctx.out(l);
   }
-  const findings = summary.errors + summary.faults + summary.asserts + summary.db.unresolved.length;
+  if (summary.errors > 0) return ExitCode.BadInput;
+  const findings = summary.faults + summary.asserts + summary.db.unresolved.length;
   return findings > 0 ? ExitCode.Findings : ExitCode.Ok;
 }

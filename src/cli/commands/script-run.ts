@@ -7,7 +7,8 @@
  * traceback on stderr and exits 3.
  *
  * Thin over `src/script/vm`: `loadScriptFile` (what FILE is) and `runScriptFile` are the pieces other run modes
- * (the engine's `--db` mode) reuse.
+ * reuse. A world layer, or any engine option (`--db`, `--fire`, `--for` …), runs in the engine instead
+ * (`script-engine.ts`: `engineRunLayer` decides, `runLayerCommand` runs).
  */
 import { UsageError } from '../../binary/errors.ts';
 import { latin1Decode } from '../../binary/text.ts';
@@ -17,6 +18,7 @@ import { CompileError, compileLua } from '../../script/compile/index.ts';
 import { createScriptVM, ScriptError, LuaTable, type LuaValue, type LuaVM, type ScriptVMOptions } from '../../script/vm/index.ts';
 import { ExitCode, type CliIo, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { checkInputFile } from '../input.ts';
+import { engineRunLayer, engineRunOptions, runLayerCommand, vmModeOption } from './script-engine.ts';
 
 /** Options shared by `script run` and `script repl`. */
 export const scriptVmOptions: Record<string, OptionSpec> = {
@@ -159,14 +161,19 @@ function describe(v: LuaValue): unknown {
 
 const run: Command = {
   path: ['script', 'run'],
-  summary: 'run a script on scry\'s HavokScript VM (Lua source, bytecode or SCRI) with the standard library; errors exit 3',
-  usage: 'FILE [--numbers float|double] [--budget N] [--checked] [-- ARG…]',
+  summary: "run a script on scry's HavokScript VM (Lua source, bytecode or SCRI) with the standard library, or a world layer headless in the engine; errors exit 3",
+  usage: 'FILE [--numbers float|double] [--budget N] [--checked] [-- ARG…]  |  LAYER [--db GAMEDB] [--fire OBJECT.EVENT[@S]]… [--for S] [--pause AT:FOR]… [--json]',
   minArgs: 1,
-  options: { ...scriptVmOptions },
+  options: { ...scriptVmOptions, ...engineRunOptions, ...vmModeOption },
   details:
-    'FILE is a .lua source (compiled first; double numbers unless --numbers float), a bytecode chunk (its own number mode) or a .scripts SCRI container. ' +
-    'ARG… become arg[1..n] and the chunk\'s `...`, as lua5.1 passes them. A runtime error prints chunk:line: message and the traceback and exits 3; --budget N stops a script after N instructions.',
+    'Two modes. The plain VM (lua5.1-like): FILE is a .lua source (compiled first; double numbers unless --numbers float), a bytecode chunk (its own number mode) or a .scripts SCRI container. ' +
+    'ARG… become arg[1..n] and the chunk\'s `...`, as lua5.1 passes them. A runtime error prints chunk:line: message and the traceback and exits 3; --budget N stops a script after N instructions. ' +
+    'The engine (docs/engine.md): when an engine option is given (--db, --fire, --start, --for, --pause, --slowmo, --prop, --kind, --frame, --seed, --timers) or FILE is a world layer (its chunk sets _G.loadedresource, as every shipped .scripts layer does), ' +
+    'the layer is loaded headless, its StartupCommands start as threads, simulated time passes frame by frame with the fired events, and the trace is printed (--json: one object per line with t, kind, name; a summary last); --budget N is then the instruction budget of each slice of script work. ' +
+    'Engine exit codes: 3 a script error (or a layer that does not compile), 1 an engine assert, something that would fault in game or an unresolved DB<Kind>.Name record, 0 otherwise. --vm forces the plain VM for a layer.',
   run(ctx) {
+    const layer = engineRunLayer(ctx);
+    if (layer) return runLayerCommand(ctx, layer);
     const shown = ctx.args[0]!;
     let file: ScriptFile;
     try {
