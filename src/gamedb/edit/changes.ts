@@ -121,22 +121,33 @@ function splitCategory(ed: GadbEditor, path: string): { category: string; record
   return best;
 }
 
+/** What a `set` or `count` operation addressed: `Category/Record`, the field's hash, the element when one was named. */
+export interface ChangeTarget {
+  record: string;
+  hash: number;
+  index?: number;
+}
+
 /** Applies one list of operations with an existing editor (the building block of `applyChangeFiles`). */
-export function applyChangeOps(ed: GadbEditor, ops: ChangeOp[], onSet?: (target: string, value: unknown) => void): void {
+export function applyChangeOps(ed: GadbEditor, ops: ChangeOp[], onSet?: (target: string, value: unknown, at: ChangeTarget) => void): void {
   for (const op of ops) {
     switch (op.op) {
       case 'set': {
         const p = ed.resolveFieldPath(op.path);
         const index = op.index ?? p.index;
         ed.set(p.address, p.field, op.value, index !== undefined ? { index } : {});
-        const label = `${ed.label(p.address)}.${fieldLabel(fieldHashOf(p.field, ed.hasher), ed.namer)}${index !== undefined ? `[${index}]` : ''}`;
-        onSet?.(label, op.value);
+        const record = ed.label(p.address);
+        const hash = fieldHashOf(p.field, ed.hasher);
+        const label = `${record}.${fieldLabel(hash, ed.namer)}${index !== undefined ? `[${index}]` : ''}`;
+        onSet?.(label, op.value, index !== undefined ? { record, hash, index } : { record, hash });
         break;
       }
       case 'count': {
         const p = ed.resolveFieldPath(op.path);
         ed.setCount(p.address, p.field, op.value);
-        onSet?.(`${ed.label(p.address)}.${fieldLabel(fieldHashOf(p.field, ed.hasher), ed.namer)}#count`, op.value);
+        const record = ed.label(p.address);
+        const hash = fieldHashOf(p.field, ed.hasher);
+        onSet?.(`${record}.${fieldLabel(hash, ed.namer)}#count`, op.value, { record, hash });
         break;
       }
       case 'add': {

@@ -3,6 +3,7 @@ export { GadbEditor, boolWordCount, type EditorOptions, type EditMessage, type E
 export { diffGadb, diffCount as gadbDiffCount, formatDiffText as formatGadbDiff, type GadbDiff, type FieldChange as GadbFieldChange, type RecordChange as GadbRecordChange } from './diff.ts';
 export { makeGadbPatch, applyGadbPatch, gadbBuildTag, type PatchRecordRule, type MakePatchResult, type ApplyPatchOptions, type ApplyPatchResult } from './patch.ts';
 export { parseChangeFile, parseChangeOp, applyChangeFiles, applyChangeOps, type ChangeOp, type ChangeConflict, type ApplyChangesResult } from './changes.ts';
+export { conflictsOf, type ConflictSource, type ConflictRow, type ConflictReport, type ConflictStatus, type SourceValue } from './conflicts.ts';
 export { exportGadbJson, importGadbJson, GADB_JSON_FORMAT } from './json.ts';
 export { exportJsonl as exportGadbJsonl, exportCsv as exportGadbCsv } from './tables.ts';
 export { exportSqlite as exportGadbSqlite, type SqlDatabase as GadbSqlSink } from './sqlite.ts';
