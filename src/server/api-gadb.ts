@@ -76,6 +76,11 @@ function openGadb(bytes: Uint8Array, info: FileInfo, c: ApiContext): GadbDoc {
   return d;
 }
 
+/** The opened GameDB file `file` (opened on first use). */
+export function gadbDoc(c: ApiContext, file: string): GadbDoc {
+  return doc(c, file);
+}
+
 function doc(c: ApiContext, file: string): GadbDoc {
   return c.workspace.open<GadbDoc>(file, 'gadb');
 }
@@ -375,10 +380,9 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
       const format = body?.as === undefined ? 'gadb' : body.as;
       if (format !== 'gadb' && format !== 'patch' && format !== 'changes') throw new UsageError(`as must be "gadb", "patch" or "changes", got ${JSON.stringify(format)}`);
       if (d.staging.list().length === 0) throw new UsageError('nothing staged: stage an edit first');
-      const folder = info.origin === 'argument' && c.outDir === undefined ? dirname(c.workspace.pathOf(info.id)) : (c.outDir ?? c.sampleOutDir);
-      const target = safeJoin(folder, name);
+      const target = safeJoin(saveFolderOf(c, info), name);
       if (format === 'patch') return savePatch(c, d, info, name, target);
-      if (format === 'changes') return saveChanges(d, info, name, target);
+      if (format === 'changes') return saveChanges(c, d, info, name, target);
       const bytes = writeGadb(d.staging.result());
       writeNewFile(target, bytes);
       const saved = c.workspace.add(target, 'saved', info.id);
@@ -388,11 +392,16 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
   });
 }
 
+/** Where files saved from `info` go: beside it for a file named on the command line, else the output folder. */
+export function saveFolderOf(c: ApiContext, info: FileInfo): string {
+  return info.origin === 'argument' && c.outDir === undefined ? dirname(c.workspace.pathOf(info.id)) : (c.outDir ?? c.sampleOutDir);
+}
+
 /**
  * Writes a new file atomically; a name already taken is refused in the user's terms (the page shows the message:
  * no folder, no command-line flag).
  */
-function writeNewFile(target: string, bytes: Uint8Array): void {
+export function writeNewFile(target: string, bytes: Uint8Array): void {
   try {
     writeFileAtomic(target, bytes);
   } catch (e) {
@@ -456,7 +465,7 @@ function savePatch(c: ApiContext, d: GadbDoc, info: FileInfo, name: string, targ
  * back (`parseChangeFile`) and applied to the opened file (`applyChangeFiles`, as `scry db apply` does); the
  * result must equal the staged result, else nothing is written.
  */
-function saveChanges(d: GadbDoc, info: FileInfo, name: string, target: string): SaveResult {
+function saveChanges(c: ApiContext, d: GadbDoc, info: FileInfo, name: string, target: string): SaveResult {
   const ops = d.staging.changeOps();
   const items = ops.map((op) => (op.op === 'set' ? (op.index === undefined ? { set: op.path, value: op.value } : { set: op.path, index: op.index, value: op.value }) : op));
   const text = `# scry change file: ${ops.length} edit(s) of ${info.name}, staged in the workbench.\n# Apply with: scry db apply ${info.name} ${name} -o OUT\n${stringifyYaml(items)}`;
@@ -466,9 +475,13 @@ function saveChanges(d: GadbDoc, info: FileInfo, name: string, target: string): 
   if (left > 0) throw new Error(`the change file, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
   const bytes = utf8Encode(text, { format: 'changes', path: `/${name}` });
   writeNewFile(target, bytes);
+  // Served from now on: a source the conflict view can load over this database.
+  const saved = c.workspace.add(target, 'saved', info.id);
+  c.state.addFile({ path: target, origin: 'saved', from: c.workspace.pathOf(info.id) });
   return {
     format: 'changes',
     name,
+    saved,
     bytes: bytes.length,
     findings: findingsOf(verifyGadb(writeGadb(applied))),
     checked: `change file of ${ops.length} edit(s); applied to ${info.name}, it gives the staged result`,

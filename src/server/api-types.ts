@@ -259,7 +259,7 @@ export interface SaveResult {
   format: SaveFormat;
   /** The file name written (in the output folder). */
   name: string;
-  /** The saved file, now served (a database or a patch database; a change file is not served). */
+  /** The saved file, now served (a database, a patch database or a change file). */
   saved?: FileInfo;
   bytes: number;
   /**
@@ -502,4 +502,55 @@ export interface ScriptSearchAnswer {
   /** Line numbers from 1. */
   hits: { line: number; text: string }[];
   total: number;
+}
+
+/** A source a conflict view can load over a base: a change file, or a patch database of the base. */
+export interface ConflictCandidate {
+  id: string;
+  name: string;
+  kind: 'changes' | 'patch';
+  /** Why it cannot be loaded (a change file that does not parse). */
+  problem?: string;
+}
+
+/** One row of the conflict view: each value as one line of text; `null` where a source does not touch the row. */
+export interface ConflictRowView {
+  record: string;
+  /** The record's category and label, for a link (absent for a record only a source adds). */
+  ref?: { category: string; label: string };
+  field: string;
+  /** `0x%08X` of the field (absent for a record row). */
+  hash?: string;
+  index?: number;
+  base: string;
+  values: (string | null)[];
+  /** Index of the winning source, -1 when the merged result holds a value no source gives (`interaction`). */
+  winner: number;
+  merged: string;
+  status: 'override' | 'agree' | 'conflict' | 'interaction';
+}
+
+/** `GET /api/files/:file/conflicts?src=ID&src=ID…`: the sources in load order and every row they change. */
+export interface ConflictAnswer {
+  base: FileInfo;
+  /** Every served source that could be loaded over this base. */
+  candidates: ConflictCandidate[];
+  /** The loaded sources, in load order (the last one wins). */
+  sources: { id: string; name: string; kind: 'changes' | 'patch' }[];
+  rows: ConflictRowView[];
+  /** Rows in all (the answer holds at most `ROW_LIMIT`). */
+  total: number;
+  counts: Record<ConflictRowView['status'], number>;
+  ms: number;
+}
+
+/** `GET /api/files/:file/changes`: a change file's operations and the databases it may apply to. */
+export interface ChangesOverview {
+  file: FileInfo;
+  kind: 'changes';
+  operations: number;
+  /** Its text (the first 64 kB). */
+  text: string;
+  problem?: string;
+  databases: FileInfo[];
 }

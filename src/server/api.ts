@@ -16,6 +16,7 @@ import { registerDecompileApi } from './api-decompile.ts';
 import { registerStreamingApi } from './api-streaming.ts';
 import { registerEngineApi } from './api-engine.ts';
 import { registerNamesApi } from './api-names.ts';
+import { registerConflictsApi } from './api-conflicts.ts';
 import type { WorkbenchNames } from './names.ts';
 import type { WorkbenchState } from './state.ts';
 
@@ -55,6 +56,7 @@ export function registerApi(router: Router<ApiContext>, context: ApiContext): Ro
   registerGadbApi(router, context);
   registerSd2Api(router, context);
   registerNamesApi(router, context);
+  registerConflictsApi(router, context);
   registerArchApi(router, context);
   registerScriptApi(router, context);
   registerDecompileApi(router);

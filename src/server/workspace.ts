@@ -10,7 +10,8 @@ import { readBytes, readHead } from '../node/fs.ts';
 import { FORMAT_HEAD_SIZE, detectFormat } from '../formats/registry.ts';
 
 /** What a file holds, decided from its first bytes (and its extension where the bytes cannot tell). */
-export type FileKind = 'gadb' | 'sd2' | 'arch06' | 'hks' | 'unknown';
+/** `changes`: a YAML change file (`*.yaml`, `*.yml`), a source of the conflict view. */
+export type FileKind = 'gadb' | 'sd2' | 'arch06' | 'hks' | 'changes' | 'unknown';
 
 /** Where a file came from. */
 export type FileOrigin = 'argument' | 'sample' | 'saved' | 'extracted';
@@ -50,7 +51,8 @@ const WORKBENCH_KINDS: ReadonlySet<string> = new Set<FileKind>(['gadb', 'sd2', '
 /** Decides a file's kind through the format registry: by content (magic and version), else by its name. */
 export function detectKind(head: Uint8Array, name: string): FileKind {
   const found = detectFormat(head, name);
-  return found && WORKBENCH_KINDS.has(found.format.id) ? (found.format.id as FileKind) : 'unknown';
+  if (found && WORKBENCH_KINDS.has(found.format.id)) return found.format.id as FileKind;
+  return /\.ya?ml$/i.test(name) ? 'changes' : 'unknown';
 }
 
 function slug(name: string): string {

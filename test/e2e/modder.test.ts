@@ -4,7 +4,7 @@
  * view, and a keyboard-only walk from a search to an edited, saved value. Screenshots of the main pages at 1440
  * and 1024 px go to `test/e2e/artifacts/` (ignored by git).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,11 +39,16 @@ describe('the workbench a modder keeps open all day', () => {
     writeFileSync(join(dir, 'community.txt'), `ModelColor\n${hex(p919('ModelScale'))}\tModelScale\n`);
     // a fiftieth of the game's database: categories of thousands of records, records named by hundreds of links
     generated = generateGadbBytes({ seed: 919, scale: 0.02 }).bytes;
+    // two change files that disagree on one field (6000 in the file), agree on another, and each change one alone
+    writeFileSync(join(dir, 'a.yaml'), ['- set FxGlobalProps/FxGlobalProps.0x3114F9A5 = 100', '- set ClientFX.Sound/13.KeyName = "from a"', '- set ClientFX.Sound/13.StartTime = 0.25', ''].join('\n'));
+    writeFileSync(join(dir, 'b.yaml'), ['- set FxGlobalProps/FxGlobalProps.0x3114F9A5 = 200', '- set ClientFX.Sound/13.StartTime = 0.25', '- set ClientFX.Sprite/1.EndTime = 9', ''].join('\n'));
     writeFileSync(join(dir, 'generated.gamedb'), generated);
     wb = await startWorkbench({
       files: [
         { path: join(dir, FILE), origin: 'argument' },
         { path: join(dir, 'generated.gamedb'), origin: 'argument' },
+        { path: join(dir, 'a.yaml'), origin: 'argument' },
+        { path: join(dir, 'b.yaml'), origin: 'argument' },
         { path: fixturePath('sd2', 'faufau-1.5.0-generated', 'sample-beta-1869.sd2'), origin: 'sample' },
       ],
       port: 0,
@@ -213,5 +218,88 @@ describe('the workbench a modder keeps open all day', () => {
     expect(visible).toBeGreaterThanOrEqual(4);
     await narrow.screenshot({ path: join(artifacts, 'record-1024.png') });
     await narrow.close();
+  });
+
+  it('shows the conflict view of two change files that disagree: every value, the winner by load order, reorder, save the merge', async () => {
+    const GLOBAL = hex(0x3114f9a5);
+    await go(`/f/${FILE}/conflicts`);
+    await page.getByRole('button', { name: '+ a.yaml' }).click();
+    await page.waitForURL(/conflicts\?src=a\.yaml$/);
+    await page.getByRole('button', { name: '+ b.yaml' }).click();
+    await page.waitForURL(/conflicts\?src=a\.yaml&src=b\.yaml$/);
+    const row = page.locator('table.conflicts-table tr', { hasText: 'FxGlobalProps/FxGlobalProps' });
+    await row.waitFor();
+    const cells = async () => row.locator('td').allTextContents();
+    // Record, Field, base, 1. a.yaml, 2. b.yaml, merged, status
+    expect(await cells()).toEqual(['FxGlobalProps/FxGlobalProps', GLOBAL, '6000', '100', '200', '200', 'conflict']);
+    expect(await row.locator('td.win').textContent()).toBe('200');
+    expect(await row.locator('td.lost').textContent()).toBe('100');
+    expect(await row.getAttribute('class')).toContain('status-conflict');
+    // fields one file changes alone are overrides; the field both set to 0.25 is an agreement
+    expect(await page.locator('table.conflicts-table tr', { hasText: 'ClientFX.Sprite/1' }).locator('td').allTextContents()).toEqual(['ClientFX.Sprite/1', 'EndTime', '0.084', '—', '9', '9', 'override']);
+    expect(await page.locator('table.conflicts-table tr', { hasText: 'StartTime' }).locator('td.merged').textContent()).toBe('0.25');
+    expect(await page.locator('.conflict-summary').textContent()).toContain('1 conflict');
+    await shot('conflicts-1440');
+    // conflicts only
+    await page.getByLabel('conflicts only').check();
+    await page.waitForURL(/only=conflicts/);
+    expect(await page.locator('table.conflicts-table tbody tr').count()).toBe(1);
+    await page.getByLabel('conflicts only').uncheck();
+    // b loaded first: a wins now
+    await page.getByRole('button', { name: 'load b.yaml earlier' }).click();
+    await page.waitForURL(/conflicts\?src=b\.yaml&src=a\.yaml$/);
+    await row.locator('td.win', { hasText: '100' }).waitFor();
+    expect(await cells()).toEqual(['FxGlobalProps/FxGlobalProps', GLOBAL, '6000', '200', '100', '100', 'conflict']);
+    // the merge, saved as a new file, holds what the view says
+    await page.getByLabel('merged file name').fill('merged.fxp');
+    await page.getByRole('button', { name: 'Save merged database' }).click();
+    await page.locator('.save-result a', { hasText: 'merged.fxp' }).waitFor();
+    const merged = Database.open(new Uint8Array(readFileSync(join(dir, 'merged.fxp'))));
+    expect(merged.getRecord('FxGlobalProps', 'FxGlobalProps').getInt(0x3114f9a5)).toBe(100);
+    expect(merged.getRecord('ClientFX.Sound', '13').getString('KeyName')).toBe('from a');
+    expect(merged.getRecord('ClientFX.Sound', '13').getFloat('StartTime')).toBe(Math.fround(0.25));
+    expect(merged.getRecord('ClientFX.Sprite', '1').getFloat('EndTime')).toBe(9);
+    expect(errors).toEqual([]);
+  });
+
+  it('walks from a search to an edited, saved value with the keyboard only', async () => {
+    const GLOBAL = hex(0x3114f9a5);
+    await go(`/f/${FILE}`);
+    await page.locator('.page.overview').waitFor();
+    // / focuses the search box; a number finds the field that holds it
+    await page.keyboard.press('/');
+    await page.keyboard.type('6000');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/search\?q=6000$/);
+    await page.locator('.search .hits a').first().waitFor();
+    // ↓ from the box into the hits, ↓ again until the FxGlobalProps hit has the focus, Enter opens it
+    await page.locator('input.search').focus();
+    let focused = '';
+    for (let i = 0; i < 20 && !focused.includes('FxGlobalProps'); i++) {
+      await page.keyboard.press('ArrowDown');
+      focused = await page.evaluate(() => (document.activeElement?.closest('li')?.textContent ?? ''));
+    }
+    expect(focused).toContain('FxGlobalProps');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/c/FxGlobalProps/r/FxGlobalProps\\?field=${GLOBAL}$`));
+    await page.locator(`.field.highlight[data-field="${GLOBAL}"]`).waitFor();
+    // e: edit mode; the highlighted field's editor has the focus, its text selected
+    await page.keyboard.press('e');
+    await page.locator(`.field.highlight[data-field="${GLOBAL}"] input.editor`).waitFor();
+    await page.waitForFunction((f) => document.activeElement?.closest('.field')?.getAttribute('data-field') === f, GLOBAL);
+    await page.keyboard.type('7000');
+    await page.keyboard.press('Enter');
+    await page.locator(`.field.staged[data-field="${GLOBAL}"]`).waitFor();
+    // Ctrl+S: the staged edits, the file name focused; a new name, Enter saves
+    await page.keyboard.press('Control+s');
+    await page.waitForURL(/\/edits$/);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('save-name') === true);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('walked.fxp');
+    await page.keyboard.press('Enter');
+    await page.locator('.save-result a', { hasText: 'walked.fxp' }).waitFor();
+    const saved = Database.open(new Uint8Array(readFileSync(join(dir, 'walked.fxp'))));
+    expect(saved.getRecord('FxGlobalProps', 'FxGlobalProps').getInt(0x3114f9a5)).toBe(7000);
+    expect(errors).toEqual([]);
   });
 });

@@ -14,11 +14,17 @@ export class ApiFailure extends Error {
   }
 }
 
+/** Query parameters: a list repeats the parameter in order (`?src=a&src=b`). */
+export type Query = Record<string, string | number | readonly string[] | undefined>;
+
 /** Builds `/api/…` from path segments (each percent-encoded) and query parameters. */
-export function apiPath(segments: (string | number)[], query: Record<string, string | number | undefined> = {}): string {
+export function apiPath(segments: (string | number)[], query: Query = {}): string {
   const path = '/api/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) for (const x of v) q.append(k, x);
+    else if (v !== undefined && v !== '') q.set(k, String(v));
+  }
   const qs = q.toString();
   return qs ? `${path}?${qs}` : path;
 }
@@ -29,7 +35,7 @@ async function answer<T>(res: Response): Promise<T> {
   return body as T;
 }
 
-export async function get<T>(segments: (string | number)[], query?: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<T> {
+export async function get<T>(segments: (string | number)[], query?: Query, signal?: AbortSignal): Promise<T> {
   const init: RequestInit = { headers: { accept: 'application/json' } };
   if (signal) init.signal = signal;
   return answer<T>(await fetch(apiPath(segments, query), init));

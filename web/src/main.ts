@@ -12,6 +12,7 @@ import { editsView, hashView, homeView, overviewView, searchView } from './views
 import { Sd2TableView, sd2Overview, sd2OverviewView, sd2SearchView } from './views/sd2.ts';
 import { archEntryView, archOverview, archOverviewView, archSearchView, archTree } from './views/arch.ts';
 import { ScriptListingView, scriptOverviewView, scriptSearchView } from './views/script.ts';
+import { changesOverviewView } from './views/conflicts.ts';
 import type { ArchTreeRow } from '../../src/server/api-types.ts';
 import { VirtualTable } from './virtual-table.ts';
 import { SideList, type SideItem } from './side-list.ts';
@@ -66,6 +67,14 @@ class Workbench implements App {
         if (file !== undefined && this.search.value.trim() !== '') this.navigate({ view: 'search', file, q: this.search.value });
       }
       if (e.key === 'Escape') this.search.blur();
+      // from the box to the results: ↓ focuses the first hit (↑/↓ move between hits, Enter opens one)
+      if (e.key === 'ArrowDown') {
+        const first = document.querySelector<HTMLAnchorElement>('.search .hits a');
+        if (first) {
+          e.preventDefault();
+          first.focus();
+        }
+      }
     });
     this.editToggle.addEventListener('click', () => {
       this.editMode = !this.editMode;
@@ -95,6 +104,19 @@ class Workbench implements App {
       if (e.key === '[' && !typing) {
         e.preventDefault();
         this.toggleSide();
+      }
+      // e: edit mode on or off (GameDB files)
+      if (e.key === 'e' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && !this.editToggle.hidden) {
+        e.preventDefault();
+        this.editToggle.click();
+      }
+      // Ctrl+S: to the staged edits, the file name ready (Enter saves)
+      if (e.key === 's' && (e.ctrlKey || e.metaKey) && !e.altKey && !this.editToggle.hidden) {
+        const file = this.currentFile();
+        if (file !== undefined) {
+          e.preventDefault();
+          this.navigate({ view: 'edits', file });
+        }
       }
     });
     window.addEventListener('popstate', () => void this.render());
@@ -292,7 +314,7 @@ class Workbench implements App {
           document.title = 'scry workbench';
           break;
         case 'file':
-          view = kind === 'sd2' ? await sd2OverviewView(this, route.file) : kind === 'arch06' ? await archOverviewView(this, route.file) : kind === 'hks' ? await scriptOverviewView(this, route.file) : await overviewView(this, route.file);
+          view = kind === 'sd2' ? await sd2OverviewView(this, route.file) : kind === 'arch06' ? await archOverviewView(this, route.file) : kind === 'hks' ? await scriptOverviewView(this, route.file) : kind === 'changes' ? await changesOverviewView(this, route.file) : await overviewView(this, route.file);
           document.title = `${route.file} · scry`;
           break;
         case 'search':

@@ -66,6 +66,7 @@ export interface ViewExtension {
 export const VIEW_EXTENSIONS: readonly ViewExtension[] = [
   { segment: 'streaming', scope: 'file', kinds: ['gadb'], label: 'Streaming', load: () => import('./views/streaming.ts') },
   { segment: 'run', scope: 'file', kinds: ['hks'], label: 'Run', load: () => import('./views/run.ts') },
+  { segment: 'conflicts', scope: 'file', kinds: ['gadb'], label: 'Conflicts', load: () => import('./views/conflicts.ts') },
 ];
 
 const BUILTIN_FILE_SEGMENTS = new Set(['c', 't', 'e', 'listing', 'search', 'edits']);

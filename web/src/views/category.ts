@@ -262,6 +262,14 @@ export class CategoryView {
     );
     const target = this.inspector.querySelector('.field.highlight');
     if (target) target.scrollIntoView({ block: 'center' });
+    // In edit mode the highlighted field's editor takes the focus when nothing else holds it (the grid, the search
+    // box keep theirs): a field reached by a search hit or a link is edited without the mouse.
+    const editor = target?.querySelector<HTMLElement>('.editor');
+    const active = document.activeElement;
+    if (editor && this.app.editMode && (active === null || active === document.body || !active.isConnected || active.closest('.top .toggle') !== null)) {
+      editor.focus();
+      if (editor instanceof HTMLInputElement && editor.type !== 'checkbox') editor.select();
+    }
     void this.loadRefs(view, refsHost);
   }
 

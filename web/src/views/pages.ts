@@ -8,7 +8,7 @@ import { recordRoute } from '../routes.ts';
 import { valueText } from '../values.ts';
 import { namesSection } from './names.ts';
 
-const KIND_LABEL: Record<string, string> = { gadb: 'GameDB', sd2: 'Static DB', arch06: 'Archive', hks: 'Script', unknown: 'Unknown' };
+const KIND_LABEL: Record<string, string> = { gadb: 'GameDB', sd2: 'Static DB', arch06: 'Archive', hks: 'Script', changes: 'Change file', unknown: 'Unknown' };
 
 function fileCard(app: App, f: FileInfo): HTMLElement {
   return h(
@@ -142,6 +142,18 @@ export async function searchView(app: App, file: string, q: string): Promise<HTM
   return host;
 }
 
+/** ↑/↓ move the focus between the hits' links (↑ from the first goes back to the search box). */
+function moveBetweenHits(e: KeyboardEvent): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  const links = Array.from(document.querySelectorAll<HTMLAnchorElement>('.search .hits a'));
+  const i = links.indexOf(document.activeElement as HTMLAnchorElement);
+  if (i < 0) return;
+  e.preventDefault();
+  const next = links[i + (e.key === 'ArrowDown' ? 1 : -1)];
+  if (next) next.focus();
+  else if (e.key === 'ArrowUp') document.querySelector<HTMLInputElement>('input.search')?.focus();
+}
+
 async function fillSearch(app: App, file: string, q: string, host: HTMLElement): Promise<void> {
   const t0 = performance.now();
   const r = await get<SearchResult>(['files', file, 'search'], { q, limit: 500 });
@@ -152,7 +164,7 @@ async function fillSearch(app: App, file: string, q: string, host: HTMLElement):
     h('p', { class: 'muted' }, `read as ${r.mode} · ${ms.toFixed(0)} ms${r.truncated ? ` · the first ${num(r.hits.length)} shown` : ''}`),
     h(
       'ol',
-      { class: 'hits' },
+      { class: 'hits', onkeydown: (e: KeyboardEvent) => moveBetweenHits(e) },
       r.hits.map((hit) => {
         const target = hit.record ? recordRoute(file, hit.record, hit.field?.hex) : hit.category ? { view: 'category' as const, file, category: hit.category } : undefined;
         const label = hit.record ? `${hit.record.category} / ${hit.record.label}` : (hit.category ?? '');
@@ -192,6 +204,11 @@ export async function editsView(app: App, file: string): Promise<HTMLElement> {
     ready();
   });
   nameInput.addEventListener('input', ready);
+  nameInput.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') void save();
+  });
+  // with edits staged, the name is ready to confirm (Ctrl+S from any view lands here): Enter saves
+  if (list.edits.length > 0) setTimeout(() => nameInput.isConnected && document.activeElement === document.body && nameInput.focus(), 0);
   const save = async () => {
     if (saveButton.disabled) return;
     saveButton.disabled = true;
