@@ -109,7 +109,8 @@ describe('workbench: save as patch database and as change file', () => {
     expect(r.status, r.body).toBe(200);
     const result = r.json<SaveResult>();
     expect(result).toMatchObject({ format: 'changes', name: 'landmine_curse.changes.yaml' });
-    expect(result.saved).toBeUndefined();
+    // served from now on, as a source of the conflict view
+    expect(result.saved).toMatchObject({ name: 'landmine_curse.changes.yaml', kind: 'changes', origin: 'saved', savedFrom: 'landmine_curse.fxp' });
     expect(result.findings.filter((f) => f.severity === 'error')).toEqual([]);
     const path = join(h.dir, 'landmine_curse.changes.yaml');
     const text = readFileSync(path, 'utf8');
