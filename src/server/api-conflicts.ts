@@ -14,7 +14,7 @@ import { formatHash } from '../gamedb/names.ts';
 import { readBytes, safeJoin } from '../node/fs.ts';
 import type { ApiContext } from './api.ts';
 import type { ChangesOverview, ConflictAnswer, ConflictCandidate, ConflictRowView, SaveResult } from './api-types.ts';
-import { gadbDoc, saveFolderOf, writeNewFile } from './api-gadb.ts';
+import { gadbDoc, saveFolderOf, saveNewFile } from './api-gadb.ts';
 import { findingsOf } from './gadb-view.ts';
 import { checkPlainFileName } from './file-names.ts';
 import type { Router } from './router.ts';
@@ -166,9 +166,7 @@ export function registerConflictsApi(router: Router<ApiContext>, context: ApiCon
       const { report } = reportOf(c, base, ids);
       const bytes = writeGadb(report.merged);
       const target = safeJoin(saveFolderOf(c, base), name);
-      writeNewFile(target, bytes);
-      const saved = c.workspace.add(target, 'saved', base.id);
-      c.state.addFile({ path: target, origin: 'saved', from: c.workspace.pathOf(base.id) });
+      const saved = saveNewFile(c, target, bytes, base);
       return {
         format: 'gadb',
         name,

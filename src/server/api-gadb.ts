@@ -384,9 +384,7 @@ export function registerGadbApi(router: Router<ApiContext>, context: ApiContext)
       if (format === 'patch') return savePatch(c, d, info, name, target);
       if (format === 'changes') return saveChanges(c, d, info, name, target);
       const bytes = writeGadb(d.staging.result());
-      writeNewFile(target, bytes);
-      const saved = c.workspace.add(target, 'saved', info.id);
-      c.state.addFile({ path: target, origin: 'saved', from: c.workspace.pathOf(info.id) });
+      const saved = saveNewFile(c, target, bytes, info);
       return { format, name, saved, bytes: bytes.length, findings: findingsOf(verifyGadb(readBytes(target))) };
     },
   });
@@ -398,10 +396,22 @@ export function saveFolderOf(c: ApiContext, info: FileInfo): string {
 }
 
 /**
+ * Writes a file saved from `from` (a new file only), serves it, and remembers it in the work folder so a restart
+ * serves it again; `patch`: it is a patch database of `from`.
+ */
+export function saveNewFile(c: ApiContext, target: string, bytes: Uint8Array, from: FileInfo, patch = false): FileInfo {
+  writeNewFile(target, bytes);
+  const saved = c.workspace.add(target, 'saved', from.id, patch ? from.id : undefined);
+  const fromPath = c.workspace.pathOf(from.id);
+  c.state.addFile(patch ? { path: target, origin: 'saved', from: fromPath, patchOf: fromPath } : { path: target, origin: 'saved', from: fromPath });
+  return saved;
+}
+
+/**
  * Writes a new file atomically; a name already taken is refused in the user's terms (the page shows the message:
  * no folder, no command-line flag).
  */
-export function writeNewFile(target: string, bytes: Uint8Array): void {
+function writeNewFile(target: string, bytes: Uint8Array): void {
   try {
     writeFileAtomic(target, bytes);
   } catch (e) {
@@ -446,10 +456,7 @@ function savePatch(c: ApiContext, d: GadbDoc, info: FileInfo, name: string, targ
   const merged = applyGadbPatch(base, parseGadb(bytes)).merged;
   const left = differenceCount(edited, merged);
   if (left > 0) throw new Error(`the patch database, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
-  writeNewFile(target, bytes);
-  const saved = c.workspace.add(target, 'saved', info.id, info.id);
-  const basePath = c.workspace.pathOf(info.id);
-  c.state.addFile({ path: target, origin: 'saved', from: basePath, patchOf: basePath });
+  const saved = saveNewFile(c, target, bytes, info, true);
   return {
     format: 'patch',
     name,
@@ -474,10 +481,8 @@ function saveChanges(c: ApiContext, d: GadbDoc, info: FileInfo, name: string, ta
   const left = differenceCount(edited, applied);
   if (left > 0) throw new Error(`the change file, applied to ${info.name}, differs from the staged result in ${left} place(s); nothing was written`);
   const bytes = utf8Encode(text, { format: 'changes', path: `/${name}` });
-  writeNewFile(target, bytes);
   // Served from now on: a source the conflict view can load over this database.
-  const saved = c.workspace.add(target, 'saved', info.id);
-  c.state.addFile({ path: target, origin: 'saved', from: c.workspace.pathOf(info.id) });
+  const saved = saveNewFile(c, target, bytes, info);
   return {
     format: 'changes',
     name,
