@@ -109,6 +109,9 @@ const WRITES_A = new Set([
   'VARARG', 'CLOSURE', 'NEWSTRUCT', 'GETSLOT', 'GETSLOTMT', 'SELFSLOT', 'SELFSLOTMT', 'TESTSET',
 ]);
 
+/** Expressions the compiler folds in a condition: never the operand of a TEST. */
+const LITERAL_KINDS = new Set<Expr['k']>(['nil', 'bool', 'number', 'string', 'lud', 'ui64']);
+
 const LUA_RESERVED = new Set(['and', 'break', 'do', 'else', 'elseif', 'end', 'false', 'for', 'function', 'if', 'in', 'local', 'nil', 'not', 'or', 'repeat', 'return', 'then', 'true', 'until', 'while', 'hstructure', 'hmake']);
 const isLuaIdentifier = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !LUA_RESERVED.has(s);
 
@@ -283,7 +286,17 @@ class FunctionBuilder {
   }
 
   private operand(x: number, pc: number): Expr {
-    return isConstantOperand(x) ? this.constant(x - HKS_K, pc) : this.take(x, pc);
+    if (isConstantOperand(x)) return this.constant(x - HKS_K, pc);
+    // An RK operand in a register holding a literal the compiler would have put in the operand itself: a local.
+    if (this.infer && x >= this.nactvar && !this.capture && !this.massign) {
+      const p = this.stack[this.pendingAt(x)];
+      const load = p ? this.at[p.pc] : undefined;
+      if (p && p.span === 1 && p.reg === this.nactvar && load && LITERAL_KINDS.has(p.expr.k) && (load.family !== 'LOADK' || load.bx < 256)) {
+        this.declarePending(x + 1, pc);
+        return this.localExpr(x, pc);
+      }
+    }
+    return this.take(x, pc);
   }
 
   /** Reads two operands, the higher register first (the compiler evaluated them in increasing order). */
@@ -1856,7 +1869,10 @@ class FunctionBuilder {
     if (this.infer) {
       // The test's pending operands are the first atom; whatever is pending below them is locals.
       const operands = this.readRegisters(first).filter((r) => r >= this.nactvar && this.pendingAt(r) >= 0);
-      const low = operands.length > 0 ? Math.min(...operands.map((r) => this.stack[this.pendingAt(r)]!.reg)) : Number.POSITIVE_INFINITY;
+      let low = operands.length > 0 ? Math.min(...operands.map((r) => this.stack[this.pendingAt(r)]!.reg)) : Number.POSITIVE_INFINITY;
+      // The compiler folds a literal condition (no TEST): a tested literal is a local's value (`local a = 1; if a`).
+      const tested = first.family === 'TEST' && first.a >= this.nactvar ? this.stack[this.pendingAt(first.a)] : undefined;
+      if (tested && tested.span === 1 && LITERAL_KINDS.has(tested.expr.k)) low = tested.reg + 1;
       this.declarePending(low, first.pc, out);
       start = this.stack.length > 0 ? Math.min(...this.stack.map((p) => p.start)) : first.pc;
     }

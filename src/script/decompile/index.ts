@@ -77,8 +77,9 @@ export function decompileHks(chunk: HksChunk, options: HksDecompileOptions = {})
   if (!options.verify) return { ...out, functions };
   const proof = proveHksChunk(chunk, out.source);
   const notes = new Map<string, string[]>();
+  const byPath = new Map(functions.map((f) => [f.path, f]));
   for (const p of proof.functions) {
-    const d = functions.find((f) => f.path === p.path);
+    const d = byPath.get(p.path);
     if (d) d.proof = p;
     if (!p.matched && d?.failure === undefined) notes.set(p.path, [`unmatched: ${p.difference ?? ''}`]);
   }

@@ -12,6 +12,8 @@ export function luaNumberText(v: number, numberSize: number): string {
   if (Object.is(v, -0)) return '-0';
   if (v === Infinity) return '1e999';
   if (v === -Infinity) return '-1e999';
+  // Small integers are exact in float32 and print as they are (the common case).
+  if (Number.isInteger(v) && Math.abs(v) <= 0x1000000) return String(v);
   if (numberSize === 4) {
     for (let p = 1; p <= 9; p++) {
       const t = Number(v.toPrecision(p));
