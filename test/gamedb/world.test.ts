@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Database, DEFAULT_P919_TABLE, calibrateP919, checkEmbbAgainstBndl, p919, parseBndl, verifyGadb, writeGadb, bundleDefinitions, gearBudget, worldBundleRefs, worldInfo, spawnChain } from '../../src/index.ts';
-import { GENERATED_EFFECT, PROVISIONAL_SLASH_TABLE, SLASH_HYPOTHESIS, WORLD_FIGURES, WorldFileSource, generateWorld, packWorldArchives, planBundleRefs, worldBundleFiles } from '../../src/gamedb/generate/world/index.ts';
+import { generatedEffectBytes, PROVISIONAL_SLASH_TABLE, SLASH_HYPOTHESIS, WORLD_FIGURES, WorldFileSource, generateWorld, packWorldArchives, planBundleRefs, worldBundleFiles } from '../../src/gamedb/generate/world/index.ts';
 import { loadFixture } from '../support/fixtures.ts';
 
 const world = generateWorld({ seed: 1 });
@@ -120,7 +120,7 @@ describe('the generator\'s semantic core (seed 001 figures)', () => {
     expect(index.entries.some((e) => e.path === 'characters\\npcbundles\\goblin_blood.fxp')).toBe(true);
     const archives = packWorldArchives(refs.filter((r) => r.kind === 'creature'), { sizeScale: 1 / 256 });
     expect(archives.map((a) => a.name)).toEqual(['world_characters.arch06']);
-    expect(GENERATED_EFFECT.length).toBeGreaterThan(40);
+    expect(generatedEffectBytes().length).toBeGreaterThan(40);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EffectSystem, EofError, Streamer, bndlNamesSize, bndlTotalSize, buildBndl, isMissingPairCount, parseGadb, writeBndl } from '../../../src/index.ts';
-import { GENERATED_EFFECT, worldBundleContent } from '../../../src/gamedb/generate/world/index.ts';
+import { generatedEffectBytes, worldBundleContent } from '../../../src/gamedb/generate/world/index.ts';
 import { loadFixture } from '../../support/fixtures.ts';
 import { memoryVfs, worldVfs } from './world.ts';
 
@@ -35,7 +35,7 @@ describe('effects load only through bundles (seed 001)', () => {
     expect(found?.path).toBe('characters\\npcbundles\\goblin_blood.fxp');
     expect(fx.reference('Characters/NPCBundles/Goblin_Blood.fxp').resident).toBe(true);
     expect(fx.resident()).toEqual(['characters\\npcbundles\\goblin_blood.fxp']);
-    expect(parseGadb(GENERATED_EFFECT).pairs).toHaveLength(0); // a real effect database with an empty pair table
+    expect(parseGadb(generatedEffectBytes()).pairs).toHaveLength(0); // a real effect database with an empty pair table
   });
 
   it('a bundled .fxp without its pair-table count stalls the loader, and every later load waits behind it', async () => {

@@ -117,7 +117,7 @@ export function worldBundleResources(ref: WorldBundleRef, sizeScale = 1): Array<
     case 'skin': {
       const named = NAMED_SIZES[stem];
       const total = named ?? Math.round(lognormal(rng, ref.kind === 'creature' ? 24 : 10, 0.4, 4, 60) * MB);
-      const fx = ref.kind === 'creature' ? GENERATED_EFFECT.length : 0;
+      const fx = ref.kind === 'creature' ? generatedEffectBytes().length : 0;
       parts = split(total - fx, [
         [`${stem}.mesh`, 0.25],
         [`${stem}.skel`, 0.02],
@@ -143,14 +143,22 @@ export function worldBundleResources(ref: WorldBundleRef, sizeScale = 1): Array<
   return parts.map(([p, size]) => ({ path: at(p), size: p.endsWith('.fxp') ? size : Math.max(0, Math.round(size * sizeScale)) }));
 }
 
-/** A minimal valid effect database (`LTFX` v8 wrapping an `FXDB` GADB with an empty pair table): 0 pairs. */
-export const GENERATED_EFFECT: Uint8Array = writeGadb(
-  buildGadb({
-    rootName: 'FXDB',
-    container: { kind: 'wrapped', magic: 'LTFX', version: 8 },
-    categories: [{ name: 'ClientFX.Sprite', sortKey: p919('ClientFX.Sprite'), fields: [{ hash: p919('Lifetime'), type: 2 }], records: [{ name: 'Blood', values: [[1.5]] }] }],
-  }),
-);
+let generatedEffect: Uint8Array | undefined;
+
+/**
+ * A minimal valid effect database (`LTFX` v8 wrapping an `FXDB` GADB with an empty pair table): 0 pairs. Built on
+ * first use (not when the module loads: every CLI start would pay for it).
+ */
+export function generatedEffectBytes(): Uint8Array {
+  generatedEffect ??= writeGadb(
+    buildGadb({
+      rootName: 'FXDB',
+      container: { kind: 'wrapped', magic: 'LTFX', version: 8 },
+      categories: [{ name: 'ClientFX.Sprite', sortKey: p919('ClientFX.Sprite'), fields: [{ hash: p919('Lifetime'), type: 2 }], records: [{ name: 'Blood', values: [[1.5]] }] }],
+    }),
+  );
+  return generatedEffect;
+}
 
 /** Manifest and content size of a bundle. */
 export function worldBundleFiles(ref: WorldBundleRef, sizeScale = 1): WorldBundleFiles {
@@ -182,8 +190,9 @@ export function worldBundleContent(files: WorldBundleFiles): Uint8Array {
     latin1EncodeInto(n.text, out, at, { format: EMBB_FORMAT, path: '/names' });
     at += n.text.length + 1 + n.padding;
   }
+  const effect = generatedEffectBytes();
   for (const e of manifest.entries) {
-    if (e.path.endsWith('.fxp') && e.size === GENERATED_EFFECT.length) out.set(GENERATED_EFFECT, at);
+    if (e.path.endsWith('.fxp') && e.size === effect.length) out.set(effect, at);
     else stamp(out, at, e.size, e.path);
     at += e.size;
   }
