@@ -1,7 +1,7 @@
 /**
  * The HavokScript VM on classic programs (`npm run bench -- vm`): each program of `bench/lua/` is run in the same
- * process run under scry's interpreter (double mode, compiled by `compileLua`), under scry with the JavaScript tier
- * when it exists, under Debian's `lua5.1` (a child process; its start-up of a few milliseconds is counted) and under
+ * process under scry's interpreter (double mode, compiled by `compileLua`), under scry with the JavaScript tier
+ * (`jit: true`), under Debian's `lua5.1` (a child process; its start-up of a few milliseconds is counted) and under
  * fengari (the best-known Lua VM written in JavaScript; it implements Lua 5.3, so the programs are written for both
  * and print through `string.format`). Every runtime's output is checked against lua5.1's before its time counts: a
  * benchmark that computes wrong is worthless.
@@ -57,10 +57,10 @@ function runLua51(file: string, size: number): Timing | null {
   return { ms, out: r.stdout };
 }
 
-function runScry(source: Uint8Array, name: string, size: number): Timing {
+function runScry(source: Uint8Array, name: string, size: number, jit: boolean): Timing {
   const t0 = performance.now();
   let out = '';
-  const vm = createScriptVM({ numbers: 'double', io: { stdout: (s) => void (out += s), stderr: () => {} } });
+  const vm = createScriptVM({ numbers: 'double', jit, io: { stdout: (s) => void (out += s), stderr: () => {} } });
   const chunk = compileLua(source, { name: `${name}.lua`, numbers: 'double' });
   const arg = new LuaTable();
   arg.set(0, `${name}.lua`);
@@ -124,6 +124,7 @@ interface Row {
   size: number;
   lua51: number;
   scry: number;
+  scryJit: number;
   fengari: number | null;
 }
 
@@ -146,11 +147,14 @@ export async function run(): Promise<string> {
     const lua51: number[] = [ref.ms];
     for (let i = 1; i < runs; i++) lua51.push(runLua51(file, size)!.ms);
     const scry: number[] = [];
-    if (small) runScry(bytes, p.name, size); // warm-up (the full sizes run long enough to warm up inside)
+    const scryJit: number[] = [];
+    if (small) runScry(bytes, p.name, size, false); // warm-up (the full sizes run long enough to warm up inside)
     for (let i = 0; i < runs; i++) {
-      const t = runScry(bytes, p.name, size);
-      if (t.out !== ref.out) problems.push(`scry ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))} vs ${JSON.stringify(ref.out.slice(0, 200))})`);
-      scry.push(t.ms);
+      for (const jit of [false, true]) {
+        const t = runScry(bytes, p.name, size, jit);
+        if (t.out !== ref.out) problems.push(`scry${jit ? ' --jit' : ''} ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))} vs ${JSON.stringify(ref.out.slice(0, 200))})`);
+        (jit ? scryJit : scry).push(t.ms);
+      }
     }
     let fengari: number | null = null;
     if (fg !== null) {
@@ -160,22 +164,23 @@ export async function run(): Promise<string> {
       if (t.out !== ref.out) problems.push(`fengari ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))})`);
       fengari = t.ms;
     }
-    rows.push({ name: p.name, size, lua51: median(lua51), scry: median(scry), fengari });
+    rows.push({ name: p.name, size, lua51: median(lua51), scry: median(scry), scryJit: median(scryJit), fengari });
   }
   const lines = [
     '### vm: classic programs (double mode), scry against lua5.1 and fengari',
     '',
-    `median of ${runs} runs for lua5.1 and scry, one run for fengari (it is the slowest by far); ms include compiling the source and creating the state`,
+    `median of ${runs} runs for lua5.1 and scry (interpreter and --jit alternating), one run for fengari (it is the slowest by far); ms include compiling the source and creating the state`,
     '',
-    '| program | size | lua5.1 ms | scry ms | scry × lua5.1 | fengari ms | fengari × lua5.1 | fengari / scry |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| program | size | lua5.1 ms | scry ms | × lua5.1 | scry --jit ms | × lua5.1 | fengari ms | × lua5.1 | fengari / scry |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const f = r.fengari;
-    lines.push(`| ${r.name} | ${r.size} | ${r.lua51.toFixed(0)} | ${r.scry.toFixed(0)} | ${(r.scry / r.lua51).toFixed(2)} | ${f === null ? '' : f.toFixed(0)} | ${f === null ? '' : (f / r.lua51).toFixed(2)} | ${f === null ? '' : (f / r.scry).toFixed(2)} |`);
+    lines.push(`| ${r.name} | ${r.size} | ${r.lua51.toFixed(0)} | ${r.scry.toFixed(0)} | ${(r.scry / r.lua51).toFixed(2)} | ${r.scryJit.toFixed(0)} | ${(r.scryJit / r.lua51).toFixed(2)} | ${f === null ? '' : f.toFixed(0)} | ${f === null ? '' : (f / r.lua51).toFixed(2)} | ${f === null ? '' : (f / r.scry).toFixed(2)} |`);
   }
   const gScry = geomean(rows.map((r) => r.scry / r.lua51));
-  lines.push('', `geometric mean: scry ${gScry.toFixed(2)}× lua5.1`);
+  const gJit = geomean(rows.map((r) => r.scryJit / r.lua51));
+  lines.push('', `geometric mean: scry ${gScry.toFixed(2)}× lua5.1, scry --jit ${gJit.toFixed(2)}× lua5.1`);
   if (rows.every((r) => r.fengari !== null)) {
     const gF = geomean(rows.map((r) => r.fengari! / r.lua51));
     lines[lines.length - 1] += `; fengari ${gF.toFixed(2)}× lua5.1; scry ${(gF / gScry).toFixed(2)}× faster than fengari`;

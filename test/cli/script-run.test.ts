@@ -38,6 +38,17 @@ describe('scry script run', () => {
     expect(r.stderr).toMatch(/instruction budget exhausted \(5000 instructions\)/);
   });
 
+  it('--jit runs through the JavaScript tier with the same output and the same budget', async () => {
+    const p = script('local s = 0\nfor i = 1, 100000 do s = s + i % 3 end\nprint(s)\nwhile true do s = s + 1 end\n');
+    const plain = await runCli(['script', 'run', p, '--budget', '700000']);
+    const jit = await runCli(['script', 'run', p, '--budget', '700000', '--jit']);
+    expect(jit.stdout).toBe('100000\n');
+    expect(jit.stdout).toBe(plain.stdout);
+    expect(jit.code).toBe(3);
+    expect(jit.stderr.split('\n')[0]).toBe(plain.stderr.split('\n')[0]);
+    expect(jit.stderr).toMatch(/instruction budget exhausted \(700000 instructions\)/);
+  });
+
   it('runs hksc bytecode in its own float32 mode, and refuses --numbers double for it', async () => {
     const f = fixturePath('hks', 'generated', 'hello.debug.luac');
     const r = await runCli(['script', 'run', f]);

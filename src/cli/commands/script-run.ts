@@ -25,6 +25,7 @@ export const scriptVmOptions: Record<string, OptionSpec> = {
   numbers: { type: 'string', valueName: 'float|double', description: 'number mode for source input (default: double for .lua, float for SCRI source, the chunk\'s own for bytecode)' },
   budget: { type: 'string', valueName: 'N', description: 'stop the script after N instructions (exit 3)' },
   checked: { type: 'boolean', description: "mode 2's instruction-pointer checks (\"VM Kernel error: invalid instruction pointer.\")" },
+  jit: { type: 'boolean', description: 'the JavaScript tier: hot functions translated to JavaScript (same results, same budget)' },
 };
 
 /** A script file ready to run: its chunk and the name messages use. */
@@ -86,6 +87,7 @@ export function processVmOptions(ctx: CommandContext, numbers: 'float' | 'double
   return {
     numbers,
     checked: ctx.options['checked'] === true,
+    jit: ctx.options['jit'] === true,
     limits: { instructions },
     io: {
       stdout: (s) => writeBytes(io, 'stdout', s),
@@ -162,7 +164,7 @@ function describe(v: LuaValue): unknown {
 const run: Command = {
   path: ['script', 'run'],
   summary: "run a script on scry's HavokScript VM (Lua source, bytecode or SCRI) with the standard library, or a world layer headless in the engine; errors exit 3",
-  usage: 'FILE [--numbers float|double] [--budget N] [--checked] [-- ARG…]  |  LAYER [--db GAMEDB] [--fire OBJECT.EVENT[@S]]… [--for S] [--pause AT:FOR]… [--json]',
+  usage: 'FILE [--numbers float|double] [--budget N] [--checked] [--jit] [-- ARG…]  |  LAYER [--db GAMEDB] [--fire OBJECT.EVENT[@S]]… [--for S] [--pause AT:FOR]… [--json]',
   minArgs: 1,
   options: { ...scriptVmOptions, ...engineRunOptions, ...vmModeOption },
   details:

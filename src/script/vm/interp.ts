@@ -17,6 +17,7 @@ import type { LuaVM } from './vm.ts';
 import type { Op, ClosureSide, Proto, SlotSide, StructSide } from './proto.ts';
 import * as metaModule from './meta.ts';
 import * as structModule from './structops.ts';
+import * as jitModule from './jit.ts';
 
 // Imported bindings are read once into module constants: loaders that compile ES modules to CommonJS (tsx, vitest)
 // turn every use of an imported name into a getter call, which the dispatch loop must not pay per instruction.
@@ -29,6 +30,13 @@ type LuaClosure = valueModule.LuaClosure;
 const NUM: 0 = NUM_MARKER;
 const { arith, concat, equals, getTM, index, length, lessEqual, lessThan, rawSet, setIndex, toNumber } = metaModule;
 const { checkType, checkTypeStruct, getSlotChain, newStruct, setSlotChain, setSlotChecked, slotTarget } = structModule;
+
+/** Compiles `p` for the JavaScript tier once (jit.ts); whether it now has compiled code. */
+function jitCompile(vm: LuaVM, p: Proto): boolean {
+  p.hot = -Infinity;
+  p.jit = jitModule.compileProto(p, vm.float32);
+  return p.jit !== null;
+}
 
 /** Lua 5.1 LUA_MINSTACK: free slots a host function may use without asking. */
 export const MINSTACK = 20;
@@ -209,6 +217,17 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         pc = rop === (66 satisfies typeof Op.TFORLOOP_J) ? code[pc + 3]! : pc + 4;
       } else pc += 8;
     } else pc += 4;
+  } else if (pc === 0) {
+    if (p.jit !== null ? L.hookMask === 0 : vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p)) {
+      // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+      ci.pc = pc;
+      vm.steps = steps;
+      const r = p.jit!(L, ci, base, pc);
+      if (r < 0) return;
+      pc = r;
+      steps = vm.steps;
+      sn = L.sn;
+    }
   }
 
   for (;;) {
@@ -792,9 +811,24 @@ export function execute(L: LuaThread, afterCall: boolean): void {
       }
 
       // ------------------------------------------------------------------ jumps and tests
-      case 43 satisfies typeof Op.JMP:
-        pc = code[pc + 2]!;
+      case 43 satisfies typeof Op.JMP: {
+        const t = code[pc + 2]!;
+        const back = t <= pc;
+        pc = t;
+        if (back) {
+          if (p.jit !== null ? L.hookMask === 0 : vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p)) {
+            // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+            ci.pc = pc;
+            vm.steps = steps;
+            const r = p.jit!(L, ci, base, pc);
+            if (r < 0) return;
+            pc = r;
+            steps = vm.steps;
+            sn = L.sn;
+          }
+        }
         break;
+      }
       case 88 satisfies typeof Op.EQ_RR_J: {
         const rb = base + a;
         const rc = base + code[pc + 2]!;
@@ -966,6 +1000,16 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           ic = p.ic;
           base = ci.base;
           pc = 0;
+          if (p.jit !== null ? L.hookMask === 0 : vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p)) {
+            // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+            ci.pc = pc;
+            vm.steps = steps;
+            const r = p.jit!(L, ci, base, pc);
+            if (r < 0) return;
+            pc = r;
+            steps = vm.steps;
+            sn = L.sn;
+          }
           break;
         }
         vm.steps = steps;
@@ -1018,6 +1062,16 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           ic = p.ic;
           base = ci.base;
           pc = 0;
+          if (p.jit !== null ? L.hookMask === 0 : vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p)) {
+            // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+            ci.pc = pc;
+            vm.steps = steps;
+            const r = p.jit!(L, ci, base, pc);
+            if (r < 0) return;
+            pc = r;
+            steps = vm.steps;
+            sn = L.sn;
+          }
           break;
         }
         vm.steps = steps;
@@ -1107,6 +1161,16 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           sn[ra + 3] = idx;
           sv[ra + 3] = NUM;
           pc = code[pc + 2]!;
+          if (p.jit !== null ? L.hookMask === 0 : vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p)) {
+            // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+            ci.pc = pc;
+            vm.steps = steps;
+            const r = p.jit!(L, ci, base, pc);
+            if (r < 0) return;
+            pc = r;
+            steps = vm.steps;
+            sn = L.sn;
+          }
         } else pc += 4;
         break;
       }
@@ -1163,6 +1227,16 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           ic = p.ic;
           base = ci.base;
           pc = 0;
+          if (p.jit !== null ? L.hookMask === 0 : vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p)) {
+            // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+            ci.pc = pc;
+            vm.steps = steps;
+            const r = p.jit!(L, ci, base, pc);
+            if (r < 0) return;
+            pc = r;
+            steps = vm.steps;
+            sn = L.sn;
+          }
           break;
         } else {
           vm.steps = steps;

@@ -11,6 +11,7 @@
  * fall-through past the last word and an opcode above 0x5B (GETGLOBAL_MEM) decode to instructions that raise a
  * Lua error when executed — never to an access outside the decoded code.
  */
+import type { JitFn } from './jit.ts';
 import * as opcodes from '../../formats/hks/opcodes.ts';
 import type { HksOpcodeInfo } from '../../formats/hks/opcodes.ts';
 import type { HksConstant, HksFunction, HksHeader, HksStructureSection } from '../../formats/hks/chunk.ts';
@@ -199,8 +200,10 @@ export interface Proto {
   readonly ic: Int32Array;
   /** Executions so far (the JavaScript tier compiles hot functions). */
   calls: number;
-  /** The JavaScript tier's compiled form, once made. */
-  jit: unknown;
+  /** The JavaScript tier's compiled form, once made (`jit.ts`). */
+  jit: JitFn | null;
+  /** Entries and loop back-edges counted towards compiling it (-Infinity once tried). */
+  hot: number;
 }
 
 // read once: ES-module-to-CommonJS loaders (tsx, vitest) make each use of an imported name a getter call
@@ -644,6 +647,7 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
     ic: new Int32Array(fn.code.length + 1),
     calls: 0,
     jit: null,
+    hot: 0,
   };
 }
 

@@ -6,6 +6,7 @@
  * no JavaScript stack). At the host boundary they become a {@link ScriptError} carrying `chunk:line: message` and
  * the Lua traceback. A budget exhaustion is fatal: no `pcall` can catch it.
  */
+import { jitAvailable } from './jit.ts';
 import { ToolkitError } from '../../binary/errors.ts';
 import type { HksChunk } from '../../formats/hks/chunk.ts';
 import { LuaTable, TableOverflow } from './table.ts';
@@ -104,7 +105,16 @@ export interface VMOptions {
   /** Mode 2's instruction-pointer checks ("VM Kernel error: invalid instruction pointer."). */
   checked?: boolean;
   io?: ScriptIo;
+  /**
+   * The JavaScript tier (`jit.ts`): hot functions are translated to JavaScript with `new Function`. `true` compiles
+   * a function after {@link DEFAULT_JIT_THRESHOLD} entries or loop iterations, a number after that many (1: at
+   * once). Off by default, and always off where the environment forbids `new Function` (a strict CSP).
+   */
+  jit?: boolean | number;
 }
+
+/** Entries and loop iterations after which the JavaScript tier compiles a function. */
+export const DEFAULT_JIT_THRESHOLD = 64;
 
 const NULL_IO: ScriptIo = { stdout: () => {}, stderr: () => {} };
 
@@ -120,6 +130,8 @@ export class LuaVM {
   readonly float32: boolean;
   readonly limits: VMLimits;
   readonly checked: boolean;
+  /** When the JavaScript tier compiles a function (entries + loop iterations); 0: the tier is off. */
+  readonly jitThreshold: number;
   readonly io: ScriptIo;
   readonly globals: LuaTable;
   readonly registry: LuaTable;
@@ -163,6 +175,8 @@ export class LuaVM {
     this.float32 = (options.numbers ?? 'double') === 'float';
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.checked = options.checked ?? false;
+    const jit = options.jit ?? false;
+    this.jitThreshold = jit === false || !jitAvailable() ? 0 : jit === true ? DEFAULT_JIT_THRESHOLD : Math.max(1, Math.floor(jit));
     this.io = options.io ?? NULL_IO;
     this.budgetRest = this.limits.instructions;
     this.globals = this.newTable();

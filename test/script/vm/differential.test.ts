@@ -34,9 +34,9 @@ if not ok then io.stderr:write(tostring(err)) os.exit(1) end`;
   return { stdout: r.stdout, error: r.status === 0 ? null : r.stderr, syntax: r.status === 2 };
 }
 
-function scry(dir: string, name: string): { stdout: string; error: string | null } {
+function scry(dir: string, name: string, jit: number | false): { stdout: string; error: string | null } {
   let stdout = '';
-  const vm = createScriptVM({ numbers: 'double', limits: { instructions: 50_000_000 }, io: { stdout: (s) => void (stdout += s), stderr: () => {} } });
+  const vm = createScriptVM({ numbers: 'double', jit, limits: { instructions: 50_000_000 }, io: { stdout: (s) => void (stdout += s), stderr: () => {} } });
   const src = latin1Decode(new Uint8Array(readFileSync(fixturePath(dir, `${name}.lua`))));
   try {
     const f = vm.load(compileScript(src, `@${name}.lua`, 'double'));
@@ -58,9 +58,13 @@ describe.skipIf(!hasLua51)('double mode: scry vs lua5.1 on the fixture programs'
       return;
     }
     counted.compared++;
-    const got = scry(dir, name);
+    const got = scry(dir, name, false);
     expect(got.stdout).toBe(expected.stdout);
     expect(got.error).toBe(expected.error);
+    // the JavaScript tier, compiling every function at its first entry
+    const jitted = scry(dir, name, 1);
+    expect(jitted.stdout).toBe(expected.stdout);
+    expect(jitted.error).toBe(expected.error);
   });
   it('compared most programs', () => {
     expect(counted.compared).toBeGreaterThan(80);

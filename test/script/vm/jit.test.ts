@@ -1,0 +1,109 @@
+/**
+ * The JavaScript tier (`jit.ts`): hot functions translated to JavaScript must behave exactly as the interpreter —
+ * same results, same errors, and the same instruction budget (a hostile loop inside compiled code stops at the very
+ * instruction where the interpreter stops). The suite and differential tests run every program under both tiers;
+ * these tests pin what those cannot see.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileScript, createScriptVM, LuaClosure, LuaTable, ScriptError, type LuaVM } from '../../../src/script/vm/index.ts';
+import { jitAvailable } from '../../../src/script/vm/jit.ts';
+
+function vmWith(jit: number | false, instructions = Infinity) {
+  let out = '';
+  const vm = createScriptVM({ numbers: 'double', jit, limits: { instructions }, io: { stdout: (s) => void (out += s), stderr: () => {} } });
+  return { vm, out: () => out };
+}
+
+interface Run {
+  out: string;
+  err: string | null;
+  vm: LuaVM;
+  main: LuaClosure;
+}
+
+function runBoth(source: string, instructions = Infinity): { interp: Run; jit: Run } {
+  const one = (jit: number | false): Run => {
+    const { vm, out } = vmWith(jit, instructions);
+    let err: string | null = null;
+    const main = vm.load(compileScript(source, '@t.lua', 'double'));
+    try {
+      vm.call(main);
+    } catch (e) {
+      if (!(e instanceof ScriptError)) throw e;
+      err = `${e.kind}: ${e.message}`;
+    }
+    return { out: out(), err, vm, main };
+  };
+  return { interp: one(false), jit: one(1) };
+}
+
+describe('JavaScript tier', () => {
+  it('is available under Node (new Function is allowed)', () => {
+    expect(jitAvailable()).toBe(true);
+  });
+
+  it('compiles hot functions, and their results are the interpreter\'s', () => {
+    const src = `
+      local function f(n) local s = 0 for i = 1, n do s = s + i % 7 * 2.5 - i / 3 end return s end
+      local t = { x = 1, y = 2 }
+      for i = 1, 200 do t.x = t.x + t.y * 0.5; t[i] = i * i end
+      print(f(1000), t.x, #t, t[17], 2^0.5, -t.y, 7 % -3, -7 % 3, 5.5 % 0)`;
+    const r = runBoth(src);
+    expect(r.jit.out).toBe(r.interp.out);
+    expect(r.jit.err).toBeNull();
+    // f and the main chunk were compiled by the tier, and not without it
+    expect(r.jit.main.p.jit).not.toBeNull();
+    expect(r.jit.main.p.protos[0]!.jit).not.toBeNull();
+    expect(r.interp.main.p.protos[0]!.jit).toBeNull();
+  });
+
+  it('bails out to the interpreter for metamethods, strings and errors, with the same messages', () => {
+    const src = `
+      local mt = { __add = function(a, b) return a.v + b end, __index = function(t, k) return k .. "!" end }
+      local o = setmetatable({ v = 10 }, mt)
+      local s = 0
+      for i = 1, 50 do s = s + (o + i) end
+      print(s, o.missing, "3" + 4, 10 == "10")
+      local t = {}
+      for i = 1, 100 do if i == 60 then local x = t.nope.field end t[i] = i end`;
+    const r = runBoth(src);
+    expect(r.jit.out).toBe(r.interp.out);
+    expect(r.jit.err).toBe(r.interp.err);
+    expect(r.jit.err).toMatch(/t\.lua:8: attempt to index field 'nope' \(a nil value\)/);
+  });
+
+  it('a hostile loop in compiled code stops at the same instruction as in the interpreter', () => {
+    const src = `counter = { n = 0 } local c = counter while true do c.n = c.n + 1 end`;
+    for (const budget of [1000, 1001, 1002, 1003, 12345]) {
+      const r = runBoth(src, budget);
+      expect(r.interp.err).toMatch(/^budget: t\.lua:1: instruction budget exhausted/);
+      expect(r.jit.err).toBe(r.interp.err);
+      const n = (vm: LuaVM) => (vm.getGlobal('counter') as LuaTable).getStr('n');
+      expect(n(r.jit.vm)).toBe(n(r.interp.vm));
+    }
+  });
+
+  it('host calls from compiled code keep coroutines yielding across them', () => {
+    const src = `
+      local co = coroutine.wrap(function() for i = 1, 100 do coroutine.yield(i * 2) end end)
+      local s = 0
+      for i = 1, 100 do s = s + co() end
+      print(s)`;
+    const r = runBoth(src);
+    expect(r.jit.out).toBe('10100\n');
+    expect(r.jit.out).toBe(r.interp.out);
+  });
+
+  it('is not entered while a debug hook is set (line hooks see every line)', () => {
+    const src = `
+      local lines = {}
+      local function f() local s = 0 for i = 1, 3 do s = s + i end return s end
+      f() f()
+      debug.sethook(function(_, l) lines[#lines + 1] = l end, 'l')
+      f()
+      debug.sethook()
+      print(table.concat(lines, ','))`;
+    const r = runBoth(src);
+    expect(r.jit.out).toBe(r.interp.out);
+  });
+});
