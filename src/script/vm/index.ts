@@ -28,7 +28,7 @@ import { openStdlib, type StdlibOptions } from './lib/index.ts';
 import { LuaClosure } from './value.ts';
 import type { LuaTable } from './table.ts';
 
-export { LuaVM, ScriptError, DEFAULT_LIMITS, type VMLimits, type VMOptions, type ScriptIo, type ResumeResult, type ScriptErrorKind } from './vm.ts';
+export { LuaVM, ScriptError, DEFAULT_LIMITS, DEFAULT_JIT_THRESHOLD, type VMLimits, type VMOptions, type ScriptIo, type ResumeResult, type ScriptErrorKind } from './vm.ts';
 export { LuaTable } from './table.ts';
 export { LuaClosure, HostFunction, LuaUserdata, LightUserdata, LuaStruct, type LuaValue, type LuaFunction, type NativeFn } from './value.ts';
 export { LuaThread, type ThreadStatus } from './thread.ts';
@@ -38,6 +38,7 @@ export type { OsHost } from './lib/os.ts';
 export type { IoHost, StreamHandle } from './lib/io.ts';
 export { MemoryFiles } from './lib/memfs.ts';
 export { VM_HYPOTHESES, type VmHypothesis } from './hypotheses.ts';
+export { jitAvailable } from './jit.ts';
 export { numberToString } from './numfmt.ts';
 export { typeName } from './meta.ts';
 export { rawToString } from './lib/base.ts';
