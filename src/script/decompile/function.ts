@@ -712,6 +712,8 @@ class FunctionBuilder {
     // register order; the first store's own expression when it was not a temporary comes last.
     const entries = new Set<Pending>();
     for (const v of m.values) if (v.entry) entries.add(v.entry);
+    // Pending values below every value the stores read were left by an earlier statement: locals.
+    if (this.infer && entries.size > 0) this.declarePending(Math.min(...[...entries].map((p) => p.reg)), m.pc);
     for (const p of this.stack.splice(0, this.stack.length)) entries.add(p);
     const sorted = [...entries].sort((a, b) => a.reg - b.reg);
     const exprs = sorted.map((p) => p.expr);
