@@ -140,43 +140,62 @@ export function encodeLzb16(data: Uint8Array): Uint8Array | undefined {
   out[0] = 0x8c;
   out[1] = LZB16_STREAM_ID;
   let o = 4;
-  const head = new Int32Array(4096).fill(-1);
-  const hashAt = (i: number): number => ((data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)) * 0x9e3779b1) >>> 20;
+  // Last position + 1 (0: none) of each hash of 4 bytes; positions fit u16 (a chunk is at most 16 KiB).
+  const head = ENCODER_HEAD.fill(0);
+  const last = n - 4;
   let anchor = 0;
   let i = 0;
-  /** One token: the literals since `anchor`, then a match of `len` (0: none, end of data) at `dist`. */
-  const emit = (litEnd: number, len: number, dist: number): boolean => {
-    const lit = litEnd - anchor;
-    if (lit > 269 || o + lit + 6 > out.length) return false;
-    const code = len === 0 ? 0 : len <= 18 ? len - 4 : 15;
+  // Misses step further the longer they last (1 byte per step for the first 32, then 2, 3…), as LZ4's fast mode
+  // does: incompressible stretches cost a fraction of a hash per byte.
+  let misses = 0;
+  while (i <= last) {
+    const seq = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
+    const h = Math.imul(seq, 0x9e3779b1) >>> 20;
+    const cand = head[h]! - 1;
+    head[h] = i + 1;
+    if (cand < 0 || (data[cand]! | (data[cand + 1]! << 8) | (data[cand + 2]! << 16) | (data[cand + 3]! << 24)) !== seq) {
+      i += 1 + (misses++ >> 5);
+      continue;
+    }
+    misses = 0;
+    let len = 4;
+    const maxLen = Math.min(n - i, LZB16_MAX_MATCH);
+    while (len < maxLen && data[cand + len] === data[i + len]) len++;
+    // One token: the literals since `anchor`, then the match (code 15 + extension byte past 18).
+    const lit = i - anchor;
+    if (lit > 269 || o + lit + 6 > out.length) return undefined;
+    const code = len <= 18 ? len - 4 : 15;
     out[o++] = (lit >= 15 ? 15 : lit) | (code << 4);
     if (lit >= 15) out[o++] = lit - 15;
-    out.set(data.subarray(anchor, litEnd), o);
-    o += lit;
-    if (len > 0) {
-      if (code === 15) out[o++] = len - 19;
-      out[o++] = dist & 0xff;
-      out[o++] = dist >> 8;
+    for (let k = anchor; k < i; k++) out[o++] = data[k]!;
+    if (code === 15) out[o++] = len - 19;
+    const dist = i - cand;
+    out[o++] = dist & 0xff;
+    out[o++] = dist >> 8;
+    i += len;
+    anchor = i;
+    // The position two before the match's end, so that a repeat of its tail is found.
+    if (i - 2 <= last) {
+      const k = i - 2;
+      head[Math.imul(data[k]! | (data[k + 1]! << 8) | (data[k + 2]! << 16) | (data[k + 3]! << 24), 0x9e3779b1) >>> 20] = k + 1;
     }
-    return true;
-  };
-  while (i + 4 <= n) {
-    const h = hashAt(i);
-    const cand = head[h]!;
-    head[h] = i;
-    if (cand >= 0 && i - cand <= 0xffff && data[cand] === data[i] && data[cand + 1] === data[i + 1] && data[cand + 2] === data[i + 2] && data[cand + 3] === data[i + 3]) {
-      let len = 4;
-      while (i + len < n && len < 126 + 19 && data[cand + len] === data[i + len]) len++;
-      if (!emit(i, len, i - cand)) return undefined;
-      for (let k = i + 1; k < i + len && k + 4 <= n; k++) head[hashAt(k)] = k;
-      i += len;
-      anchor = i;
-    } else i++;
   }
-  if (anchor < n && !emit(n, 0, 0)) return undefined;
+  if (anchor < n) {
+    // The final literals, without a match.
+    const lit = n - anchor;
+    if (lit > 269 || o + lit + 2 > out.length) return undefined;
+    out[o++] = lit >= 15 ? 15 : lit;
+    if (lit >= 15) out[o++] = lit - 15;
+    out.set(data.subarray(anchor, n), o);
+    o += lit;
+  }
   const size = o - 4;
   if (o >= n + 8 || size > LZB16_QUANTUM) return undefined;
   out[2] = (size - 1) >> 8;
   out[3] = (size - 1) & 0xff;
   return out.slice(0, o);
 }
+
+/** The longest match the encoder emits: code 15, extension byte 0x7E (0x7F is an open hypothesis). */
+const LZB16_MAX_MATCH = 0x7e + 19;
+const ENCODER_HEAD = new Uint16Array(4096);
