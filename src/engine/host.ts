@@ -20,6 +20,8 @@
  *   goes on. Same input, same trace.
  */
 import type { Database, DbRecord, FieldValue } from '../gamedb/database.ts';
+import type { CharacterBundleEvent, CharacterBundleMgr } from '../resources/bundles/character.ts';
+import { WorldDataError } from '../resources/bundles/world-data.ts';
 import type { Chunk } from '../script/ast.ts';
 import { compileLua } from '../script/compile/index.ts';
 import {
@@ -89,6 +91,12 @@ export interface ScriptHostOptions {
   traceLimit?: number;
   /** The world to run in (default: a new one, with `db`). */
   world?: World;
+  /**
+   * The streaming layer's CharacterBundleMgr (`createStreamingWorld`), when the run streams creature bundles: a
+   * region change resets it through the world's region hook (the region is a WorldInfo record name), the NPC
+   * bundle list natives set its lists, each frame runs its update, and its loaded / unloaded events are traced.
+   */
+  bundles?: CharacterBundleMgr;
 }
 
 /** A value given to an event's argument table (`--fire DOG.OnStateChange:NewState=DBDOGStateType.Destroyed`). */
@@ -178,6 +186,8 @@ export class ScriptHost {
   readonly world: World;
   readonly vm: LuaVM;
   readonly trace: Trace;
+  /** The streaming layer's creature bundle manager, when connected (`ScriptHostOptions.bundles`). */
+  readonly bundles: CharacterBundleMgr | undefined;
   readonly stack = new RunningScriptStack();
   readonly events = new EventRegistry<LuaValue>();
   readonly threads: ScriptThread[] = [];
@@ -239,6 +249,8 @@ export class ScriptHost {
       this.#worldMs += step;
     });
     this.world.onLoad(() => this.#resetWorldObjects());
+    this.bundles = options.bundles;
+    if (this.bundles) this.#connectBundles(this.bundles);
     preludeChunk ??= compileLua(PRELUDE, { name: '=engine', strip: 'all' });
     const h = this.vm.call(this.vm.load(preludeChunk, '=engine'))[0] as LuaTable;
     this.#helpers = { get: h.getStr('get'), set: h.getStr('set'), keys: h.getStr('keys') };
@@ -469,6 +481,54 @@ export class ScriptHost {
         this.trace.add('fire', `${task.object.label}.OnComplete`, { message: 'the timer completed', hypothesis: ENGINE_HYPOTHESES.timerComplete.id, result: this.events.of(task.object, 'OnComplete').length });
         this.dispatch(task.object, 'OnComplete');
       }
+    }
+    // the main scene's update runs CharacterBundleMgr's update (a no-op unless a list changed: its dirty byte)
+    if (this.bundles) {
+      const u = this.bundles.update();
+      if (u.requested.length || u.unloaded.length) this.trace.add('bundle', 'update', { change: 'update', message: `${u.requested.length} requested, ${u.unloaded.length} dropped out and unloaded` });
+    }
+  }
+
+  /**
+   * The streaming hooks: a region change resets the creature bundles (seed 001: every set and loaded bundle
+   * cleared, skins then the world set requested); loaded / unloaded events reach the host as they reach the global
+   * script agent (which script handlers they reach is not known, H-BUNDLE-EVENTS: traced, not dispatched).
+   */
+  #connectBundles(m: CharacterBundleMgr): void {
+    const traced = (change: 'loaded' | 'unloaded') => (e: CharacterBundleEvent) =>
+      this.trace.add('bundle', e.name, { change, bundle: e.bundle, owners: e.owners, hypothesis: ENGINE_HYPOTHESES.bundleEvents.id });
+    m.listener = { bundleLoaded: traced('loaded'), bundleUnloaded: traced('unloaded') };
+    this.world.onRegionChange((ev) => {
+      try {
+        const r = m.changeRegion(ev.region);
+        this.trace.add('bundle', ev.region, { change: 'region', message: `region change${ev.previousRegion !== undefined ? ` from ${ev.previousRegion}` : ''}: ${r.cleared.length} creature bundle(s) cleared, ${r.requested.length} requested (skins, then the world set ${m.region?.listName ?? '(none)'})` });
+      } catch (e) {
+        if (!(e instanceof WorldDataError)) throw e;
+        this.trace.add('error', ev.region, { change: 'region', message: `region change: ${e.message} (the region is a WorldInfo record)` });
+      }
+    });
+  }
+
+  /** System:LoadOverrideNPCBundleList(list, slot) / LoadDefaultNPCBundleList(list) on the bundle manager. */
+  #npcBundleList(spec: NativeSpec, args: LuaValue[], entry: TraceEntry): void {
+    const v = this.#payload(args[0]);
+    const list = typeof args[0] === 'string' ? args[0] : v instanceof RecordHandle ? (v.record?.label ?? v.name) : undefined;
+    if (!this.bundles) {
+      entry.message = 'queued for CharacterBundleMgr (no streaming layer in this run: give --region)';
+      return;
+    }
+    if (list === undefined) {
+      entry.message = `the list is ${describeLua(args[0])}, not a Server/NPCBundle/Lists name or record: nothing queued`;
+      return;
+    }
+    const slot = typeof args[1] === 'number' ? args[1] : 0;
+    try {
+      if (spec.behaviour === 'npc-bundle-override') this.bundles.loadOverrideList(list, slot);
+      else this.bundles.loadDefaultList(list);
+      entry.message = `CharacterBundleMgr: ${spec.behaviour === 'npc-bundle-override' ? `override slot ${slot}` : 'default list'} = ${list} (reconciled by the next update)`;
+    } catch (e) {
+      if (!(e instanceof WorldDataError)) throw e;
+      entry.message = `${e.message}: nothing queued`;
     }
   }
 
@@ -1124,6 +1184,10 @@ export class ScriptHost {
       }
       case 'remote-script':
         entry.message = 'notifies the script bus listeners on the main thread (none headless)';
+        return undefined;
+      case 'npc-bundle-override':
+      case 'npc-bundle-default':
+        this.#npcBundleList(spec, args, entry);
         return undefined;
       default:
         break;

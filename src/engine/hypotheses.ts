@@ -130,6 +130,12 @@ export const ENGINE_HYPOTHESES = {
     statement: "A load rebuilds the world's objects, so it ends every script thread and drops every event registration, timer and prefab instance; the compiled layers stay cached (the reinstall table lives for the process).",
     status: 'inferred',
   },
+  bundleEvents: {
+    id: 'H-BUNDLE-EVENTS',
+    statement:
+      "CharacterBundleMgr's loaded / unloaded events go through the global script agent (seed 001); which script events or handlers they reach is not known, so headless they are traced and dispatched to no script. The bundle list natives take (list name or record, slot number), as seed 001 writes them.",
+    status: 'open',
+  },
 } as const satisfies Record<string, EngineHypothesis>;
 
 /** Every engine hypothesis, for listings (`scry script run --json` summary, docs). */

@@ -69,7 +69,9 @@ export type NativeBehaviour =
   | 'random-int'
   | 'console'
   | 'timer-start'
-  | 'remote-script';
+  | 'remote-script'
+  | 'npc-bundle-override'
+  | 'npc-bundle-default';
 
 export interface NativeSpec {
   /** `Owner.Name`, `Owner:Name`, `Class::Name` or `Name` (see the module comment). */
@@ -160,8 +162,8 @@ const NATIVE_ROWS: readonly NativeSpec[] = [
   { name: 'GameConsole:PrintMessage', args: ['string'], returns: 'nil', effect: 'log', behaviour: 'console', source: 'shipped-source' },
   { name: 'System:ShowDebugMenu', args: ['boolean'], returns: 'nil', effect: 'state', source: 'shipped-source' },
   { name: 'System:ActivateRemoteScript', args: ['...'], returns: 'nil', effect: 'dispatch', behaviour: 'remote-script', source: 'seed', note: "the script bus's Notify 0x605990: calls the global script agent per listener, main thread only" },
-  { name: 'System:LoadOverrideNPCBundleList', args: ['...'], returns: 'nil', effect: 'queue', source: 'seed', note: 'seed 001: (list, slot); argument types not given' },
-  { name: 'System:LoadDefaultNPCBundleList', args: ['...'], returns: 'nil', effect: 'queue', source: 'seed', note: 'seed 001' },
+  { name: 'System:LoadOverrideNPCBundleList', args: ['...'], returns: 'nil', effect: 'queue', behaviour: 'npc-bundle-override', source: 'seed', note: "seed 001: (list, slot); argument types not given; sets CharacterBundleMgr's override (its next update reconciles)" },
+  { name: 'System:LoadDefaultNPCBundleList', args: ['...'], returns: 'nil', effect: 'queue', behaviour: 'npc-bundle-default', source: 'seed', note: "seed 001: (list); sets CharacterBundleMgr's default list" },
   { name: 'AISpawnManager:SummonGrunts', args: ['...'], returns: 'nil', effect: 'queue', source: 'seed', note: 'only queues a spawn request; argument types not given' },
   { name: 'Faction.HasFortUpgradeEquipped', args: ['record:DBFortUpgradeDefinition'], returns: 'boolean', effect: 'query', source: 'shipped-source', note: 'in a comment of the shipped source' },
   // Methods of every world object.

@@ -96,9 +96,9 @@ export function runPlan(specs: { fire?: readonly string[]; start?: readonly stri
   return { forMs, frameMs, actions: actions.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at || x.i - y.i).map((x) => x.a) };
 }
 
-/** Loads `layer` into `host` and runs the plan; returns the summary (the trace is `host.trace`). */
-export function runLayer(host: ScriptHost, layer: Layer, plan: RunPlan): TraceSummary {
-  host.load(layer);
+/** The run as steps: loads the layer, then yields after each frame (the run ms reached). */
+function* runSteps(host: ScriptHost, layer: Layer, plan: RunPlan, region?: string): Generator<number, TraceSummary> {
+  host.load(layer, region);
   let next = 0;
   const due = (now: number): void => {
     while (next < plan.actions.length && plan.actions[next]!.at <= now) {
@@ -111,9 +111,30 @@ export function runLayer(host: ScriptHost, layer: Layer, plan: RunPlan): TraceSu
   };
   const start = host.realMs;
   due(0);
+  yield 0;
   while (host.realMs - start < plan.forMs) {
     host.frame(Math.min(plan.frameMs, plan.forMs - (host.realMs - start)));
     due(host.realMs - start);
+    yield host.realMs - start;
   }
   return host.summary();
+}
+
+/** Loads `layer` into `host` (in `region`, default the layer's name) and runs the plan; returns the summary (the trace is `host.trace`). */
+export function runLayer(host: ScriptHost, layer: Layer, plan: RunPlan, region?: string): TraceSummary {
+  const steps = runSteps(host, layer, plan, region);
+  for (let s = steps.next(); ; s = steps.next()) if (s.done) return s.value;
+}
+
+/**
+ * The same run with the streaming layer beside it: after the load and after each frame, `advance(runMs)` lets the
+ * streamer catch up to the run time (bundle loads take time: real time, so a pause does not stop them), and what
+ * it finishes reaches the host's trace before the next frame.
+ */
+export async function runLayerStreaming(host: ScriptHost, layer: Layer, plan: RunPlan, region: string, advance: (runMs: number) => Promise<void>): Promise<TraceSummary> {
+  const steps = runSteps(host, layer, plan, region);
+  for (let s = steps.next(); ; s = steps.next()) {
+    if (s.done) return s.value;
+    await advance(s.value);
+  }
 }

@@ -21,6 +21,7 @@ export const TRACE_KINDS = [
   'fault', // something the game would fault on that the engine does not check (wrong argument shape, stack overflow)
   'log', // what a script printed (print, io.write)
   'pause', // pause / resume, slow motion
+  'bundle', // the streaming layer's creature bundles: a region change, an update, a bundle loaded / unloaded
   'error', // a script error or a budget ran out; the thread ends, the host goes on
 ] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
@@ -58,6 +59,10 @@ export interface TraceEntry {
   handler?: string;
   seconds?: number;
   wakeAt?: number;
+  /** A `bundle` entry: what happened, the bundle path, and why it is held (CharacterBundleMgr's owners). */
+  change?: 'region' | 'update' | 'loaded' | 'unloaded';
+  bundle?: string;
+  owners?: string[];
   traceback?: string;
 }
 
@@ -71,6 +76,8 @@ export interface TraceSummary {
   db: { resolved: string[]; unresolved: { name: string; message: string; closest: string[] }[] };
   events: { registered: number; removed: number; fired: number; dispatched: number; undelivered: number };
   threads: { started: number; ended: number; errored: number; sleeping: { name: string; thread: number; wakeAt: number }[] };
+  /** The streaming layer's creature bundles (all 0 when the run had none). */
+  bundles: { regionChanges: number; loaded: string[]; unloaded: string[] };
   asserts: number;
   faults: number;
   errors: number;
@@ -132,6 +139,9 @@ export function formatTraceEntry(e: TraceEntry): string {
   if (e.sender || e.event) parts.push(`${e.sender ?? '?'}.${e.event ?? '?'}`);
   if (e.hash) parts.push(e.hash);
   if (e.handler) parts.push(`-> ${e.handler}`);
+  if (e.kind === 'bundle' && (e.change === 'loaded' || e.change === 'unloaded')) parts.push(e.change);
+  if (e.bundle) parts.push(e.bundle);
+  if (e.owners?.length) parts.push(`(${e.owners.join(', ')})`);
   if (e.seconds !== undefined) parts.push(`${e.seconds} s`);
   if (e.wakeAt !== undefined) parts.push(`until ${(e.wakeAt / 1000).toFixed(3)} s`);
   if (e.stack) parts.push(`[stack: ${e.stack.length ? e.stack.join(' > ') : 'depth 0'}]`);
@@ -168,6 +178,7 @@ export function summarizeTrace(trace: Trace, extra: { worldMs: number; realMs: n
     db: { resolved: [], unresolved: [] },
     events: { registered: 0, removed: 0, fired: 0, dispatched: 0, undelivered: 0 },
     threads: { started: 0, ended: 0, errored: 0, sleeping: extra.sleeping },
+    bundles: { regionChanges: 0, loaded: [], unloaded: [] },
     asserts: 0,
     faults: 0,
     errors: 0,
@@ -205,6 +216,10 @@ export function summarizeTrace(trace: Trace, extra: { worldMs: number; realMs: n
       case 'assert':
         s.asserts++;
         break;
+      case 'bundle':
+        if (e.change === 'region') s.bundles.regionChanges++;
+        else if (e.change === 'loaded' || e.change === 'unloaded') s.bundles[e.change].push(e.name);
+        break;
       case 'fault':
         s.faults++;
         break;
@@ -233,6 +248,8 @@ export function formatTraceSummary(s: TraceSummary): string[] {
     `events: ${s.events.registered} registered, ${s.events.removed} removed, ${s.events.fired} fired (${s.events.undelivered} to nobody), ${s.events.dispatched} dispatched`,
     `asserts ${s.asserts}, would-fault ${s.faults}, errors ${s.errors}`,
   ];
+  const b = s.bundles;
+  if (b.regionChanges || b.loaded.length || b.unloaded.length) lines.push(`creature bundles: ${b.regionChanges} region change(s), ${b.loaded.length} loaded${b.loaded.length ? ` (${b.loaded.join(', ')})` : ''}, ${b.unloaded.length} unloaded${b.unloaded.length ? ` (${b.unloaded.join(', ')})` : ''}`);
   for (const t of s.threads.sleeping) lines.push(`  sleeping: ${t.name} #${t.thread} until ${(t.wakeAt / 1000).toFixed(3)} s`);
   return lines;
 }

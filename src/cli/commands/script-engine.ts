@@ -4,13 +4,17 @@
  * `scry script run` (`engineRunLayer` decides the mode, `runLayerCommand` runs; `script-run.ts` delegates to
  * them). Thin over `src/engine`.
  */
-import { FormatError, UsageError } from '../../binary/errors.ts';
+import { FormatError, NotFoundError, UsageError } from '../../binary/errors.ts';
 import { Database } from '../../gamedb/database.ts';
 import { isWorldLayer, layerAst, layerNameOf, openLayer, type Layer } from '../../engine/layer.ts';
 import { needsReport, usageFromChunk, type NeedsReport, type UsageSite } from '../../engine/needs.ts';
 import { usageFromAst } from '../../engine/needs-ast.ts';
 import { DEFAULT_SCRIPT_BUDGET, ScriptHost } from '../../engine/host.ts';
-import { DEFAULT_FRAME_MS, runLayer, runPlan } from '../../engine/run.ts';
+import { DEFAULT_FRAME_MS, runLayer, runLayerStreaming, runPlan } from '../../engine/run.ts';
+import { closestNames } from '../../engine/closest.ts';
+import { worldNames } from '../../resources/bundles/world-data.ts';
+import { createStreamingWorld } from '../../resources/streaming/scenarios.ts';
+import { openStreamingInputs } from '../../node/streaming.ts';
 import { formatTraceEntry, formatTraceSummary, traceJson } from '../../engine/trace.ts';
 import { checkInputFile, readInputFile } from '../input.ts';
 import { readBytes } from '../../node/fs.ts';
@@ -127,6 +131,8 @@ export const engineRunOptions: Record<string, OptionSpec> = {
   frame: { type: 'string', valueName: 'MS', description: 'real milliseconds per frame (default 20)' },
   seed: { type: 'string', valueName: 'N', description: 'seed of Math:GetRandomInt (default 1)' },
   timers: { type: 'string', valueName: 'auto|manual', description: 'auto (default): a started ScriptTimer fires OnComplete by itself; manual: only --fire' },
+  region: { type: 'string', valueName: 'WORLD', description: "load the layer in this region (a WorldInfo record of --db) with the streaming layer: the region change resets CharacterBundleMgr, the NPC bundle list natives set its lists, bundles stream in simulated time and their loads are traced" },
+  mount: { type: 'string', multiple: true, valueName: 'ARCHIVE', description: 'with --region: an .arch06 or a folder the bundles stream from, in priority order (default: the generated world the database describes)' },
 };
 
 /** `--vm`: the plain VM mode even for a world layer (`script-run.ts` adds it to its options). */
@@ -191,8 +197,11 @@ function propsOf(ctx: CommandContext): Map<string, string> {
  * (a runtime error, a budget run out, a layer that does not compile) ended a thread or the load; else 1 when the
  * run found something (an engine assert, what would fault in game, an unresolved record); else 0.
  */
-export function runLayerCommand(ctx: CommandContext, layer: Layer = openLayerArg(ctx)): number {
-  const db = openEngineDb(ctx);
+export async function runLayerCommand(ctx: CommandContext, layer: Layer = openLayerArg(ctx)): Promise<number> {
+  const region = ctx.options['region'];
+  if (region !== undefined && typeof region !== 'string') throw new UsageError('--region takes one WorldInfo record name');
+  if (region === undefined && list(ctx, 'mount').length) throw new UsageError('--mount serves the streaming layer: give --region WORLD with it');
+  if (region !== undefined && ctx.options['db'] === undefined) throw new UsageError('--region needs --db GAMEDB (the WorldInfo record and its bundle lists are GameDB records)');
   const timers = ctx.options['timers'] ?? 'auto';
   if (timers !== 'auto' && timers !== 'manual') throw new UsageError(`--timers is auto or manual, got ${JSON.stringify(timers)}`);
   const plan = runPlan({
@@ -203,15 +212,35 @@ export function runLayerCommand(ctx: CommandContext, layer: Layer = openLayerArg
     ...(ctx.options['for'] !== undefined ? { forSeconds: String(ctx.options['for']) } : {}),
     frameMs: intOpt(ctx, 'frame', DEFAULT_FRAME_MS, 1, 1000),
   });
-  const host = new ScriptHost({
-    ...(db ? { db } : {}),
+  const hostOptions = {
     kindOverrides: kindOverrides(ctx),
     props: propsOf(ctx),
     seed: intOpt(ctx, 'seed', 1, 0, 0xffffffff),
     budget: { instructions: intOpt(ctx, 'budget', DEFAULT_SCRIPT_BUDGET.instructions, 1000, 1_000_000_000) },
     timers,
-  });
-  const summary = runLayer(host, layer, plan);
+  } as const;
+  let host: ScriptHost;
+  let summary;
+  if (region === undefined) {
+    const db = openEngineDb(ctx);
+    host = new ScriptHost({ ...hostOptions, ...(db ? { db } : {}) });
+    summary = runLayer(host, layer, plan);
+  } else {
+    const mounts = list(ctx, 'mount').map((m) => ctx.resolvePath(m));
+    const opened = await openStreamingInputs(ctx.resolvePath(String(ctx.options['db'])), mounts, { table: resolveLut(ctx) });
+    try {
+      const worlds = worldNames(opened.db);
+      if (!worlds.includes(region)) {
+        const near = closestNames(region, worlds);
+        throw new NotFoundError(`--region ${region}: the database has no WorldInfo record of that name${near.length ? ` (closest: ${near.join(', ')})` : worlds.length ? '' : ' (it has no WorldInfo records)'}`);
+      }
+      const streaming = createStreamingWorld({ db: opened.db, vfs: opened.vfs, mode: 'simulation' }, { gear: false });
+      host = new ScriptHost({ ...hostOptions, db: opened.db, bundles: streaming.cbm });
+      summary = await runLayerStreaming(host, layer, plan, region, async (ms) => void (await streaming.streamer.run(ms)));
+    } finally {
+      await opened.vfs.close();
+    }
+  }
   // printed after the run: a native's entry gets its result once the native returns (bounded by the budgets)
   for (const e of host.trace.entries) ctx.out(ctx.json ? traceJson(e) : formatTraceEntry(e));
   if (ctx.json) ctx.out(traceJson({ kind: 'summary', ...summary }));
