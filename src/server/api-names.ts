@@ -15,6 +15,8 @@ import { crackInline, dictionaryText, type CrackRequest, type CrackRun } from '.
 import { intParam, type Router } from './router.ts';
 import { runWorker } from './workers.ts';
 import { basename } from 'node:path';
+import { readHead } from '../node/fs.ts';
+import { utf8Decode } from '../binary/text.ts';
 
 const MAX_LISTED = 500;
 
@@ -47,9 +49,29 @@ function gadbNames(c: ApiContext, file: string): GadbNamesInfo {
       .sort((a, b) => b[1].rows - a[1].rows || a[0] - b[0])
       .slice(0, MAX_LISTED)
       .map(([h, e]) => ({ hex: formatHash(h), ...e })),
-    lists: c.names.reports.map((r) => ({ name: basename(r.file), added: r.report.added, skipped: r.report.mismatches.length + r.report.unhashable.length })),
+    lists: c.names.reports.map((r) => {
+      const list: GadbNamesInfo['lists'][number] = { name: basename(r.file), added: r.report.added, skipped: r.report.mismatches.length + r.report.unhashable.length };
+      const about = listAbout(r.file);
+      if (about !== undefined) list.about = about;
+      return list;
+    }),
     persistent: c.names.configDir !== undefined,
   };
+}
+
+/**
+ * What a list says about itself: its first line when that is a `#` comment (the generated sample's list says it
+ * stands in for a community list). Read from the list's first bytes; a list that is gone says nothing.
+ */
+function listAbout(path: string): string | undefined {
+  let head: string;
+  try {
+    head = utf8Decode(readHead(path, 512));
+  } catch {
+    return undefined;
+  }
+  const m = /^#\s*([^\r\n]+)/.exec(head);
+  return m ? m[1]!.trim() : undefined;
 }
 
 function sd2Names(c: ApiContext, file: string): Sd2NamesInfo {

@@ -443,8 +443,8 @@ export interface GadbNamesInfo {
   dictionary: number;
   /** Unnamed field hashes, most used first (at most 500): descriptor rows, categories, type. */
   unnamed: { hex: string; rows: number; categories: number; type: string }[];
-  /** Lists loaded at start (base names only) and what each added. */
-  lists: { name: string; added: number; skipped: number }[];
+  /** Lists loaded at start (base names only) and what each added; `about`: the list's own first `#` line. */
+  lists: { name: string; added: number; skipped: number; about?: string }[];
   /** Whether names added in the page are kept (in the user config folder). */
   persistent: boolean;
 }

@@ -35,7 +35,7 @@ describe('names in the workbench', () => {
     config = join(dir, 'config');
     copyFileSync(fixturePath('gadb', 'landmine_curse.fxp'), join(dir, 'landmine_curse.fxp'));
     // a list in both forms: a plain name and a checked pair
-    writeFileSync(join(dir, 'community.txt'), `ModelColor\n${hex(p919('ModelScale'))}\tModelScale\n`);
+    writeFileSync(join(dir, 'community.txt'), `# Field names collected on the forum\nModelColor\n${hex(p919('ModelScale'))}\tModelScale\n`);
     wb = await start();
   });
   afterAll(async () => {
@@ -45,7 +45,8 @@ describe('names in the workbench', () => {
   it('counts the field hashes the shipped names and --names lists name', async () => {
     const n = await api<GadbNamesInfo>(wb, `${F}/names`);
     expect(n).toMatchObject({ kind: 'gadb', fields: 348, named: 35, persistent: true });
-    expect(n.lists).toEqual([{ name: 'community.txt', added: 2, skipped: 0 }]);
+    // the list's first comment line says what it is (the generated sample's says it stands in for a community list)
+    expect(n.lists).toEqual([{ name: 'community.txt', added: 2, skipped: 0, about: 'Field names collected on the forum' }]);
     expect(n.unnamed.map((u) => u.hex)).toContain(hex(p919('Intensity2')));
     expect(n.unnamed.map((u) => u.hex)).not.toContain(hex(p919('ModelColor')));
   });

@@ -96,7 +96,15 @@ async function fill(app: App, file: string, host: HTMLElement, onAdded: () => vo
     info.kind === 'gadb'
       ? meter(info.named, info.fields, 'field hashes')
       : h('div', null, meter(info.tables.named, info.tables.total, 'tables'), meter(info.columns.named, info.columns.total, 'column slots'));
-  const lists = info.kind === 'gadb' && info.lists.length > 0 ? h('p', { class: 'muted small' }, 'Lists: ', info.lists.map((l) => `${l.name} (+${num(l.added)}${l.skipped ? `, ${l.skipped} skipped` : ''})`).join(', ')) : null;
+  const lists =
+    info.kind === 'gadb' && info.lists.length > 0
+      ? h(
+          'div',
+          { class: 'name-lists muted small' },
+          'Lists: ',
+          info.lists.map((l, i) => [i > 0 ? ', ' : '', h('span', { class: 'name-list', title: l.about ?? '' }, `${l.name} (+${num(l.added)}${l.skipped ? `, ${l.skipped} skipped` : ''})`), l.about !== undefined ? h('span', { class: 'list-about' }, ` — ${l.about}`) : '']),
+        )
+      : null;
   const unnamed =
     info.kind === 'gadb'
       ? info.unnamed.slice(0, 40).map((u) => h('li', null, link(app, { view: 'hash', hash: u.hex }, u.hex), h('span', { class: 'muted small' }, ` ${u.type} · ${num(u.categories)} categor${u.categories === 1 ? 'y' : 'ies'}`)))
