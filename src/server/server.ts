@@ -151,7 +151,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: HandleState)
     req.resume();
     return sendJson(req, res, refusal.status, { error: 'Forbidden', message: refusal.reason });
   }
-  const url = new URL(req.url ?? '/', `http://${BIND_HOST}:${s.port}`);
+  // The request target is a path: joined to the origin as text, so `//` or `//host/x` stays a path (as a relative
+  // URL it would name another host, or none).
+  const target = req.url !== undefined && req.url.startsWith('/') ? req.url : '/';
+  const url = new URL(`http://${BIND_HOST}:${s.port}${target}`);
   const path = url.pathname;
 
   if (path === '/api' || path.startsWith('/api/')) {

@@ -52,6 +52,16 @@ describe('workbench server gate', () => {
     expect(h.wb.url).toBe(`http://127.0.0.1:${h.wb.port}/`);
   });
 
+  it('reads a request target that starts with // as a path, never as another host (was a 500 "Invalid URL")', async () => {
+    const home = await raw(h.wb, 'GET', '//');
+    expect(home.status).toBe(200);
+    expect(home.headers['content-type']).toContain('text/html');
+    // `//evil.example/api/session` is the page at that path, not the API of another host
+    const other = await raw(h.wb, 'GET', '//evil.example/api/session');
+    expect(other.status).toBe(200);
+    expect(other.headers['content-type']).toContain('text/html');
+  });
+
   it('answers 421 to a rebinding Host before touching any route', async () => {
     const r = await raw(h.wb, 'GET', '/api/session', { host: `evil.example:${h.wb.port}` });
     expect(r.status).toBe(421);
