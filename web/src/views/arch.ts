@@ -133,7 +133,7 @@ export async function archEntryView(app: App, file: string, entry: string): Prom
   };
   const opens =
     e.opensAs !== undefined
-      ? h('p', null, h('button', { class: 'primary open-entry', onclick: () => void open() }, `Open ${e.opensAs === 'gadb' ? 'the GameDB' : 'the script'}`), h('span', { class: 'muted' }, ' extracts it to the output folder (--out, or the cache) and adds it to the file list.'))
+      ? h('p', null, h('button', { class: 'primary open-entry', onclick: () => void open() }, `Open ${e.opensAs === 'gadb' ? 'the GameDB' : 'the script'}`), h('span', { class: 'muted' }, ' extracts it next to the workbench’s saved files and adds it to the file list.'))
       : null;
   const element = h(
     'div',

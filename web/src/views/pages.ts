@@ -41,6 +41,8 @@ export function homeView(app: App): HTMLElement {
         h('li', null, h('kbd', null, '/'), ' focuses search: names, ', h('code', null, '0x…'), ' hashes, numbers and text values.'),
         h('li', null, 'Every view has its own URL: copy it to share exactly what you see.'),
         h('li', null, h('kbd', null, 'Alt ←'), ' / ', h('kbd', null, 'Alt →'), ' go back and forward through followed links.'),
+        h('li', null, h('kbd', null, '↓'), ' from the search box into the results, ', h('kbd', null, 'e'), ' edit mode (the highlighted field’s editor takes the focus), ', h('kbd', null, 'Ctrl S'), ' to the staged edits, Enter saves.'),
+        h('li', null, 'A GameDB’s ', h('b', null, 'Conflicts'), ' tab loads change files (*.yaml) and patch databases over it in order and shows who wins each field.'),
         h('li', null, link(app, { view: 'hash' }, 'Hash tool'), ': text ↔ P919.'),
       ),
     ),
