@@ -99,6 +99,17 @@ export interface ScriptHostOptions {
   bundles?: CharacterBundleMgr;
 }
 
+/** What a script bus listener receives from `System:ActivateRemoteScript`. */
+export interface RemoteScriptCall {
+  /** The native's arguments, as the trace shows them. */
+  readonly args: readonly TraceValue[];
+  /** The running-script stack's top name and depth at the call (`""` and 0 from a thread: no script context). */
+  readonly stackTop: string;
+  readonly depth: number;
+  /** The script thread that called, if any. */
+  readonly thread?: number;
+}
+
 /** A value given to an event's argument table (`--fire DOG.OnStateChange:NewState=DBDOGStateType.Destroyed`). */
 export type FireValue = boolean | number | string | { record: string } | { object: string };
 
@@ -198,6 +209,7 @@ export class ScriptHost {
   readonly #resolver: DbKindResolver | undefined;
   readonly #props: ReadonlyMap<string, string>;
   readonly #queue = new TimeQueue<Task>();
+  readonly #remoteListeners: ((call: RemoteScriptCall) => void)[] = [];
   #worldMs = 0;
   #realMs = 0;
   #rng: number;
@@ -530,6 +542,19 @@ export class ScriptHost {
       if (!(e instanceof WorldDataError)) throw e;
       entry.message = `${e.message}: nothing queued`;
     }
+  }
+
+  /**
+   * Listens to the script bus (`System:ActivateRemoteScript`, the bus's Notify 0x605990): each listener is called
+   * synchronously inside the native, on the main thread, with the running-script stack as it is (a listener may
+   * dispatch events, which then nest on that stack). Returns a function that removes the listener.
+   */
+  onRemoteScript(listener: (call: RemoteScriptCall) => void): () => void {
+    this.#remoteListeners.push(listener);
+    return () => {
+      const i = this.#remoteListeners.indexOf(listener);
+      if (i >= 0) this.#remoteListeners.splice(i, 1);
+    };
   }
 
   /** Pause (or resume) the game: the pausable clocks stop; real time goes on. */
@@ -1182,9 +1207,14 @@ export class ScriptHost {
         }
         return undefined;
       }
-      case 'remote-script':
-        entry.message = 'notifies the script bus listeners on the main thread (none headless)';
+      case 'remote-script': {
+        // the script bus's Notify: every listener, synchronously, on the calling (main) thread
+        const call: RemoteScriptCall = { args: args.map((a) => this.#traceValue(a)), stackTop: this.stack.topName, depth: this.stack.depth, ...this.#threadField() };
+        const listeners = [...this.#remoteListeners];
+        entry.message = `notified ${listeners.length} script bus listener(s) on the main thread`;
+        for (const l of listeners) l(call);
         return undefined;
+      }
       case 'npc-bundle-override':
       case 'npc-bundle-default':
         this.#npcBundleList(spec, args, entry);

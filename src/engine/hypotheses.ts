@@ -130,6 +130,12 @@ export const ENGINE_HYPOTHESES = {
     statement: "A load rebuilds the world's objects, so it ends every script thread and drops every event registration, timer and prefab instance; the compiled layers stay cached (the reinstall table lives for the process).",
     status: 'inferred',
   },
+  contextAssert: {
+    id: 'H-CONTEXT-ASSERT',
+    statement:
+      "SetRetreatingEnabled and CPlayerObj::SetAISpectatorInvisible fail at depth 0 the way NPC::SetAlignment does (its assert text): seed 002 says they read the running script's name and work only inside an engine-dispatched handler, not how they fail outside one.",
+    status: 'inferred',
+  },
   bundleEvents: {
     id: 'H-BUNDLE-EVENTS',
     statement:

@@ -173,7 +173,7 @@ const NATIVE_ROWS: readonly NativeSpec[] = [
   { name: 'GameBase::SetEnabled', args: ['boolean'], returns: 'nil', effect: 'state', sets: 'enabled', source: 'shipped-source' },
   { name: 'GameBase::GetEnabled', args: [], returns: 'boolean', effect: 'query', gets: 'enabled', source: 'shipped-source' },
   { name: 'GameBase::HasScriptTag', args: ['string'], returns: 'boolean', effect: 'query', source: 'shipped-source' },
-  { name: 'GameBase::SetRetreatingEnabled', args: ['boolean'], returns: 'nil', effect: 'state', context: 'asserts', assertMessage: SCRIPT_CONTEXT_ASSERT, source: 'seed', note: 'SetRetreatingEnabled 0x1BAE1F8 reads the running-script name; the seed names the native, not its class or arguments' },
+  { name: 'GameBase::SetRetreatingEnabled', args: ['boolean'], returns: 'nil', effect: 'state', context: 'asserts', assertMessage: SCRIPT_CONTEXT_ASSERT, source: 'seed', note: 'SetRetreatingEnabled 0x1BAE1F8 reads the running-script name; the seed names the native, not its class or arguments; asserts as NPC::SetAlignment does (H-CONTEXT-ASSERT)' },
   // Class methods.
   { name: 'DynamicObjectGroup::Script_SetState', args: ['record:DBDOGStateType'], returns: 'nil', effect: 'state', sets: 'state', source: 'shipped-source' },
   { name: 'DynamicObjectGroup::GetStateRecord', args: [], returns: 'record:DBDOGStateType', effect: 'query', gets: 'state', source: 'shipped-source' },
@@ -190,7 +190,7 @@ const NATIVE_ROWS: readonly NativeSpec[] = [
   { name: 'NPC::RemoveNodeTag', args: ['record:DBNodeTag'], returns: 'nil', effect: 'state', source: 'shipped-source' },
   { name: 'NPC::GotoNode', args: ['object', 'string', 'boolean'], returns: 'nil', effect: 'queue', source: 'shipped-source' },
   { name: 'NPC::AnimateSmartObjectPickerWithTarget', args: ['record:DBSmartObjectPicker', 'object'], returns: 'nil', effect: 'queue', source: 'shipped-source', note: 'in a comment of the shipped source' },
-  { name: 'CPlayerObj::SetAISpectatorInvisible', args: ['boolean'], returns: 'nil', effect: 'state', context: 'asserts', assertMessage: SCRIPT_CONTEXT_ASSERT, source: 'seed', note: 'reads the running-script name; argument shape not given' },
+  { name: 'CPlayerObj::SetAISpectatorInvisible', args: ['boolean'], returns: 'nil', effect: 'state', context: 'asserts', assertMessage: SCRIPT_CONTEXT_ASSERT, source: 'seed', note: 'reads the running-script name; argument shape not given; asserts as NPC::SetAlignment does (H-CONTEXT-ASSERT)' },
   { name: 'CPlayerObj::SetHidden', args: ['boolean'], returns: 'nil', effect: 'state', sets: 'hidden', context: 'logs', source: 'seed', note: "the player's SetHidden (vf32) reads the running-script name for logging only" },
 ];
 
