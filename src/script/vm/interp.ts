@@ -18,6 +18,7 @@ import type { Op, ClosureSide, Proto, SlotSide, StructSide } from './proto.ts';
 import * as metaModule from './meta.ts';
 import * as structModule from './structops.ts';
 import * as jitModule from './jit.ts';
+import type { JitRuntime } from './jit.ts';
 
 // Imported bindings are read once into module constants: loaders that compile ES modules to CommonJS (tsx, vitest)
 // turn every use of an imported name into a getter call, which the dispatch loop must not pay per instruction.
@@ -34,8 +35,40 @@ const { checkType, checkTypeStruct, getSlotChain, newStruct, setSlotChain, setSl
 /** Compiles `p` for the JavaScript tier once (jit.ts); whether it now has compiled code. */
 function jitCompile(vm: LuaVM, p: Proto): boolean {
   p.hot = -Infinity;
-  p.jit = jitModule.compileProto(p, vm.float32);
+  p.jit = jitModule.compileProto(p, vm.float32, JIT_RUNTIME);
   return p.jit !== null;
+}
+
+/** What compiled code calls back into (frames and host calls stay the interpreter's). */
+const JIT_RUNTIME: JitRuntime = {
+  callHost: (L, hf, ra, nargs, nres) => callHost(L, hf, ra, nargs, nres),
+  pushLuaFrame: (L, cl, fi, nargs, nres) => pushLuaFrame(L, cl, fi, nargs, nres),
+  jitOf(L, p) {
+    if (p.jit !== null) return L.hookMask === 0 ? p.jit : null;
+    const vm = L.vm;
+    return vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p) ? p.jit : null;
+  },
+};
+
+/**
+ * Where a Lua frame continues once the call at its saved pc has delivered its results: after the CALL, or for a
+ * generic for's iterator call, back into the loop or past it (TFORLOOP).
+ */
+function continuation(L: LuaThread, ci: CallInfo): number {
+  const code = ci.cl!.p.code;
+  const pc = ci.pc;
+  const rop = code[pc]!;
+  if (rop === (66 satisfies typeof Op.TFORLOOP_J) || rop === (67 satisfies typeof Op.TFORLOOP_S)) {
+    const cb = ci.base + code[pc + 1]! + 3;
+    const sv = L.sv;
+    if (sv[cb] !== undefined) {
+      sv[cb - 1] = sv[cb];
+      L.sn[cb - 1] = L.sn[cb]!;
+      return rop === (66 satisfies typeof Op.TFORLOOP_J) ? code[pc + 3]! : pc + 4;
+    }
+    return pc + 8;
+  }
+  return pc + 4;
 }
 
 /** Lua 5.1 LUA_MINSTACK: free slots a host function may use without asking. */
@@ -222,8 +255,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
       // the JavaScript tier runs this frame from here until it bails out (jit.ts)
       ci.pc = pc;
       vm.steps = steps;
-      const r = p.jit!(L, ci, base, pc);
-      if (r < 0) return;
+      let r = p.jit!(L, ci, base, pc, 0);
+      if (r < 0) {
+        if (r === -1) return;
+        // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+        ci = L.cis[L.ciTop]!;
+        cl = ci.cl!;
+        p = cl.p;
+        code = p.code;
+        kv = p.kv;
+        kn = p.kn;
+        k = p.k;
+        ic = p.ic;
+        base = ci.base;
+        r = r === -2 ? ci.pc : continuation(L, ci);
+      }
       pc = r;
       steps = vm.steps;
       sn = L.sn;
@@ -820,8 +866,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            const r = p.jit!(L, ci, base, pc);
-            if (r < 0) return;
+            let r = p.jit!(L, ci, base, pc, 0);
+            if (r < 0) {
+              if (r === -1) return;
+              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              ci = L.cis[L.ciTop]!;
+              cl = ci.cl!;
+              p = cl.p;
+              code = p.code;
+              kv = p.kv;
+              kn = p.kn;
+              k = p.k;
+              ic = p.ic;
+              base = ci.base;
+              r = r === -2 ? ci.pc : continuation(L, ci);
+            }
             pc = r;
             steps = vm.steps;
             sn = L.sn;
@@ -1004,8 +1063,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            const r = p.jit!(L, ci, base, pc);
-            if (r < 0) return;
+            let r = p.jit!(L, ci, base, pc, 0);
+            if (r < 0) {
+              if (r === -1) return;
+              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              ci = L.cis[L.ciTop]!;
+              cl = ci.cl!;
+              p = cl.p;
+              code = p.code;
+              kv = p.kv;
+              kn = p.kn;
+              k = p.k;
+              ic = p.ic;
+              base = ci.base;
+              r = r === -2 ? ci.pc : continuation(L, ci);
+            }
             pc = r;
             steps = vm.steps;
             sn = L.sn;
@@ -1066,8 +1138,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            const r = p.jit!(L, ci, base, pc);
-            if (r < 0) return;
+            let r = p.jit!(L, ci, base, pc, 0);
+            if (r < 0) {
+              if (r === -1) return;
+              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              ci = L.cis[L.ciTop]!;
+              cl = ci.cl!;
+              p = cl.p;
+              code = p.code;
+              kv = p.kv;
+              kn = p.kn;
+              k = p.k;
+              ic = p.ic;
+              base = ci.base;
+              r = r === -2 ? ci.pc : continuation(L, ci);
+            }
             pc = r;
             steps = vm.steps;
             sn = L.sn;
@@ -1165,8 +1250,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            const r = p.jit!(L, ci, base, pc);
-            if (r < 0) return;
+            let r = p.jit!(L, ci, base, pc, 0);
+            if (r < 0) {
+              if (r === -1) return;
+              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              ci = L.cis[L.ciTop]!;
+              cl = ci.cl!;
+              p = cl.p;
+              code = p.code;
+              kv = p.kv;
+              kn = p.kn;
+              k = p.k;
+              ic = p.ic;
+              base = ci.base;
+              r = r === -2 ? ci.pc : continuation(L, ci);
+            }
             pc = r;
             steps = vm.steps;
             sn = L.sn;
@@ -1231,8 +1329,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            const r = p.jit!(L, ci, base, pc);
-            if (r < 0) return;
+            let r = p.jit!(L, ci, base, pc, 0);
+            if (r < 0) {
+              if (r === -1) return;
+              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              ci = L.cis[L.ciTop]!;
+              cl = ci.cl!;
+              p = cl.p;
+              code = p.code;
+              kv = p.kv;
+              kn = p.kn;
+              k = p.k;
+              ic = p.ic;
+              base = ci.base;
+              r = r === -2 ? ci.pc : continuation(L, ci);
+            }
             pc = r;
             steps = vm.steps;
             sn = L.sn;

@@ -25,15 +25,32 @@
 import * as tableModule from './table.ts';
 import * as valueModule from './value.ts';
 import * as protoModule from './proto.ts';
-import { callHost } from './interp.ts';
+import type { callHost } from './interp.ts';
 import type { LuaThread, CallInfo } from './thread.ts';
 import type { Proto } from './proto.ts';
 
 /**
- * A compiled function: runs frame `ci` from `pc` (a block start) and returns the pc where the interpreter takes
- * over, or -1 when a host function it called yielded. `vm.steps` is up to date on return.
+ * A compiled function: runs frame `ci` from `pc` (a block start). Returns the pc where the interpreter takes over
+ * in this same frame (also saved in `ci.pc`), {@link JIT_YIELD} when a host function it called yielded,
+ * {@link JIT_FRAMES} when it called a Lua function that left its frame (or a deeper one) to the interpreter — the
+ * top frame's `ci.pc` says where — or {@link JIT_RETURNED} when it returned (its frame is popped, the results are
+ * in place). `vm.steps` is up to date on return. `depth`: compiled calls nested in JavaScript so far.
  */
-export type JitFn = (L: LuaThread, ci: CallInfo, base: number, pc: number) => number;
+export type JitFn = (L: LuaThread, ci: CallInfo, base: number, pc: number, depth: number) => number;
+
+export const JIT_YIELD = -1;
+export const JIT_FRAMES = -2;
+export const JIT_RETURNED = -3;
+/** Compiled Lua-to-Lua calls nest as JavaScript calls up to this depth; deeper ones go through the interpreter. */
+const MAX_NESTED = 100;
+
+/** The interpreter's side of the tier: frames, host calls, and the compiled form of a callee when it is hot. */
+export interface JitRuntime {
+  callHost: typeof callHost;
+  pushLuaFrame: (L: LuaThread, cl: InstanceType<typeof valueModule.LuaClosure>, fi: number, nargs: number, nres: number) => CallInfo;
+  /** The callee's compiled code, compiling it when it has become hot; null: let the interpreter run it. */
+  jitOf: (L: LuaThread, p: Proto) => JitFn | null;
+}
 
 const { Op } = protoModule;
 
@@ -82,6 +99,8 @@ function flowOf(code: Int32Array, pc: number): Flow | null {
     }
     case Op.JMP:
       return { next: -1, targets: [code[pc + 2]!], branch: false };
+    case Op.RETURN:
+      return { next: -1, targets: [], branch: false };
     case Op.FORPREP:
       return { next: -1, targets: [code[pc + 2]!], branch: false };
     case Op.FORLOOP:
@@ -108,7 +127,7 @@ for (const [name, sym] of [['ADD', '+'], ['SUB', '-'], ['MUL', '*'], ['DIV', '/'
  * Translates `p` to JavaScript; returns the compiled function (or null when nothing in it can be translated).
  * `float32`: the VM's number mode (MOD rounds its quotient to float32 as the interpreter does).
  */
-export function compileProto(p: Proto, float32: boolean): JitFn | null {
+export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn | null {
   const code = p.code;
   const end = code.length - 4;
   // labels: entry, every jump target, every conditional fall-through; reachable translated code only
@@ -175,25 +194,25 @@ export function compileProto(p: Proto, float32: boolean): JitFn | null {
       pc = f.next;
     }
     const len = block.length;
-    out.push(`case ${start}: if (steps < ${len}) { vm.steps = steps; return ${start}; } steps -= ${len};`);
+    out.push(`case ${start}: if (steps < ${len}) { vm.steps = steps; ci.pc = ${start}; return ${start}; } steps -= ${len};`);
     for (let i = 0; i < len; i++) out.push(instruction(code, block[i]!, p, len - i, float32, flows.get(block[i]!) ?? null, end));
     const f = flows.get(block[len - 1]!);
     if (f !== null && f !== undefined && f.next >= 0) {
       // falls into the next case only when that is where control goes
-      if (f.next !== starts[li + 1]) out.push(f.next >= end ? `vm.steps = steps; return ${f.next};` : `pc = ${f.next}; continue;`);
+      if (f.next !== starts[li + 1]) out.push(f.next >= end ? `vm.steps = steps; ci.pc = ${f.next}; return ${f.next};` : `pc = ${f.next}; continue;`);
     }
   }
   const body = [
-    'return function jitted(L, ci, base, pc) {',
+    'return function jitted(L, ci, base, pc, depth) {',
     'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps;',
     'for (;;) { switch (pc) {',
     ...out,
-    'default: vm.steps = steps; return pc;',
+    'default: vm.steps = steps; ci.pc = pc; return pc;',
     '} }',
     '};',
   ].join('\n');
-  const factory = new Function('LuaTable', 'HostFunction', 'callHost', 'kv', 'kn', 'k', 'ic', body) as (...a: unknown[]) => JitFn;
-  return factory(tableModule.LuaTable, valueModule.HostFunction, callHost, p.kv, p.kn, p.k, p.ic);
+  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'pushLuaFrame', 'jitOf', 'kv', 'kn', 'k', 'ic', body) as (...a: unknown[]) => JitFn;
+  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, rt.pushLuaFrame, rt.jitOf, p.kv, p.kn, p.k, p.ic);
 }
 
 /** JavaScript for one instruction; `r` = instructions of its block from this one on (for bail-out refunds). */
@@ -205,7 +224,7 @@ function instruction(code: Int32Array, pc: number, p: Proto, r: number, float32:
   const b = code[pc + 2]!;
   const c = code[pc + 3]!;
   const R = (x: number): string => `base + ${x}`;
-  const jump = (t: number): string => (t >= end ? `{ vm.steps = steps; return ${t}; }` : `{ pc = ${t}; continue; }`);
+  const jump = (t: number): string => (t >= end ? `{ vm.steps = steps; ci.pc = ${t}; return ${t}; }` : `{ pc = ${t}; continue; }`);
   const store = (dst: string, v: string): string => `if (typeof ${v} === 'number') { sn[${dst}] = ${v}; sv[${dst}] = 0; } else sv[${dst}] = ${v};`;
   const rk = (x: number, name: string): string =>
     x >= 0 ? `const ${name}x = sv[${R(x)}]; const ${name} = ${name}x === 0 ? sn[${R(x)}] : ${name}x;` : `const ${name} = k[${~x}];`;
@@ -297,10 +316,26 @@ function instruction(code: Int32Array, pc: number, p: Proto, r: number, float32:
       return `if (sv[${R(b)}] === 0) { if ((kn[${a}] ${cmp} sn[${R(b)}]) === ${want}) ${jump(c & ~3)} } else ${bail}`;
     }
     case Op.CALL: {
-      // host functions only: a Lua callee needs a frame, which is the interpreter's work
+      // a host function is called here; a Lua function gets its frame and, once hot, its compiled code is called as
+      // a JavaScript function (up to MAX_NESTED deep); otherwise the interpreter runs it
       const nargs = b !== 0 ? `${b - 1}` : `L.top - ra - 1`;
       const fill = c !== 0 ? `for (let i = n; i < ${c - 1}; i++) sv[ra + i] = undefined;` : 'L.top = ra + n;';
-      return `{ const ra = ${R(a)}; const f = sv[ra]; if (!(f instanceof HostFunction)) ${bail} ci.pc = ${pc}; vm.steps = steps + ${r - 1}; const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return -1; sn = L.sn; ${fill} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0) return ${pc + 4}; steps -= ${r - 1}; }`;
+      const after = `steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0) { ci.pc = ${pc + 4}; return ${pc + 4}; } steps -= ${r - 1};`;
+      return `{ const ra = ${R(a)}; const f = sv[ra]; ` +
+        `if (f instanceof HostFunction) { ci.pc = ${pc}; vm.steps = steps + ${r - 1}; const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} ${after} } ` +
+        `else if (f instanceof LuaClosure) { ci.pc = ${pc}; vm.steps = steps + ${r - 1}; const nci = pushLuaFrame(L, f, ra, ${nargs}, ${c - 1}); ` +
+        `const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
+        `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; ${after} } ` +
+        `else ${bail} }`;
+    }
+    case Op.RETURN: {
+      // an entry frame (called from a host function or the host) returns through the interpreter, as do hooks
+      const n = b !== 0 ? `${b - 1}` : `L.top - ra`;
+      return `{ if (ci.entry || L.hookMask !== 0) ${bail} const ra = ${R(a)}; const n = ${n}; ` +
+        `if (L.openUp !== null && L.openUp.idx >= base) L.closeUpvals(base); const dst = ci.func; const want = ci.nresults; ` +
+        `if (want < 0) { for (let i = 0; i < n; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } L.top = dst + n; } ` +
+        `else { const m = n < want ? n : want; for (let i = 0; i < m; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } for (let i = m; i < want; i++) sv[dst + i] = undefined; } ` +
+        `L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED}; }`;
     }
     default:
       return bail;
