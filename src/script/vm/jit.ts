@@ -4,12 +4,15 @@
  * are JavaScript arithmetic on the same register file the interpreter uses.
  *
  * The translation covers the instructions whose common case is simple (moves, constants, upvalues, number
- * arithmetic and comparisons, tests, jumps, numeric for loops, table fields and indexes without metatables, calls
- * of host functions). Everything else — and every uncommon case of a covered instruction (a non-number operand, a
- * metatable, a Lua call, a return) — *bails out*: the compiled function returns the instruction's pc and the
- * interpreter runs it. Since both tiers share the registers, the frame and the saved pc, a bail-out is exact: the
- * compiled code never raises an error, never calls a metamethod and never changes frames; the interpreter does all
- * of that, with its own messages, hooks and traceback.
+ * arithmetic and comparisons, tests, jumps, numeric for loops, table fields and indexes without metatables, calls and
+ * returns). Everything else — and every uncommon case of a covered instruction (a non-number operand, a metatable,
+ * a tail call, an entry frame's return) — *bails out*: the compiled function saves the instruction's pc in its frame
+ * and returns, and the interpreter runs it. Since both tiers share the registers, the frames and the saved pcs, a
+ * bail-out is exact: compiled code never raises an error and never calls a metamethod; the interpreter does all of
+ * that, with its own messages, hooks and traceback. A compiled call of a Lua function pushes the callee's frame as
+ * the interpreter does and calls the callee's compiled code as a JavaScript function (at most MAX_NESTED deep); when
+ * the callee bails out or yields, every compiled caller returns at once, each frame's pc saved at its call, and the
+ * interpreter continues the top frame.
  *
  * Budget: the interpreter counts one step per instruction. Compiled code charges a whole straight-line block at its
  * start; when fewer steps remain than the block needs it bails out at the block's start and the interpreter counts
