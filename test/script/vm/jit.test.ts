@@ -30,7 +30,7 @@ function runBoth(source: string, instructions = Infinity): { interp: Run; jit: R
       vm.call(main);
     } catch (e) {
       if (!(e instanceof ScriptError)) throw e;
-      err = `${e.kind}: ${e.message}`;
+      err = `${e.kind}: ${e.message}\n${e.traceback}`;
     }
     return { out: out(), err, vm, main };
   };
@@ -92,6 +92,29 @@ describe('JavaScript tier', () => {
     const r = runBoth(src);
     expect(r.jit.out).toBe('10100\n');
     expect(r.jit.out).toBe(r.interp.out);
+  });
+
+  it('compiled calls nested deeper than JavaScript nesting allows, yielding and failing at the bottom, match the interpreter', () => {
+    const src = `
+      local function down(n, acc)
+        if n == 0 then
+          local got = coroutine.yield(acc)
+          return got + 1
+        end
+        local r = down(n - 1, acc + n)
+        return r + n % 3
+      end
+      local co = coroutine.create(function(n) return down(n, 0) end)
+      print(coroutine.resume(co, 250))
+      print(coroutine.resume(co, 1000))
+      local function fail(n) if n == 0 then local t = nil return t.x end return fail(n - 1) + 1 end
+      print(pcall(fail, 150))
+      fail(120)`;
+    const r = runBoth(src);
+    expect(r.jit.out).toBe(r.interp.out);
+    expect(r.jit.out).toContain('true\t31375');
+    expect(r.jit.err).toBe(r.interp.err);
+    expect(r.jit.err).toMatch(/^runtime: t\.lua:13: attempt to index local 't' \(a nil value\)/);
   });
 
   it('is not entered while a debug hook is set (line hooks see every line)', () => {
