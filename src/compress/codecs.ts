@@ -34,9 +34,18 @@ export const defaultOozLoader: OozLoader = async () => {
   }
 };
 
+/**
+ * The largest raw size of one Kraken-family chunk scry hands to ooz (256 KiB: an Oodle block; Firebird's arch06
+ * chunks hold 64 KiB). ooz allocates the declared raw size in its WebAssembly heap before decoding anything, and
+ * a damaged chunk decoded into a heap grown that far was seen touching 186 MiB (fuzz seed 21, case 4130).
+ */
+export const OOZ_MAX_CHUNK_RAW_SIZE = 0x40000;
+
 export interface ChunkDecoderOptions {
   /** How to load `ooz-wasm` (inject for browsers/tests; default dynamic import). */
   oozLoader?: OozLoader;
+  /** Largest raw size of one Kraken-family chunk (default `OOZ_MAX_CHUNK_RAW_SIZE`). */
+  maxOozChunkRawSize?: number;
   /** LZB16: refuse branches that rest on open hypotheses (default true). */
   strictLzb16?: boolean;
 }
@@ -51,12 +60,14 @@ export type ChunkKind = 'raw' | 'LZB16' | 'Kraken' | string;
 export class ChunkDecoder {
   private readonly loader: OozLoader;
   private readonly strict: boolean;
+  private readonly maxOozRaw: number;
   private ooz: OozModule | undefined;
   private oozPromise: Promise<OozModule> | undefined;
 
   constructor(options: ChunkDecoderOptions = {}) {
     this.loader = options.oozLoader ?? defaultOozLoader;
     this.strict = options.strictLzb16 ?? true;
+    this.maxOozRaw = options.maxOozChunkRawSize ?? OOZ_MAX_CHUNK_RAW_SIZE;
   }
 
   /** The codec of a chunk without decoding it. */
@@ -101,6 +112,7 @@ export class ChunkDecoder {
     if (backend === 'lzb16') return decodeLzb16(payload, rawSize, { strict: this.strict, offset, format });
     if (backend === 'ooz') {
       if (!this.ooz) throw new CodecError(`${header.codec!.name} chunk at 0x${offset.toString(16)}: call loadOoz() first (the '${OOZ_PACKAGE}' package decodes it)`);
+      if (rawSize > this.maxOozRaw) throw new FormatError(format, offset, '/chunk/rawSize', `${header.codec!.name} chunk declares ${rawSize} raw bytes; one chunk holds at most ${this.maxOozRaw}: the chunk header is damaged`, { actual: rawSize, expected: this.maxOozRaw }, ErrorCode.Codec);
       let out: Uint8Array;
       try {
         out = this.ooz.decompress(payload, rawSize);

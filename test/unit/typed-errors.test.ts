@@ -29,6 +29,20 @@ describe('Kraken failures are FormatErrors with the chunk offset and field path'
   });
 });
 
+describe('a Kraken chunk claiming more than one chunk can hold', () => {
+  it('is refused before ooz allocates the claim in its heap', async () => {
+    let calls = 0;
+    const counting = new ChunkDecoder({ oozLoader: async () => ({ decompress: (_d, n) => (calls++, new Uint8Array(n)) }) });
+    const e = await counting.decode(Uint8Array.of(0x8c, 0x06, 0, 0), 67_110_540, 0x80).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(FormatError);
+    expect(e).toMatchObject({ offset: 0x80, path: '/chunk/rawSize' });
+    expect((e as Error).message).toMatch(/declares 67110540 raw bytes; one chunk holds at most 262144/);
+    expect(calls).toBe(0);
+    // a chunk at the bound decodes
+    expect((await counting.decode(Uint8Array.of(0x8c, 0x06, 0, 0), 0x40000)).length).toBe(0x40000);
+  });
+});
+
 /** Chunk stream of `n` chunks each claiming 65536 raw bytes from an 8-byte LZB16 stub. */
 function hugeClaim(n: number): Uint8Array {
   const out = new Uint8Array(n * 16);
