@@ -105,6 +105,27 @@ describe('scry db patch / apply', () => {
     expect(ap.code).toBe(0);
     expect(readFileSync(p('merged.fxp')).equals(readFileSync(p('mod.fxp')))).toBe(true);
   });
+
+  it('db conflicts: a change file and a patch database over the base, each source\'s value, who wins by order, exit 1, -o merged', async () => {
+    // a patch setting FxGlobalProps's 0x3114F9A5 to 300, a change file setting it to 100
+    expect((await runCli(['db', 'set', real, 'FxGlobalProps', 'FxGlobalProps', '0x3114F9A5', '300', '-o', p('p300.fxp')])).code).toBe(0);
+    expect((await runCli(['db', 'patch', 'make', real, p('p300.fxp'), '-o', p('p300.patch')])).code).toBe(0);
+    writeFileSync(p('k100.yaml'), '- set FxGlobalProps/FxGlobalProps.0x3114F9A5 = 100\n- set ClientFX.Sprite/1.0x5E0B44D0 = 9\n');
+    const r = await runCli(['db', 'conflicts', real, p('k100.yaml'), p('p300.patch'), '-o', p('m.fxp')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`conflict FxGlobalProps/FxGlobalProps.0x3114F9A5: base 6000 · ${p('k100.yaml')} 100 · ${p('p300.patch')} 300 → ${p('p300.patch')} wins (300)`);
+    expect(r.stdout).not.toContain('ClientFX.Sprite/1');
+    const get = await runCli(['db', 'get', p('m.fxp'), 'FxGlobalProps', 'FxGlobalProps', '0x3114F9A5', '--json']);
+    expect(JSON.parse(get.stdout)).toBe(300);
+    const all = await runCli(['db', 'conflicts', real, p('p300.patch'), p('k100.yaml'), '--all', '--json']);
+    const rows = JSON.parse(all.stdout).rows as Array<{ record: string; status: string; winner: number }>;
+    expect(rows.map((x) => [x.record, x.status, x.winner])).toEqual([
+      ['FxGlobalProps/FxGlobalProps', 'conflict', 1],
+      ['ClientFX.Sprite/1', 'override', 1],
+    ]);
+    // sources that agree everywhere: exit 0
+    expect((await runCli(['db', 'conflicts', real, p('k100.yaml')])).code).toBe(0);
+  });
 });
 
 describe('scry db export / import / sql', () => {

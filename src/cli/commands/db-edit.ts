@@ -15,6 +15,7 @@ import { UsageError } from '../../binary/errors.ts';
 import { parseGadb, verifyGadb, writeGadb } from '../../formats/gadb/index.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
 import { applyChangeFiles, parseChangeFile } from '../../gamedb/edit/changes.ts';
+import { conflictsOf, type ConflictSource } from '../../gamedb/edit/conflicts.ts';
 import { diffCount, diffGadb, formatDiffText, showValue } from '../../gamedb/edit/diff.ts';
 import { GadbEditor, type EditMessage } from '../../gamedb/edit/editor.ts';
 import { exportGadbJson, importGadbJson } from '../../gamedb/edit/json.ts';
@@ -246,6 +247,55 @@ const apply: Command = {
       for (const m of r.messages) ctx.err(`${m.file}: ${m.severity}: ${m.target}: ${m.message}`);
     }
     return ExitCode.Ok;
+  },
+};
+
+// ------------------------------------------------------------------ conflicts (several sources over one base)
+
+const conflicts: Command = {
+  path: ['db', 'conflicts'],
+  summary: 'the conflict view: change files and patch databases loaded over FILE in order, each field they change, who wins',
+  usage: 'FILE SOURCE… [--all] [-o MERGED]',
+  minArgs: 2,
+  details:
+    'Each SOURCE is a change file (*.yaml, *.yml, *.json) or a patch database of FILE, loaded in the order given: the last\n' +
+    'source that touches a field wins it (a patch database replaces its whole records, H-EDIT-PATCH-RULE). Lists the\n' +
+    'fields where sources disagree (every changed field with --all) with every source\'s value; -o writes the merged\n' +
+    'result. Exit status 1 when sources disagree.',
+  options: {
+    all: { type: 'boolean', description: 'list every changed field (overrides and agreements too), not only conflicts' },
+    output: { type: 'string', short: 'o', valueName: 'MERGED', description: 'write the merged result to MERGED' },
+    force: { type: 'boolean', description: 'replace an existing MERGED (a .bak is kept)' },
+    'ignore-build-tag': { type: 'boolean', description: 'load patches whose build tag differs from FILE\'s (the engine would ignore them)' },
+    ...namesOption,
+  },
+  run(ctx) {
+    const [file, ...sourceFiles] = ctx.args as [string, ...string[]];
+    const s = setup(ctx);
+    const { g, path } = load(ctx, file);
+    const sources: ConflictSource[] = sourceFiles.map((f) =>
+      /\.(ya?ml|json)$/i.test(f)
+        ? { name: f, kind: 'changes', ops: parseChangeFile(readFileSync(ctx.resolvePath(f), 'utf8'), f) }
+        : { name: f, kind: 'patch', patch: parseGadb(readInputFile(ctx.resolvePath(f), 'gadb', f)) },
+    );
+    const r = conflictsOf(g, sources, { hasher: s.hasher, namer: s.namer, ignoreBuildTag: ctx.options['ignore-build-tag'] === true });
+    let output: string | undefined;
+    if (typeof ctx.options['output'] === 'string') {
+      output = outputPath(ctx, path).path;
+      writeChecked(ctx, r.merged, { path: output, inPlace: false });
+    }
+    const rows = ctx.options['all'] === true ? r.rows : r.rows.filter((x) => x.status === 'conflict' || x.status === 'interaction');
+    if (ctx.json) ctx.printJson({ sources: r.sources, counts: r.counts, rows, ...(output !== undefined ? { output } : {}) });
+    else {
+      for (const x of rows) {
+        const target = `${x.record}${x.hash !== 0 ? `.${x.field}` : ''}${x.index !== undefined ? `[${x.index}]` : ''}`;
+        const values = x.values.map((v, i) => (v.touched ? `${r.sources[i]!.name} ${show(v.value)}` : undefined)).filter((v) => v !== undefined);
+        const verdict = x.winner >= 0 ? `${r.sources[x.winner]!.name} wins (${show(x.merged)})` : `merged holds ${show(x.merged)} (sources interact)`;
+        ctx.out(`${x.status} ${target}: base ${show(x.base)} · ${values.join(' · ')} → ${verdict}`);
+      }
+      ctx.out(`${r.counts.conflict} conflict(s), ${r.counts.agree} agreement(s), ${r.counts.override} override(s)${r.counts.interaction ? `, ${r.counts.interaction} interaction(s)` : ''} over ${r.rows.length} changed field(s)${output !== undefined ? `; merged result written to ${output}` : ''}`);
+    }
+    return r.counts.conflict + r.counts.interaction > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
 };
 
@@ -482,4 +532,4 @@ const sql: Command = {
   },
 };
 
-export const dbEditCommands: Command[] = [set, add, addCategory, rm, rename, apply, patchMake, patchApply, diff, exportCmd, importCmd, sql];
+export const dbEditCommands: Command[] = [set, add, addCategory, rm, rename, apply, conflicts, patchMake, patchApply, diff, exportCmd, importCmd, sql];
