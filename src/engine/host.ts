@@ -97,6 +97,8 @@ export interface ScriptHostOptions {
    * bundle list natives set its lists, each frame runs its update, and its loaded / unloaded events are traced.
    */
   bundles?: CharacterBundleMgr;
+  /** The VM's JavaScript tier (`createScriptVM`'s `jit`: true or a call-count threshold); same results, same budgets. */
+  jit?: boolean | number;
 }
 
 /** What a script bus listener receives from `System:ActivateRemoteScript`. */
@@ -256,6 +258,7 @@ export class ScriptHost {
       io: { stdout: (text) => this.#log('print', text), stderr: (text) => this.#log('io.stderr', text) },
       os: { clock: () => this.#worldMs / 1000 },
       debug: false,
+      ...(options.jit !== undefined ? { jit: options.jit } : {}),
     });
     this.world.clocks.world.addListener((step) => {
       this.#worldMs += step;

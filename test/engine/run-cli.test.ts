@@ -87,6 +87,26 @@ describe('scry script run (engine mode)', () => {
     expect(b.stdout.split('\n').slice(1)).toEqual(a.stdout.split('\n').slice(1)); // the first line says whether the layer was compiled or cached
   });
 
+  it("--jit (the VM's JavaScript tier) gives the same trace, hot functions and budgets included", async () => {
+    // a function called past the tier's threshold (64 calls), then a loop that runs out of its budget
+    const hot = layerSource('hot', {
+      hot: 'local function step(a, i) return (a * 31 + i) % 65521 end\nlocal a = 1\nfor i = 1, 500 do a = step(a, i) end\nGameConsole:PrintMessage("sum " .. a)\nLithThreadSleep(threadId, 1)',
+      spin: 'local n = 0\nwhile true do n = n + 1 end',
+    });
+    for (const args of [
+      ['script', 'run', hot, '--for', '2', '--budget', '50000', '--json'],
+      ['script', 'run', LAYER, '--db', FULL, '--fire', 'InventoryItemUI.OnCollect@1', '--start', START_WD, '--for', '3', '--json'],
+    ]) {
+      const plain = await runCli(args);
+      const jit = await runCli([...args, '--jit']);
+      expect(jit.code).toBe(plain.code);
+      expect(jit.stdout.split('\n').slice(1)).toEqual(plain.stdout.split('\n').slice(1));
+    }
+    const text = await runCli(['script', 'run', hot, '--for', '2', '--budget', '50000', '--jit']);
+    expect(text.stdout).toMatch(/GameConsole:PrintMessage #1 \("sum \d+"\)/);
+    expect(text.stdout).toMatch(/error +_spin_SC_Script_2 #2 .*budget/);
+  });
+
   it('usage errors exit 2 with the reason', async () => {
     const r = await runCli(['script', 'run', LAYER, '--fire', 'nonsense']);
     expect(r.code).toBe(2);

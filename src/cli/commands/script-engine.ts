@@ -218,6 +218,7 @@ export async function runLayerCommand(ctx: CommandContext, layer: Layer = openLa
     seed: intOpt(ctx, 'seed', 1, 0, 0xffffffff),
     budget: { instructions: intOpt(ctx, 'budget', DEFAULT_SCRIPT_BUDGET.instructions, 1000, 1_000_000_000) },
     timers,
+    jit: ctx.options['jit'] === true,
   } as const;
   let host: ScriptHost;
   let summary;
