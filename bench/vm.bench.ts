@@ -8,7 +8,8 @@
  *
  * The floor of this benchmark is lua5.1 itself (the C interpreter the targets are set against): ratios are to its
  * time in the same run. `VM_BENCH_SCALE=small` runs every program at a tenth-ish of its size (a quick check of the
- * harness, not figures to record); `VM_BENCH_ONLY=fib,n-body` runs a subset; `VM_BENCH_FENGARI=0` leaves fengari out.
+ * harness, not figures to record); `VM_BENCH_ONLY=fib,n-body` runs a subset; `VM_BENCH_FENGARI=0` leaves fengari out; `VM_BENCH_RUNS=1`
+ * times each runtime once.
  */
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -134,7 +135,7 @@ export async function run(): Promise<string> {
   const small = process.env['VM_BENCH_SCALE'] === 'small';
   const only = process.env['VM_BENCH_ONLY']?.split(',');
   const fg = process.env['VM_BENCH_FENGARI'] === '0' ? null : loadFengari();
-  const runs = small ? 1 : 3;
+  const runs = small ? 1 : Number(process.env['VM_BENCH_RUNS'] ?? 3);
   const rows: Row[] = [];
   const problems: string[] = [];
   for (const p of PROGRAMS) {
@@ -165,6 +166,8 @@ export async function run(): Promise<string> {
       fengari = t.ms;
     }
     rows.push({ name: p.name, size, lua51: median(lua51), scry: median(scry), scryJit: median(scryJit), fengari });
+    // progress on stderr (a long run on a loaded machine)
+    process.stderr.write(`vm bench: ${p.name} lua5.1 ${median(lua51).toFixed(0)} ms, scry ${median(scry).toFixed(0)}, --jit ${median(scryJit).toFixed(0)}, fengari ${fengari?.toFixed(0) ?? '-'}\n`);
   }
   const lines = [
     '### vm: classic programs (double mode), scry against lua5.1 and fengari',

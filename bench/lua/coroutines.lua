@@ -43,4 +43,4 @@ for _ = 1, 2 do
     visits = visits + 1
   end
 end
-print(string.format("pipeline: %d values, sum %d; tree walk: %d visits, sum %d", count, sum, visits, total))
+print(string.format("pipeline: %d values, sum %.0f; tree walk: %d visits, sum %d", count, sum, visits, total)) -- %.0f: fengari cannot %d a float above 2^31
