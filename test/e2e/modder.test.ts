@@ -227,6 +227,8 @@ describe('the workbench a modder keeps open all day', () => {
     await page.waitForURL(/conflicts\?src=a\.yaml$/);
     await page.getByRole('button', { name: '+ b.yaml' }).click();
     await page.waitForURL(/conflicts\?src=a\.yaml&src=b\.yaml$/);
+    // the URL changes before the view is rendered again: wait for the table with both sources
+    await page.locator('table.conflicts-table th', { hasText: '2. b.yaml' }).waitFor();
     const row = page.locator('table.conflicts-table tr', { hasText: 'FxGlobalProps/FxGlobalProps' });
     await row.waitFor();
     const cells = async () => row.locator('td').allTextContents();
@@ -243,11 +245,13 @@ describe('the workbench a modder keeps open all day', () => {
     // conflicts only
     await page.getByLabel('conflicts only').check();
     await page.waitForURL(/only=conflicts/);
-    expect(await page.locator('table.conflicts-table tbody tr').count()).toBe(1);
+    await expect.poll(() => page.locator('table.conflicts-table tbody tr').count()).toBe(1);
     await page.getByLabel('conflicts only').uncheck();
+    await expect.poll(() => page.locator('table.conflicts-table tbody tr').count()).toBe(4);
     // b loaded first: a wins now
     await page.getByRole('button', { name: 'load b.yaml earlier' }).click();
     await page.waitForURL(/conflicts\?src=b\.yaml&src=a\.yaml$/);
+    await page.locator('table.conflicts-table th', { hasText: '2. a.yaml' }).waitFor();
     await row.locator('td.win', { hasText: '100' }).waitFor();
     expect(await cells()).toEqual(['FxGlobalProps/FxGlobalProps', GLOBAL, '6000', '200', '100', '100', 'conflict']);
     // the merge, saved as a new file, holds what the view says
