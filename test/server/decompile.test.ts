@@ -2,22 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHksChunk } from '../../src/formats/hks/index.ts';
 import { compileLua } from '../../src/script/compile/index.ts';
 import type { ScriptSourceAnswer } from '../../src/server/api-decompile.ts';
-import { startWorkbench, type Workbench } from '../../src/server/server.ts';
-import { fixturePath, loadFixture } from '../support/fixtures.ts';
-import { api, raw } from './harness.ts';
+import type { Workbench } from '../../src/server/server.ts';
+import { loadFixture } from '../support/fixtures.ts';
+import { api, raw, startScriptWorkbench } from './harness.ts';
 
 describe('workbench decompiled source (GET /api/files/:file/script/source)', () => {
   let wb: Workbench;
   beforeAll(async () => {
-    wb = await startWorkbench({
-      files: [
-        { path: fixturePath('hks', 'generated', 'closures.debug.luac'), origin: 'sample' },
-        { path: fixturePath('hks', 'generated', 'scri', 'structs.debug.scri'), origin: 'sample' },
-        { path: fixturePath('scripts', 'island_fortassault_fagameplay.scripts.first65536.bin'), origin: 'sample' },
-      ],
-      port: 0,
-      sampleOutDir: '/nonexistent',
-    });
+    wb = await startScriptWorkbench();
   });
   afterAll(async () => {
     await wb.close();

@@ -23,6 +23,22 @@ export async function startHarness(): Promise<Harness> {
   return { wb, dir };
 }
 
+/**
+ * A workbench over the three script samples the script views are tested on: a debug bytecode chunk, a SCRI
+ * bytecode container with structures, and the head of a real SCRI source layer.
+ */
+export function startScriptWorkbench(): Promise<Workbench> {
+  return startWorkbench({
+    files: [
+      { path: fixturePath('hks', 'generated', 'closures.debug.luac'), origin: 'sample' },
+      { path: fixturePath('hks', 'generated', 'scri', 'structs.debug.scri'), origin: 'sample' },
+      { path: fixturePath('scripts', 'island_fortassault_fagameplay.scripts.first65536.bin'), origin: 'sample' },
+    ],
+    port: 0,
+    sampleOutDir: '/nonexistent',
+  });
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;

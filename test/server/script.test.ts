@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disassembleHksFile, openHksFile } from '../../src/formats/hks/index.ts';
-import { startWorkbench, type Workbench } from '../../src/server/server.ts';
+import type { Workbench } from '../../src/server/server.ts';
 import type { ScriptAnalysis, ScriptLinePage, ScriptOverview } from '../../src/server/api-types.ts';
-import { fixturePath, loadFixture } from '../support/fixtures.ts';
-import { api, raw } from './harness.ts';
+import { loadFixture } from '../support/fixtures.ts';
+import { api, raw, startScriptWorkbench } from './harness.ts';
 
 const LUAC = '/api/files/closures.debug.luac/script';
 const SCRI = '/api/files/structs.debug.scri/script';
@@ -12,15 +12,7 @@ const SOURCE = '/api/files/island_fortassault_fagameplay.scripts.first65536.bin/
 describe('workbench script API', () => {
   let wb: Workbench;
   beforeAll(async () => {
-    wb = await startWorkbench({
-      files: [
-        { path: fixturePath('hks', 'generated', 'closures.debug.luac'), origin: 'sample' },
-        { path: fixturePath('hks', 'generated', 'scri', 'structs.debug.scri'), origin: 'sample' },
-        { path: fixturePath('scripts', 'island_fortassault_fagameplay.scripts.first65536.bin'), origin: 'sample' },
-      ],
-      port: 0,
-      sampleOutDir: '/nonexistent',
-    });
+    wb = await startScriptWorkbench();
   });
   afterAll(async () => {
     await wb.close();
