@@ -79,7 +79,7 @@ interface BlockCtx {
   /** Innermost enclosing loop: where `break` jumps. */
   breakTo: number | null;
   /** In a repeat body: the until-condition jumps to `falseTo` when false and falls into `trueAt` when true. */
-  until?: { falseTo: number; trueAt: number; lastJump: number; always?: boolean };
+  until?: { falseTo: number; trueAt: number; lastJump: number; always?: boolean; meld?: number };
 }
 
 interface Branch {
@@ -616,6 +616,9 @@ class FunctionBuilder {
     if (!above) return;
     const statement = i.family === 'SETGLOBAL' || i.family === 'SETUPVAL' || i.family === 'SETTABLE' || i.family === 'RETURN' || (i.family === 'MOVE' && i.a < i.b);
     if (this.massign) return;
+    // A store whose values above are extra expressions of a multiple assignment (`a = 1, b and c`): the code
+    // after it reuses the store's lowest register at once, so they were temporaries, not locals.
+    if (statement && i.family !== 'RETURN' && this.firstWriteFrom(i.next, this.nactvar) === Math.min(...reads)) return;
     this.declarePending(statement ? Number.POSITIVE_INFINITY : hi + 1, i.pc);
   }
 
@@ -1265,12 +1268,29 @@ class FunctionBuilder {
     const srcs = this.sources.get(pc);
     if (!srcs) return null;
     // The outermost loop ending here: the last backward jump to `pc` whose range nothing outside jumps into.
+    // In a melded repeat (below) the other backward jumps to its head are atoms of its until-condition.
+    if (ctx.until?.meld === pc) return null;
     const candidates = srcs.filter((s) => s >= pc && s < end && this.at[s]!.family === 'JMP' && !(ctx.until && s === ctx.until.lastJump)).sort((a, b) => b - a);
     const last = candidates.find((s) => this.closedRange(pc, s) && this.localsInside(pc, s + 1)) ?? -1;
     if (last < 0) return null;
     const back = this.at[last]!;
     const prev = this.insnEndingAt(last);
-    if (prev && this.isTest(prev)) return this.repeatLoop(pc, back, { falseTo: pc, trueAt: back.next, lastJump: back.pc }, out);
+    if (prev && this.isTest(prev)) {
+      // Several tests jumping back to one head are `repeat … until a and b` or nested repeats ending together;
+      // without debug info the one loop is tried first: its locals stay in scope for the whole condition.
+      if (this.infer && candidates.some((s) => s < last)) {
+        const saved = this.snapshot();
+        const outLength = out.length;
+        try {
+          return this.repeatLoop(pc, back, { falseTo: pc, trueAt: back.next, lastJump: back.pc, meld: pc }, out);
+        } catch (e) {
+          if (!(e instanceof DecompileFailure)) throw e;
+          this.restore(saved);
+          out.length = outLength;
+        }
+      }
+      return this.repeatLoop(pc, back, { falseTo: pc, trueAt: back.next, lastJump: back.pc }, out);
+    }
     // `repeat … until c` whose body has captured locals: c; CLOSE; JMP exit; CLOSE; JMP head.
     if (prev && prev.family === 'CLOSE') {
       const brk = this.insnEndingAt(prev.pc);
@@ -1296,13 +1316,19 @@ class FunctionBuilder {
 
   /** The first register write from `pc` on at or above `free` is above it (a local of the block lives on). */
   private writesAboveFree(pc: number, free: number): boolean {
+    const w = this.firstWriteFrom(pc, free);
+    return w !== null && w > free;
+  }
+
+  /** The register of the first write from `pc` on at or above `free` (null when none is seen). */
+  private firstWriteFrom(pc: number, free: number): number | null {
     for (let n = 0; n < 64 && pc < this.size; n++) {
       const i = this.at[pc];
-      if (!i) return false;
-      if (WRITES_A.has(i.family) && i.a >= free) return i.a > free;
+      if (!i) return null;
+      if (WRITES_A.has(i.family) && i.a >= free) return i.a;
       pc = i.next;
     }
-    return false;
+    return null;
   }
 
   /** No jump from outside [from, to] lands inside (from, to]. */
@@ -1627,6 +1653,13 @@ class FunctionBuilder {
       // Operands of the first test below the result register are not consumed: locals (`local c = a == b`).
       const below = this.readRegisters(firstInsn).filter((r) => r < reg && r >= this.nactvar && this.pendingAt(r) >= 0);
       if (below.length > 0) this.declarePending(Math.max(...below) + 1, firstInsn.pc);
+      // A TESTSET into a register holding a value left by an earlier statement: that value is a local assigned
+      // here (`local a, b; a = b or a`); the compiler targets a temporary only at the free register.
+      if (firstInsn.family === 'TESTSET' && reg < this.top() && this.pendingAt(reg) >= 0) this.declarePending(reg + 1, firstInsn.pc);
+      // A result over pending values where the code after the network first writes above the result's next
+      // register: the registers between hold locals, so the pending values were locals (`local a, b …; a = a < b`).
+      const w = reg < this.top() && this.pendingAt(reg) >= 0 ? this.firstWriteFrom(final, reg + 1) : null;
+      if (w !== null && w > reg + 1) this.declarePending(w, firstInsn.pc);
     }
     const first = isJump ? { expr: { k: 'bool', value: true } as Expr, sense: true } : this.atomOf(b0, this.stmtStart);
     const base = this.top();
