@@ -760,6 +760,32 @@ class FunctionBuilder {
     for (const p of extras) p.leftover ??= stmt;
   }
 
+  /** Some instruction in [from, to) reads register `reg` before any writes it (linear order). */
+  private readBeforeWritten(reg: number, from: number, to: number): boolean {
+    for (let pc = from; pc < to; ) {
+      const i = this.at[pc];
+      if (!i) return false;
+      if (this.readsRegister(i, reg)) return true;
+      if (WRITES_A.has(i.family) && i.a === reg) return false;
+      pc = i.next;
+    }
+    return false;
+  }
+
+  /**
+   * The pending values at and above `reg` are overwritten before anything reads them: extra expressions of the
+   * `local` statement that declares the values below (`local a = x, y`, then a new statement in y's register).
+   */
+  private extraValuesFrom(reg: number, pc: number): void {
+    const out = this.outs[this.outs.length - 1]!;
+    if (this.stack.some((p) => p.reg >= reg && (p.nil || p.open || p.self || p.leftover))) return;
+    this.declarePending(reg, pc);
+    const stmt = out[out.length - 1];
+    if (stmt?.k !== 'local' || stmt.exprs.length !== stmt.vars.length || stmt.vars[stmt.vars.length - 1]!.reg !== reg - 1) return;
+    for (const p of this.stack.filter((q) => q.reg >= reg)) stmt.exprs.push(p.expr);
+    this.stack = this.stack.filter((q) => q.reg < reg);
+  }
+
   /** Folds the leftover values of `local` statements at or above `reg` into those statements. */
   private foldLeftovers(reg: number): boolean {
     if (!this.stack.every((p) => p.reg < reg || p.leftover)) return false;
@@ -1361,7 +1387,7 @@ class FunctionBuilder {
     return exit;
   }
 
-  private repeatLoop(head: number, back: HksInstruction, until: { falseTo: number; trueAt: number; lastJump: number }, out: Stmt[]): number {
+  private repeatLoop(head: number, back: HksInstruction, until: NonNullable<BlockCtx['until']>, out: Stmt[]): number {
     const exit = back.next;
     const end = until.trueAt === exit ? exit : until.trueAt;
     this.untilCond = null;
@@ -1650,12 +1676,17 @@ class FunctionBuilder {
     void valueEnd;
     const b0: Branch = isJump ? { test: firstInsn, jmp: firstInsn, target: jumpTarget(firstInsn) } : this.branch(firstInsn);
     if (this.infer && !isJump && reg >= this.nactvar) {
+      // A TESTSET into a register holding a value left by an earlier statement: that value is a local assigned
+      // here (`local a, b; a = b or a`) when the network reads it, else an extra expression of the declaration
+      // below (`local a = x, y`); the compiler targets a temporary only at the free register.
+      if (firstInsn.family === 'TESTSET' && reg < this.top() && this.pendingAt(reg) >= 0) {
+        // (A temporary tested into `reg` from above it means `reg` is not the free register: a local.)
+        if (firstInsn.b > reg || this.readBeforeWritten(reg, firstInsn.next, final)) this.declarePending(reg + 1, firstInsn.pc);
+        else this.extraValuesFrom(reg, firstInsn.pc);
+      }
       // Operands of the first test below the result register are not consumed: locals (`local c = a == b`).
       const below = this.readRegisters(firstInsn).filter((r) => r < reg && r >= this.nactvar && this.pendingAt(r) >= 0);
       if (below.length > 0) this.declarePending(Math.max(...below) + 1, firstInsn.pc);
-      // A TESTSET into a register holding a value left by an earlier statement: that value is a local assigned
-      // here (`local a, b; a = b or a`); the compiler targets a temporary only at the free register.
-      if (firstInsn.family === 'TESTSET' && reg < this.top() && this.pendingAt(reg) >= 0) this.declarePending(reg + 1, firstInsn.pc);
       // A result over pending values where the code after the network first writes above the result's next
       // register: the registers between hold locals, so the pending values were locals (`local a, b …; a = a < b`).
       const w = reg < this.top() && this.pendingAt(reg) >= 0 ? this.firstWriteFrom(final, reg + 1) : null;
@@ -1908,6 +1939,9 @@ class FunctionBuilder {
       // The compiler folds a literal condition (no TEST): a tested literal is a local's value (`local a = 1; if a`).
       const tested = first.family === 'TEST' && first.a >= this.nactvar ? this.stack[this.pendingAt(first.a)] : undefined;
       if (tested && tested.span === 1 && LITERAL_KINDS.has(tested.expr.k)) low = tested.reg + 1;
+      // A tested value whose guarded code writes above it lives on: a local (`local b = b; if b then …`).
+      const jmp = this.at[first.next];
+      if (tested && tested.span === 1 && jmp?.family === 'JMP' && this.writesAboveFree(jmp.next, tested.reg)) low = tested.reg + 1;
       this.declarePending(low, first.pc, out);
       start = this.stack.length > 0 ? Math.min(...this.stack.map((p) => p.start)) : first.pc;
     }
@@ -1923,7 +1957,10 @@ class FunctionBuilder {
       }
       this.restore(saved);
     }
-    const cond = this.tryCondition(start, end, (f, t) => this.resolveExit(f, t, end) !== null);
+    // Inferred locals: a guarded block whose first write is above the free register starts inside the network
+    // (`if a then local b = b; if b …` is not `if a and b`).
+    const free = this.nactvar;
+    const cond = this.tryCondition(start, end, (f, t) => this.resolveExit(f, t, end) !== null && !(this.infer && this.writesAboveFree(t, free)));
     if (!cond) this.fail('condition jumps do not form an and/or expression', first.pc);
     return this.ifStatement(cond.expr, cond.bodyStart, cond.falseTarget, end, ctx, out, first.pc);
   }
