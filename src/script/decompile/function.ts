@@ -998,6 +998,7 @@ class FunctionBuilder {
         return i.next;
       }
       case 'CONCAT': {
+        if (i.c <= i.b) this.fail(`CONCAT of registers ${i.b}..${i.c}`, pc);
         const parts = this.takeList(i.b, i.c - i.b + 1, pc);
         let e = parts[parts.length - 1]!;
         for (let k = parts.length - 2; k >= 0; k--) e = { k: 'binop', op: '..', l: parts[k]!, r: e };
