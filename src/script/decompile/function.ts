@@ -12,11 +12,14 @@
  * Locals come from the function's local records: debug info when present, else the records `inferLocals`
  * derives from the register stack (stripped builds).
  */
-import type { HksConstant, HksFunction } from '../../formats/hks/chunk.ts';
+import type { HksConstant, HksFunction, HksSlot } from '../../formats/hks/chunk.ts';
 import { HKS_K, hksFloatingByteToInt, isConstantOperand, jumpTarget, type HksDecodedCode, type HksInstruction } from './decode.ts';
 import type { BinaryOperator, Expr, FunctionIR, LocalVar, NameRef, Stmt, TableItem } from './ir.ts';
 import { HKS_VARARG_ISVARARG } from './locals.ts';
 import { buildNetworkTree, type NetworkAtom, type NetworkLabel } from './network.ts';
+import { hksA, hksBx } from '../../formats/hks/opcodes.ts';
+import { typeName } from '../compile/structures.ts';
+import type { StructInfo, StructTable } from './structures.ts';
 
 /** What a function's decompilation needs from the chunk and its parent. */
 export interface FunctionContext {
@@ -33,6 +36,8 @@ export interface FunctionContext {
   upvalues: NameRef[];
   /** Decompiles a child prototype given the names of its upvalues. */
   child(index: number, upvalues: NameRef[]): FunctionIR;
+  /** The chunk's structures (its structure section). */
+  structs: StructTable;
 }
 
 /** Raised when the code does not have a shape the compiler produces; the function is then printed as a stub. */
@@ -158,6 +163,8 @@ class FunctionBuilder {
   private floor = 0;
   /** First pc of the statement being built. */
   private stmtStart = 0;
+  /** Registers a CHECKTYPE / CHECKTYPES checked, with the type name, until the store or declaration they guard. */
+  private readonly checks = new Map<number, string>();
 
   constructor(ctx: FunctionContext) {
     this.ctx = ctx;
@@ -345,7 +352,10 @@ class FunctionBuilder {
       this.capture.expr = expr;
       return;
     }
-    if (this.infer && reg < this.nactvar && !this.capture && this.firstUseIsTemp(reg, this.at[pc]?.next ?? pc + 1)) this.closeFrom(reg, pc, out);
+    // An hmake's instance is built in the free register (constructor_ puts it there first): locals from it ended.
+    const fresh = expr.k === 'table' && expr.struct !== undefined;
+    if (this.infer && fresh && !this.capture && reg < this.top()) this.declarePending(Number.POSITIVE_INFINITY, pc, out);
+    if (this.infer && reg < this.nactvar && !this.capture && (fresh || this.firstUseIsTemp(reg, this.at[pc]?.next ?? pc + 1))) this.closeFrom(reg, pc, out);
     if (reg >= this.nactvar) {
       if (reg < this.top()) this.foldLeftovers(reg);
       // A value computed over a pending one: that one is a local now assigned (`local a = 1; a = 2`).
@@ -373,7 +383,9 @@ class FunctionBuilder {
 
   private newLocal(reg: number, pc: number, kind: LocalVar['kind'] = 'local'): LocalVar {
     const id = this.invented++;
-    return { id, name: `l_${this.ctx.index}_${id}`, reg, startPc: pc, endPc: Number.POSITIVE_INFINITY, kind };
+    const v: LocalVar = { id, name: `l_${this.ctx.index}_${id}`, reg, startPc: pc, endPc: Number.POSITIVE_INFINITY, kind };
+    this.typeFromCheck(v);
+    return v;
   }
 
   /**
@@ -528,6 +540,16 @@ class FunctionBuilder {
         op(i.b);
         op(i.c);
         break;
+      case 'SETSLOTN':
+        r.push(i.a);
+        break;
+      case 'SETSLOTI':
+      case 'SETSLOT':
+      case 'SETSLOTS':
+      case 'SETSLOTMT':
+        r.push(i.a);
+        op(i.c);
+        break;
       case 'CALL':
       case 'TAILCALL':
         for (let k = i.a; k < (i.b === 0 ? i.a + 1 : i.a + i.b); k++) r.push(k);
@@ -563,9 +585,12 @@ class FunctionBuilder {
       // A store reads its temporaries in order (object, key, value); a lower value or key is a local. The
       // object of a store is a local when it is a constructor (`local t = {}` then `t.x = 1`).
       const obj = this.pendingAt(i.a) >= 0 ? this.stack[this.pendingAt(i.a)] : undefined;
-      if (obj?.table && obj.reg === i.a && obj.table.hashCount >= obj.table.hashLimit) pendingBelow(i.a);
+      const hmake = obj?.expr.k === 'table' && obj.expr.struct !== undefined;
+      if (obj?.table && obj.reg === i.a && obj.table.hashCount >= obj.table.hashLimit && !hmake) pendingBelow(i.a);
       for (const r of [i.b, i.c]) if (!isConstantOperand(r) && r < i.a) pendingBelow(r);
       if (!isConstantOperand(i.b) && !isConstantOperand(i.c) && i.c < i.b) pendingBelow(i.c);
+    } else if (i.family === 'SETSLOTI' || i.family === 'SETSLOT' || i.family === 'SETSLOTS' || i.family === 'SETSLOTMT') {
+      if (!isConstantOperand(i.c) && i.c < i.a) pendingBelow(i.c);
     }
     // A store's target name is a constant taken when the target is read, before the value: a value whose code
     // took constants first was computed by an earlier statement (`local t = {…}; Big = t`).
@@ -749,6 +774,7 @@ class FunctionBuilder {
       this.scope[v.reg] = v;
       this.nactvar = v.reg + 1;
       this.declared.add(v);
+      this.typeFromCheck(v);
     }
     // Trailing nils from LOADNIL are implicit (`local a, b` / `local a, b = 1`).
     while (exprs.length > 0 && entries[exprs.length - 1]!.nil && !entries[exprs.length - 1]!.leftover) exprs.pop();
@@ -930,6 +956,7 @@ class FunctionBuilder {
         // A MOVE down onto a pending value stores a temporary into it: that value is a local (inferred mode).
         if (this.infer && i.a < i.b && i.a >= this.nactvar && i.a < this.top() && !(this.capture && this.capture.reg === i.a)) this.declarePending(i.a + 1, pc);
         if (i.a < this.nactvar && !(this.capture && this.capture.reg === i.a)) {
+          this.typeFromCheck(this.scope[i.a], i.b);
           const { expr, entry } = this.takeEntry(i.b, pc);
           this.assign({ k: 'local', v: this.scope[i.a]! }, expr, entry, pc, out);
           return i.next;
@@ -964,6 +991,7 @@ class FunctionBuilder {
         return i.next;
       }
       case 'SETUPVAL': {
+        this.typeFromCheck(this.ctx.upvalues[i.b], i.a);
         const { expr, entry } = this.takeEntry(i.a, pc);
         this.assign(this.upval(i.b, pc), expr, entry, pc, out);
         return i.next;
@@ -978,13 +1006,38 @@ class FunctionBuilder {
       case 'SELF': {
         const key = this.operand(i.c, pc);
         const obj = this.take(i.b, pc);
-        if (this.top() > i.a) this.fail(`SELF into ${i.a} below pending values`, pc);
         if (key.k !== 'string') this.fail('SELF with a non-string key', pc);
-        const top = this.top();
-        if (i.a !== top) this.fail(`SELF into ${i.a}, free register ${top}`, pc);
-        this.push({ reg: i.a, span: 2, expr: { k: 'index', obj, key }, open: false, pc, self: { obj, name: key.value } });
+        this.pushSelf(i, obj, key.value);
         return i.next;
       }
+      case 'SELFSLOT':
+      case 'SELFSLOTMT': {
+        const obj = this.take(i.b, pc);
+        this.pushSelf(i, obj, this.slotName(obj, i, false));
+        return i.next;
+      }
+      case 'GETSLOT':
+      case 'GETSLOTMT': {
+        const obj = this.take(i.b, pc);
+        this.write(i.a, { k: 'index', obj, key: { k: 'string', value: this.slotName(obj, i, false) } }, pc, out);
+        return i.next;
+      }
+      case 'NEWSTRUCT': {
+        const s = this.ctx.structs.byId(i.data.length > 0 ? hksBx(i.data[0]!) : -1);
+        if (!s) this.fail('NEWSTRUCT of a structure the section does not declare', pc);
+        this.write(i.a, { k: 'table', items: [], struct: s.name }, pc, out, { table: { items: [], hashLimit: hksFloatingByteToInt(i.c), hashCount: 0 } });
+        return i.next;
+      }
+      case 'SETSLOTN':
+      case 'SETSLOTI':
+      case 'SETSLOT':
+      case 'SETSLOTS':
+      case 'SETSLOTMT':
+        return this.setSlot(i, out);
+      case 'CHECKTYPE':
+      case 'CHECKTYPES':
+        this.typeCheck(i, out);
+        return i.next;
       case 'ARITH': {
         const [l, r] = this.operands2(i.b, i.c, pc);
         this.write(i.a, { k: 'binop', op: i.operator!, l, r }, pc, out);
@@ -1075,11 +1128,158 @@ class FunctionBuilder {
     return { k: 'upval', ref, index };
   }
 
+  // -------------------------------------------------------------------------------------------------------------
+  // Structures: slot access, hmake fields, type checks
+
+  private pushSelf(i: HksInstruction, obj: Expr, name: string): void {
+    const pc = i.pc;
+    if (this.top() > i.a) this.fail(`SELF into ${i.a} below pending values`, pc);
+    const top = this.top();
+    if (i.a !== top) this.fail(`SELF into ${i.a}, free register ${top}`, pc);
+    this.push({ reg: i.a, span: 2, expr: { k: 'index', obj, key: { k: 'string', value: name } }, open: false, pc, self: { obj, name } });
+  }
+
+  /** The structure an expression statically is (what the compiler knows of its type), if any. */
+  private structOf(e: Expr): StructInfo | undefined {
+    const structs = this.ctx.structs;
+    switch (e.k) {
+      case 'local':
+        return e.v.type !== undefined ? structs.byName(e.v.type) : undefined;
+      case 'upval':
+        return e.ref.type !== undefined ? structs.byName(e.ref.type) : undefined;
+      case 'table':
+        return e.struct !== undefined ? structs.byName(e.struct) : undefined;
+      case 'index': {
+        const s = e.key.k === 'string' ? this.structOf(e.obj) : undefined;
+        const slot = s && e.key.k === 'string' ? structs.slotNamed(s, e.key.value) : undefined;
+        return slot ? structs.slotStruct(slot) : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * The slot name a GETSLOT / SETSLOT* / SELFSLOT (or `MT` chain) on `obj` reads or writes. A variable the code
+   * indexes through slots is typed: when its type is not known yet, the first structure whose slot fits (the one it
+   * was made from preferred) becomes its type.
+   */
+  private slotName(obj: Expr, i: HksInstruction, store: boolean): string {
+    const structs = this.ctx.structs;
+    let chain: [number, number][] | null = null;
+    let position = i.c;
+    if (i.family === 'GETSLOTMT' || i.family === 'SELFSLOTMT') chain = i.data.map((w) => [hksA(w), hksBx(w)]);
+    else if (i.family === 'SETSLOTMT') chain = i.data.slice(i.b >> 4 === 12 ? 1 : 0).map((w) => [hksA(w), hksBx(w)]);
+    else if (i.family !== 'SETSLOTN' && i.family !== 'GETSLOT' && i.family !== 'SELFSLOT') position = i.b;
+    const find = (s: StructInfo): string | undefined => (chain ? structs.nameForChain(s, chain, store) : structs.directSlot(s, position, store))?.name;
+    const known = this.structOf(obj);
+    if (known) {
+      const n = find(known);
+      if (n === undefined) this.fail(`${i.name} on an instance of ${known.name}: no slot fits`, i.pc);
+      return n;
+    }
+    const holder: NameRef | undefined = obj.k === 'local' ? obj.v : obj.k === 'upval' ? obj.ref : undefined;
+    if (!holder) this.fail(`${i.name} on a value of unknown structure`, i.pc);
+    const made = obj.k === 'local' ? this.madeFrom(obj.v) : undefined;
+    for (const s of made ? [made, ...structs.list] : structs.list) {
+      const n = find(s);
+      if (n !== undefined) {
+        holder.type = s.name;
+        return n;
+      }
+    }
+    this.fail(`${i.name}: no structure has a slot that fits`, i.pc);
+  }
+
+  /** The structure of the `hmake` a local was declared with, if it was. */
+  private madeFrom(v: LocalVar): StructInfo | undefined {
+    for (let d = this.outs.length - 1; d >= 0; d--) {
+      for (const st of this.outs[d]!) {
+        if (st.k !== 'local') continue;
+        const k = st.vars.indexOf(v);
+        const e = k >= 0 ? st.exprs[k] : undefined;
+        if (e) return this.structOf(e);
+      }
+    }
+    return undefined;
+  }
+
+  /** A SETSLOT* store: a field of the `hmake` being built, or an assignment to `obj.slot`. */
+  private setSlot(i: HksInstruction, out: Stmt[]): number {
+    const pc = i.pc;
+    const tIdx = i.a >= this.nactvar ? this.pendingAt(i.a) : -1;
+    const t = tIdx >= 0 ? this.stack[tIdx]! : undefined;
+    const hasValue = i.family !== 'SETSLOTN';
+    if (t?.table && t.reg === i.a && t.expr.k === 'table' && t.expr.struct !== undefined) {
+      // Constructor fields are stored straight into the instance's own slot.
+      const s = this.ctx.structs.byName(t.expr.struct)!;
+      const slot = this.ctx.structs.slotAt(s, i.family === 'SETSLOTN' ? i.c : i.b);
+      if (!slot || slot.name === null) this.fail(`${i.name} at a position ${s.name} has no slot at`, pc);
+      const value: Expr = !hasValue ? { k: 'nil' } : isConstantOperand(i.c) ? this.constant(i.c - HKS_K, pc) : this.take(i.c, pc);
+      if (i.family === 'SETSLOTI') this.typeFromSlot(value, slot);
+      this.addItem(t, pc, { k: 'field', key: { k: 'string', value: slot.name }, value });
+      return i.next;
+    }
+    const v = !hasValue ? { expr: { k: 'nil' } as Expr, entry: null } : isConstantOperand(i.c) ? { expr: this.constant(i.c - HKS_K, pc), entry: null } : this.takeEntry(i.c, pc);
+    const obj = this.take(i.a, pc);
+    const name = this.slotName(obj, i, true);
+    if (i.family === 'SETSLOTI') {
+      const s = this.structOf(obj);
+      const slot = s ? this.ctx.structs.slotNamed(s, name, true) : undefined;
+      if (slot) this.typeFromSlot(v.expr, slot);
+    }
+    this.assign({ k: 'index', obj, key: { k: 'string', value: name } }, v.expr, v.entry, pc, out);
+    return i.next;
+  }
+
+  /** An unchecked slot store (SETSLOTI) of a variable: the variable has the slot's type. */
+  private typeFromSlot(value: Expr, slot: HksSlot): void {
+    const holder: NameRef | undefined = value.k === 'local' ? value.v : value.k === 'upval' ? value.ref : undefined;
+    const type = this.ctx.structs.slotTypeName(slot);
+    if (holder && holder.type === undefined && type !== null && type !== 'object') holder.type = type;
+  }
+
+  /**
+   * CHECKTYPE / CHECKTYPES: the value in A is stored into a typed variable. A parameter or loop variable is checked
+   * where it starts; any other check guards the store or declaration that follows (`typeFromCheck`).
+   */
+  private typeCheck(i: HksInstruction, out: Stmt[]): void {
+    const name = i.family === 'CHECKTYPES' ? this.ctx.structs.byId(i.bx)?.name : typeName(i.bx);
+    if (name === undefined || name === '?') this.fail(`${i.name} of an unknown type ${i.bx}`, i.pc);
+    const v = i.a < this.nactvar ? this.scope[i.a] : undefined;
+    const prev = this.at[i.pc - 1];
+    const atStart = i.pc === 0 || (prev !== undefined && ['FORPREP', 'JMP', 'CHECKTYPE', 'CHECKTYPES'].includes(prev.family));
+    if (v && (v.kind === 'param' || v.kind === 'for') && atStart && v.type === undefined) {
+      v.type = name;
+      return;
+    }
+    this.checks.set(i.a, name);
+    // Stripped: a checked temporary that no store takes next is a typed local's declaration.
+    if (this.infer && i.a >= this.nactvar && this.pendingAt(i.a) >= 0) {
+      let j = this.at[i.next];
+      while (j && (j.family === 'CHECKTYPE' || j.family === 'CHECKTYPES')) j = this.at[j.next];
+      const stored = j !== undefined && ((j.family === 'MOVE' && j.a < this.nactvar) || j.family === 'SETUPVAL');
+      if (!stored) this.declarePending(i.a + 1, i.pc, out);
+    }
+  }
+
+  /** Gives `v` the type a CHECKTYPE of register `reg` (default: its own) announced. */
+  private typeFromCheck(v: NameRef | undefined, reg?: number): void {
+    const r = reg ?? (v as LocalVar | undefined)?.reg;
+    if (!v || r === undefined) return;
+    const t = this.checks.get(r);
+    if (t === undefined) return;
+    this.checks.delete(r);
+    v.type ??= t;
+  }
+
   private setTable(i: HksInstruction, out: Stmt[]): number {
     const pc = i.pc;
     const tIdx = i.a >= this.nactvar ? this.pendingAt(i.a) : -1;
     const t = tIdx >= 0 ? this.stack[tIdx]! : undefined;
-    if (t?.table && t.reg === i.a && t.table.hashCount < t.table.hashLimit) {
+    // hmake: every SETTABLE on the instance is a field (keys that may be slots take no hash space).
+    const isStruct = t?.expr.k === 'table' && t.expr.struct !== undefined;
+    if (t?.table && t.reg === i.a && (t.table.hashCount < t.table.hashLimit || isStruct)) {
       // A record field of the constructor being built.
       const [key, value] = this.operands2(i.b, i.c, pc);
       t.table.hashCount++;

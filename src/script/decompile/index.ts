@@ -17,6 +17,7 @@ import { debugLocals, HKS_VARARG_HASARG } from './locals.ts';
 import { hksStripLevel, proveHksChunk, type ChunkProof, type FunctionProof } from './proof.ts';
 import { layoutPlan, type LayoutPlan } from './layout.ts';
 import { AstBuilder } from './to-ast.ts';
+import { StructTable } from './structures.ts';
 
 export { compareHksFunctions, hksStripLevel, proveHksChunk, type ChunkProof, type CompareOptions, type FunctionProof } from './proof.ts';
 export { DecompileFailure } from './function.ts';
@@ -51,7 +52,8 @@ export interface HksDecompileResult {
 
 /** Decompiles a chunk (and with `verify`, proves it). */
 export function decompileHks(chunk: HksChunk, options: HksDecompileOptions = {}): HksDecompileResult {
-  const ir = decompileChunkIR(chunk, options);
+  const structs = new StructTable(chunk.structures);
+  const ir = decompileChunkIR(chunk, options, structs);
   const functions: DecompiledFunction[] = [];
   const visit = (f: FunctionIR, fn: HksFunction): void => {
     const d: DecompiledFunction = { path: f.path, name: fn.debug?.name ?? null };
@@ -63,7 +65,7 @@ export function decompileHks(chunk: HksChunk, options: HksDecompileOptions = {})
   let plan: LayoutPlan | null | undefined;
   const render = (notes?: Map<string, string[]>): { source: string; ast: Chunk } => {
     const comments = new Map<Node, string[]>();
-    const opts: ConstructorParameters<typeof AstBuilder>[0] = { numberSize: chunk.header.numberSize, comments };
+    const opts: ConstructorParameters<typeof AstBuilder>[0] = { numberSize: chunk.header.numberSize, comments, prelude: structs.declarations() };
     if (notes) opts.notes = notes;
     const ast = new AstBuilder(opts).chunk(ir);
     // Builds with line info (or defined lines) are laid out to reproduce them; comments add no tokens.
@@ -116,7 +118,7 @@ function childIRs(ir: FunctionIR): Map<number, FunctionIR> {
 }
 
 /** Decompiles every function of a chunk into the IR tree (failed functions carry `failure`). */
-export function decompileChunkIR(chunk: HksChunk, options: HksDecompileOptions = {}): FunctionIR {
+export function decompileChunkIR(chunk: HksChunk, options: HksDecompileOptions = {}, structs: StructTable = new StructTable(chunk.structures)): FunctionIR {
   // Depth-first numbering of the prototypes, for stable invented names `l_<function>_<local>`.
   const numbers = new Map<HksFunction, number>();
   const number = (f: HksFunction): void => {
@@ -124,17 +126,17 @@ export function decompileChunkIR(chunk: HksChunk, options: HksDecompileOptions =
     f.children.forEach(number);
   };
   number(chunk.main);
-  return decompileFn(chunk.main, 'main', [], options, numbers);
+  return decompileFn(chunk.main, 'main', [], options, numbers, structs);
 }
 
-function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options: HksDecompileOptions, numbers: Map<HksFunction, number>): FunctionIR {
+function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options: HksDecompileOptions, numbers: Map<HksFunction, number>, structs: StructTable): FunctionIR {
   const index = numbers.get(fn) ?? 0;
   try {
     const code = decodeHksCode(fn, options.dialect);
     const fromDebug: LocalVar[] | null = debugLocals(fn);
     const locals = fromDebug ?? inventedParameters(fn, index);
     // Debug info names the upvalues; otherwise they are the parent's locals and upvalues they capture.
-    const names = fn.debug && fn.debug.upvalueNames.length === fn.upvalueCount && fn.upvalueCount > 0 ? fn.debug.upvalueNames.map((n, i) => (n !== null ? { name: n } : (upvalues[i] ?? { name: `u_${i}` }))) : upvalues;
+    const names = fn.debug && fn.debug.upvalueNames.length === fn.upvalueCount && fn.upvalueCount > 0 ? fn.debug.upvalueNames.map((n, i) => (n !== null ? (upvalues[i]?.name === n ? upvalues[i]! : { name: n }) : (upvalues[i] ?? { name: `u_${i}` }))) : upvalues;
     return decompileFunctionBody({
       path,
       fn,
@@ -143,7 +145,8 @@ function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options
       infer: fromDebug === null,
       index,
       upvalues: names,
-      child: (i, childUpvalues) => decompileFn(fn.children[i]!, `${path}/${i}`, childUpvalues, options, numbers),
+      child: (i, childUpvalues) => decompileFn(fn.children[i]!, `${path}/${i}`, childUpvalues, options, numbers, structs),
+      structs,
     });
   } catch (e) {
     if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;

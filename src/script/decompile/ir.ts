@@ -22,6 +22,8 @@ export interface LocalVar {
 /** Something with a name that may still change (an inferred local named later from a prototype's name). */
 export interface NameRef {
   name: string;
+  /** Static type name (`name : T`), when the code shows one. */
+  type?: string;
 }
 
 export type Expr =

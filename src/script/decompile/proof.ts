@@ -7,7 +7,8 @@
  */
 import type { HksChunk, HksConstant, HksFunction } from '../../formats/hks/chunk.ts';
 import { sameHksConstant } from '../../formats/hks/literals.ts';
-import { compileLua, CompileError, type NumberMode, type StripLevel } from '../compile/index.ts';
+import { compileLua, CompileError, type NumberMode, type StripLevel, type StructureOrder } from '../compile/index.ts';
+import { hksMatchingStructureOrders } from '../../formats/hks/structure-order.ts';
 
 /** What to compare: `lines: false` leaves line numbers out (a diagnostic: "proven but for line info"). */
 export interface CompareOptions {
@@ -54,7 +55,9 @@ export function proveHksChunk(original: HksChunk, source: string, options: Compa
   const paths = listFunctions(original.main, 'main');
   let recompiled: HksChunk;
   try {
-    const opts: { strip: StripLevel; numbers: NumberMode; name?: string } = { strip, numbers };
+    // The structure section's order (H-STRUCT-ORDER): the one that reproduces the original's, else hksc's ds3.
+    const structureOrder: StructureOrder = original.structures ? (hksMatchingStructureOrders(original.main, original.structures.structures)[0] ?? 'ds3') : 'ds3';
+    const opts: { strip: StripLevel; numbers: NumberMode; name?: string; structureOrder: StructureOrder } = { strip, numbers, structureOrder };
     if (sourceName !== undefined && sourceName !== null) opts.name = sourceName;
     recompiled = compileLua(source, opts);
   } catch (e) {

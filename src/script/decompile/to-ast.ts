@@ -34,6 +34,8 @@ export interface ToAstOptions {
   comments: Map<A.Node, string[]>;
   /** Notes per function path to attach to the function's body. */
   notes?: ReadonlyMap<string, readonly string[]>;
+  /** Statements printed before the main function's body (the `hstructure` declarations). */
+  prelude?: readonly A.Statement[];
 }
 
 const pos = (line: number | undefined): A.SourceSpan => ({ line: line ?? 0, column: 0 });
@@ -46,6 +48,7 @@ export class AstBuilder {
 
   chunk(main: FunctionIR): A.Chunk {
     const body = this.blockOf(main.body, main);
+    if (this.o.prelude && this.o.prelude.length > 0) body.body.unshift(...this.o.prelude);
     return { type: 'Chunk', body, line: 0, column: 0 };
   }
 
