@@ -110,6 +110,20 @@ describe('decompiling', () => {
   });
 });
 
+describe('a function that cannot be decompiled', () => {
+  it('still gives its children, built in its stub where they capture the same upvalues, and they prove', () => {
+    const chunk = compileLua('local x = 1\nlocal f = function()\n  local y = 2\n  local g = function() return x, y end\n  return g\nend', { strip: 'all' });
+    const f = chunk.main.children[0]!;
+    // A first instruction reading a register nothing wrote: not compiler output.
+    f.code = Uint32Array.from([encodeHksABC(op('NOT'), 0, 5, 0), ...f.code]);
+    f.maxStackSize = 6;
+    const r = decompileHks(chunk, { verify: true });
+    expect(r.functions.find((x) => x.path === 'main/0')?.failure).toMatch(/register 5/);
+    expect(r.proof?.functions.map((x) => [x.path, x.matched])).toEqual([['main', true], ['main/0', false], ['main/0/0', true]]);
+    expect(r.source).toMatch(/return l_0_0, l_1_0_1/);
+  });
+});
+
 describe('stripped inference of locals around and/or networks, loops and multiple assignment', () => {
   // Each source compiles stripped; the decompiled text must read it back with the locals it had and prove.
   const stripped = (src: string): string => {

@@ -464,7 +464,7 @@ class FunctionBuilder {
     let pc = from;
     for (let n = 0; n < 256 && pc < this.size; n++) {
       const i = this.at[pc];
-      if (!i || i.family === 'JMP' || this.sources.has(pc)) return false;
+      if (!i || (i.family === 'JMP' && !this.isValueJump(pc)) || (this.sources.get(pc) ?? []).some((s) => s > pc || !this.isValueJump(s))) return false;
       switch (i.family) {
         case 'CALL':
         case 'TAILCALL':
@@ -492,6 +492,15 @@ class FunctionBuilder {
       pc = i.next;
     }
     return false;
+  }
+
+  /** The forward JMP at `p` belongs to a value network: it lands on a LOADBOOL pair or follows a TESTSET. */
+  private isValueJump(p: number): boolean {
+    const j = this.at[p];
+    if (!j || j.family !== 'JMP' || jumpTarget(j) <= p) return false;
+    const t = jumpTarget(j);
+    if (this.loadBoolPair(t) || (this.at[t - 1]?.family === 'LOADBOOL' && this.loadBoolPair(t - 1))) return true;
+    return this.insnEndingAt(p)?.family === 'TESTSET';
   }
 
   /** The registers an instruction reads (operands that are registers). */

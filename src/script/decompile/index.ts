@@ -10,9 +10,9 @@ import type { Chunk, Node } from '../ast.ts';
 import type { HksChunk, HksFunction } from '../../formats/hks/chunk.ts';
 import type { HksDialect } from '../../formats/hks/opcodes.ts';
 import { printLua, printLuaLayout } from '../print.ts';
-import { decodeHksCode } from './decode.ts';
+import { decodeHksCode, type HksDecodedCode } from './decode.ts';
 import { DecompileFailure, decompileFunctionBody } from './function.ts';
-import type { FunctionIR, LocalVar, NameRef } from './ir.ts';
+import type { FunctionIR, LocalVar, NameRef, Stmt } from './ir.ts';
 import { debugLocals, HKS_VARARG_HASARG } from './locals.ts';
 import { hksStripLevel, proveHksChunk, type ChunkProof, type FunctionProof } from './proof.ts';
 import { layoutPlan, type LayoutPlan } from './layout.ts';
@@ -131,8 +131,9 @@ export function decompileChunkIR(chunk: HksChunk, options: HksDecompileOptions =
 
 function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options: HksDecompileOptions, numbers: Map<HksFunction, number>, structs: StructTable): FunctionIR {
   const index = numbers.get(fn) ?? 0;
+  let code: HksDecodedCode | null = null;
   try {
-    const code = decodeHksCode(fn, options.dialect);
+    code = decodeHksCode(fn, options.dialect);
     const fromDebug: LocalVar[] | null = debugLocals(fn);
     const locals = fromDebug ?? inventedParameters(fn, index);
     // Debug info names the upvalues; otherwise they are the parent's locals and upvalues they capture.
@@ -151,9 +152,53 @@ function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options
   } catch (e) {
     if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;
     // The stub refers to the upvalues in order, so its parent's CLOSURE captures the same ones (and can be proven).
-    const body: FunctionIR['body'] = upvalues.length > 0 ? [{ k: 'return', exprs: upvalues.map((ref, i) => ({ k: 'upval' as const, ref, index: i })) }] : [];
+    const refs = upvalues.map((ref, i) => ({ k: 'upval' as const, ref, index: i }));
+    const children = code ? stubChildren(fn, code, path, upvalues, index, options, numbers) : [];
+    let body: FunctionIR['body'];
+    if (children.length === 0) body = refs.length > 0 ? [{ k: 'return', exprs: refs }] : [];
+    else body = [...(refs.length > 0 ? [{ k: 'do' as const, body: [{ k: 'local' as const, vars: [stubLocal(index, 'upvalues')], exprs: refs }] }] : []), ...children];
     return { path, params: inventedParameters(fn, index), vararg: (fn.varargFlags & 2) !== 0, body, failure: e.message };
   }
+}
+
+/**
+ * The children of a function that could not be decompiled, each built where the stub declares locals for the
+ * registers its CLOSURE captures (named as the child's debug info names its upvalues): the children are still
+ * decompiled and proven on their own, and the user reads them. A child with no CLOSURE (dead code the compiler
+ * kept) or with capture words the stub cannot rebuild is left out.
+ */
+function stubChildren(fn: HksFunction, code: HksDecodedCode, path: string, upvalues: NameRef[], index: number, options: HksDecompileOptions, numbers: Map<HksFunction, number>): Stmt[] {
+  const out: Stmt[] = [];
+  for (let c = 0; c < fn.children.length; c++) {
+    const closure = code.list.find((i) => i.family === 'CLOSURE' && i.bx === c);
+    if (!closure) return out;
+    const child = fn.children[c]!;
+    const vars: LocalVar[] = [];
+    const names: NameRef[] = [];
+    for (const [j, d] of closure.data.entries()) {
+      const kind = d & 0xff;
+      const idx = (d >>> 8) & 0x1ffff;
+      if (kind === 2 && upvalues[idx]) {
+        names.push(upvalues[idx]!);
+        continue;
+      }
+      if (kind !== 1) return out;
+      const debugName = child.debug?.upvalueNames[j];
+      const v: LocalVar = { ...stubLocal(index, `${c}_${j}`), name: debugName && /^[A-Za-z_][A-Za-z0-9_]*$/.test(debugName) ? debugName : `l_${index}_${c}_${j}` };
+      vars.push(v);
+      names.push(v);
+    }
+    const ir = decompileFn(child, `${path}/${c}`, names, options, numbers);
+    const body: Stmt[] = [];
+    if (vars.length > 0) body.push({ k: 'local', vars, exprs: [] });
+    body.push({ k: 'local', vars: [stubLocal(index, `f${c}`)], exprs: [{ k: 'function', fn: ir }] });
+    out.push({ k: 'do', body });
+  }
+  return out;
+}
+
+function stubLocal(index: number, suffix: string): LocalVar {
+  return { id: 0, name: `l_${index}_${suffix}`, reg: 0, startPc: 0, endPc: 0, kind: 'local' };
 }
 
 /** Parameters (and the implicit `arg` of a vararg function) with invented names, for functions without locals. */
