@@ -153,7 +153,7 @@ function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options
     if (!(e instanceof DecompileFailure) && !(e instanceof Error && e.name === 'HksDecodeError')) throw e;
     // The stub refers to the upvalues in order, so its parent's CLOSURE captures the same ones (and can be proven).
     const refs = upvalues.map((ref, i) => ({ k: 'upval' as const, ref, index: i }));
-    const children = code ? stubChildren(fn, code, path, upvalues, index, options, numbers) : [];
+    const children = code ? stubChildren(fn, code, path, upvalues, index, options, numbers, structs) : [];
     let body: FunctionIR['body'];
     if (children.length === 0) body = refs.length > 0 ? [{ k: 'return', exprs: refs }] : [];
     else body = [...(refs.length > 0 ? [{ k: 'do' as const, body: [{ k: 'local' as const, vars: [stubLocal(index, 'upvalues')], exprs: refs }] }] : []), ...children];
@@ -167,7 +167,7 @@ function decompileFn(fn: HksFunction, path: string, upvalues: NameRef[], options
  * decompiled and proven on their own, and the user reads them. A child with no CLOSURE (dead code the compiler
  * kept) or with capture words the stub cannot rebuild is left out.
  */
-function stubChildren(fn: HksFunction, code: HksDecodedCode, path: string, upvalues: NameRef[], index: number, options: HksDecompileOptions, numbers: Map<HksFunction, number>): Stmt[] {
+function stubChildren(fn: HksFunction, code: HksDecodedCode, path: string, upvalues: NameRef[], index: number, options: HksDecompileOptions, numbers: Map<HksFunction, number>, structs: StructTable): Stmt[] {
   const out: Stmt[] = [];
   for (let c = 0; c < fn.children.length; c++) {
     const closure = code.list.find((i) => i.family === 'CLOSURE' && i.bx === c);
@@ -188,7 +188,7 @@ function stubChildren(fn: HksFunction, code: HksDecodedCode, path: string, upval
       vars.push(v);
       names.push(v);
     }
-    const ir = decompileFn(child, `${path}/${c}`, names, options, numbers);
+    const ir = decompileFn(child, `${path}/${c}`, names, options, numbers, structs);
     const body: Stmt[] = [];
     if (vars.length > 0) body.push({ k: 'local', vars, exprs: [] });
     body.push({ k: 'local', vars: [stubLocal(index, `f${c}`)], exprs: [{ k: 'function', fn: ir }] });
