@@ -598,8 +598,12 @@ class FunctionBuilder {
       if (obj?.table && obj.reg === i.a && obj.table.hashCount >= obj.table.hashLimit && !hmake) pendingBelow(i.a);
       for (const r of [i.b, i.c]) if (!isConstantOperand(r) && r < i.a) pendingBelow(r);
       if (!isConstantOperand(i.b) && !isConstantOperand(i.c) && i.c < i.b) pendingBelow(i.c);
-    } else if (i.family === 'SETSLOTI' || i.family === 'SETSLOT' || i.family === 'SETSLOTS' || i.family === 'SETSLOTMT') {
-      if (!isConstantOperand(i.c) && i.c < i.a) pendingBelow(i.c);
+    } else if (i.family === 'SETSLOTI' || i.family === 'SETSLOT' || i.family === 'SETSLOTS' || i.family === 'SETSLOTMT' || i.family === 'SETSLOTN') {
+      if (i.family !== 'SETSLOTN' && !isConstantOperand(i.c) && i.c < i.a) pendingBelow(i.c);
+      // A store into an instance that is no constructor field: the instance is a typed local (`local t : T = hmake T {}`).
+      const at = this.pendingAt(i.a);
+      const obj = at >= 0 ? this.stack[at] : undefined;
+      if (obj?.table && obj.reg === i.a && !this.isHmakeField(i, obj)) pendingBelow(i.a);
     }
     // A store's target name is a constant taken when the target is read, before the value: a value whose code
     // took constants first was computed by an earlier statement (`local t = {…}; Big = t`).
@@ -721,7 +725,9 @@ class FunctionBuilder {
   private continuesAssignment(pc: number): boolean {
     if (this.stack.length === 0) return false;
     const i = this.at[pc];
-    const next = i ? this.at[i.next] : undefined;
+    let next = i ? this.at[i.next] : undefined;
+    // The checks of typed targets stored so far sit between the stores.
+    while (next && (next.family === 'CHECKTYPE' || next.family === 'CHECKTYPES')) next = this.at[next.next];
     if (!next) return false;
     const pending = (r: number): boolean => r >= this.nactvar && this.pendingAt(r) >= 0;
     switch (next.family) {
@@ -736,6 +742,8 @@ class FunctionBuilder {
         return !isConstantOperand(next.c) && pending(next.c);
       case 'MOVE':
         return next.a < this.nactvar && pending(next.b);
+      case 'SETSLOTN':
+        return this.nilValueFor(next) !== undefined;
       default:
         return false;
     }
@@ -965,7 +973,6 @@ class FunctionBuilder {
         // A MOVE down onto a pending value stores a temporary into it: that value is a local (inferred mode).
         if (this.infer && i.a < i.b && i.a >= this.nactvar && i.a < this.top() && !(this.capture && this.capture.reg === i.a)) this.declarePending(i.a + 1, pc);
         if (i.a < this.nactvar && !(this.capture && this.capture.reg === i.a)) {
-          this.typeFromCheck(this.scope[i.a], i.b);
           const { expr, entry } = this.takeEntry(i.b, pc);
           this.assign({ k: 'local', v: this.scope[i.a]! }, expr, entry, pc, out);
           return i.next;
@@ -1219,9 +1226,9 @@ class FunctionBuilder {
     const tIdx = i.a >= this.nactvar ? this.pendingAt(i.a) : -1;
     const t = tIdx >= 0 ? this.stack[tIdx]! : undefined;
     const hasValue = i.family !== 'SETSLOTN';
-    if (t?.table && t.reg === i.a && t.expr.k === 'table' && t.expr.struct !== undefined) {
+    if (t?.table && t.reg === i.a && this.isHmakeField(i, t)) {
       // Constructor fields are stored straight into the instance's own slot.
-      const s = this.ctx.structs.byName(t.expr.struct)!;
+      const s = this.structOf(t.expr)!;
       const slot = this.ctx.structs.slotAt(s, i.family === 'SETSLOTN' ? i.c : i.b);
       if (!slot || slot.name === null) this.fail(`${i.name} at a position ${s.name} has no slot at`, pc);
       const value: Expr = !hasValue ? { k: 'nil' } : isConstantOperand(i.c) ? this.constant(i.c - HKS_K, pc) : this.take(i.c, pc);
@@ -1229,7 +1236,9 @@ class FunctionBuilder {
       this.addItem(t, pc, { k: 'field', key: { k: 'string', value: slot.name }, value });
       return i.next;
     }
-    const v = !hasValue ? { expr: { k: 'nil' } as Expr, entry: null } : isConstantOperand(i.c) ? { expr: this.constant(i.c - HKS_K, pc), entry: null } : this.takeEntry(i.c, pc);
+    // SETSLOTN stores a nil it does not read: in a multiple assignment, the nil on top of the values.
+    const nil = hasValue ? undefined : this.nilValueFor(i);
+    const v = !hasValue ? (nil ? this.takeEntry(nil.reg, pc) : { expr: { k: 'nil' } as Expr, entry: null }) : isConstantOperand(i.c) ? { expr: this.constant(i.c - HKS_K, pc), entry: null } : this.takeEntry(i.c, pc);
     const obj = this.take(i.a, pc);
     const name = this.slotName(obj, i, true);
     if (i.family === 'SETSLOTI') {
@@ -1241,6 +1250,23 @@ class FunctionBuilder {
     return i.next;
   }
 
+  /**
+   * Whether a SETSLOT* into the pending instance `t` is a field of its `hmake`: the value (when in a register) is the
+   * one value computed after it, on top of the pending values (array items may wait below it).
+   */
+  private isHmakeField(i: HksInstruction, t: Pending): boolean {
+    if (t.expr.k !== 'table' || t.expr.struct === undefined) return false;
+    const top = this.stack[this.stack.length - 1];
+    if (i.family === 'SETSLOTN' || isConstantOperand(i.c) || i.c < t.reg) return top === t || (top !== undefined && !top.nil && top.span === 1 && top.reg > t.reg && !top.open);
+    return top !== undefined && top !== t && top.reg === i.c && top.span === 1 && !top.open;
+  }
+
+  /** The pending nil a SETSLOTN of a multiple assignment stores (the top value, above its instance). */
+  private nilValueFor(i: HksInstruction): Pending | undefined {
+    const t = this.stack[this.stack.length - 1];
+    return t && t.nil && t.reg > i.a && t.span === 1 ? t : undefined;
+  }
+
   /** An unchecked slot store (SETSLOTI) of a variable: the variable has the slot's type. */
   private typeFromSlot(value: Expr, slot: HksSlot): void {
     const holder: NameRef | undefined = value.k === 'local' ? value.v : value.k === 'upval' ? value.ref : undefined;
@@ -1249,27 +1275,25 @@ class FunctionBuilder {
   }
 
   /**
-   * CHECKTYPE / CHECKTYPES: the value in A is stored into a typed variable. A parameter or loop variable is checked
-   * where it starts; any other check guards the store or declaration that follows (`typeFromCheck`).
+   * CHECKTYPE / CHECKTYPES: a value is stored into a typed variable. The compiler checks a local's own register: a
+   * parameter or loop variable where it starts, an assigned local right after the store, a declared local before it
+   * starts (then the check waits for the declaration, `typeFromCheck`); an upvalue's new value is checked before the
+   * SETUPVAL that stores it.
    */
   private typeCheck(i: HksInstruction, out: Stmt[]): void {
     const name = i.family === 'CHECKTYPES' ? this.ctx.structs.byId(i.bx)?.name : typeName(i.bx);
     if (name === undefined || name === '?') this.fail(`${i.name} of an unknown type ${i.bx}`, i.pc);
+    let j = this.at[i.next];
+    while (j && (j.family === 'CHECKTYPE' || j.family === 'CHECKTYPES')) j = this.at[j.next];
+    const upvalueStore = j !== undefined && j.family === 'SETUPVAL' && j.a === i.a;
     const v = i.a < this.nactvar ? this.scope[i.a] : undefined;
-    const prev = this.at[i.pc - 1];
-    const atStart = i.pc === 0 || (prev !== undefined && ['FORPREP', 'JMP', 'CHECKTYPE', 'CHECKTYPES'].includes(prev.family));
-    if (v && (v.kind === 'param' || v.kind === 'for') && atStart && v.type === undefined) {
-      v.type = name;
+    if (v && !upvalueStore) {
+      v.type ??= name;
       return;
     }
     this.checks.set(i.a, name);
     // Stripped: a checked temporary that no store takes next is a typed local's declaration.
-    if (this.infer && i.a >= this.nactvar && this.pendingAt(i.a) >= 0) {
-      let j = this.at[i.next];
-      while (j && (j.family === 'CHECKTYPE' || j.family === 'CHECKTYPES')) j = this.at[j.next];
-      const stored = j !== undefined && ((j.family === 'MOVE' && j.a < this.nactvar) || j.family === 'SETUPVAL');
-      if (!stored) this.declarePending(i.a + 1, i.pc, out);
-    }
+    if (this.infer && !upvalueStore && i.a >= this.nactvar && this.pendingAt(i.a) >= 0) this.declarePending(i.a + 1, i.pc, out);
   }
 
   /** Gives `v` the type a CHECKTYPE of register `reg` (default: its own) announced. */
