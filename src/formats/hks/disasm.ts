@@ -7,6 +7,8 @@
  */
 import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader, type HksSlot } from './chunk.ts';
 import { formatHksConstant, quoteHksString } from './literals.ts';
+import { latin1Constant, latin1Decode } from '../../binary/text.ts';
+import { TextWriter } from '../../binary/text-writer.ts';
 import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind, type HksOpcodeTable } from './opcodes.ts';
 
 /** The SCRI wrapper around a chunk, recorded in the listing so `asm` can rebuild the container. */
@@ -26,55 +28,91 @@ export interface HksDisassembleOptions {
 
 const TYPE_NAMES = HKS_STANDARD_TYPES.map((t) => t.name);
 
-/** Renders the whole chunk as a listing. */
+/**
+ * Renders the whole chunk as a listing (a string; built on `disassembleHksBytes`, decoded once as Latin-1).
+ */
 export function disassembleHks(chunk: HksChunk, options: HksDisassembleOptions = {}): string {
+  const w = listingWriter(chunk, options);
+  // Most listings are pure ASCII (strings are escaped; only names in comments may hold Latin-1 letters).
+  return w.asciiOnly ? asciiDecoder.decode(w.finish()) : latin1Decode(w.finish());
+}
+const asciiDecoder = new TextDecoder();
+
+/**
+ * The listing as Latin-1 bytes, written into one buffer line by line with no string per line: what a tool that
+ * writes the listing to a file uses. `disassembleHks` is its text.
+ */
+export function disassembleHksBytes(chunk: HksChunk, options: HksDisassembleOptions = {}): Uint8Array {
+  return listingWriter(chunk, options).finish();
+}
+
+function listingWriter(chunk: HksChunk, options: HksDisassembleOptions): TextWriter {
+  // About 64 bytes a word in a commented listing: one allocation for most chunks.
+  const w = new TextWriter({ chunkSize: 4096 + countWords(chunk.main) * 64 });
+  writeListing(w, chunk, options);
+  return w;
+}
+
+function countWords(fn: HksFunction): number {
+  let n = fn.code.length + fn.constants.length;
+  for (const c of fn.children) n += countWords(c);
+  return n;
+}
+
+function writeListing(w: TextWriter, chunk: HksChunk, options: HksDisassembleOptions): void {
   const table = hksOpcodes(options.dialect);
-  const out: string[] = [];
-  out.push('; HavokScript listing by scry: `scry script asm` rebuilds the exact bytes');
-  if (options.scri) out.push(`.scri version=${options.scri.version} flag=${options.scri.flag}`);
-  if (table.dialect !== 'default') out.push(`.dialect ${table.dialect}`);
-  out.push(formatHeader(chunk.header));
+  const line = (text: string): void => {
+    w.latin1(text);
+    w.newline();
+  };
+  line('; HavokScript listing by scry: `scry script asm` rebuilds the exact bytes');
+  if (options.scri) line(`.scri version=${options.scri.version} flag=${options.scri.flag}`);
+  if (table.dialect !== 'default') line(`.dialect ${table.dialect}`);
+  line(formatHeader(chunk.header));
   if (!sameTypes(chunk)) {
-    out.push('.types');
-    for (const t of chunk.types) out.push(`  ${t.id} ${quoteHksString(t.name)}`);
-    out.push('.endtypes');
+    line('.types');
+    for (const t of chunk.types) line(`  ${t.id} ${quoteHksString(t.name)}`);
+    line('.endtypes');
   }
-  out.push('');
+  line('');
   const structNames = new Map<number, string>();
   const structSlots = new Map<number, Map<number, HksSlot>>();
   for (const s of chunk.structures?.structures ?? []) {
     structNames.set(s.id, s.name);
     structSlots.set(s.id, new Map(s.slots.map((slot) => [slot.position, slot])));
   }
-  writeFunction(out, chunk, chunk.main, 'main', null, 0, table, structNames, options.bare === true, structSlots);
+  const ctx: ListingContext = { w, chunk, table, structNames, structSlots, bare: options.bare === true, names: opcodeNameBytes(table) };
+  writeFunction(ctx, chunk.main, 'main', null, 0);
   if (chunk.structures) {
     const sec = chunk.structures;
-    out.push('', `.structures layout=${sec.layout} marker=${sec.marker}`);
+    line('');
+    line(`.structures layout=${sec.layout} marker=${sec.marker}`);
     for (const s of sec.structures) {
-      out.push(`.struct ${quoteHksString(s.name)} id=${s.id} meta=${s.hasMeta} proxy=${s.hasProxy}`);
-      for (const e of s.extends ?? []) out.push(`  .extends ${quoteHksString(e)}`);
-      if (sec.layout === 'extends' && (s.extends?.length ?? 0) === 0) out.push('  .extends');
+      line(`.struct ${quoteHksString(s.name)} id=${s.id} meta=${s.hasMeta} proxy=${s.hasProxy}`);
+      for (const e of s.extends ?? []) line(`  .extends ${quoteHksString(e)}`);
+      if (sec.layout === 'extends' && (s.extends?.length ?? 0) === 0) line('  .extends');
       for (const slot of s.slots) {
         const typeName = !options.bare ? `  ; ${slot.typeId === 0 ? 'object' : (TYPE_NAMES[slot.typeId] ?? '?')}${slot.structId !== 0xffff && structNames.has(slot.structId) ? ' ' + structNames.get(slot.structId) : ''}` : '';
-        out.push(`  .slot ${quoteHksString(slot.name)} struct=${slot.structId} type=${slot.typeId} reserved=${slot.reserved} position=${slot.position}${typeName}`);
+        line(`  .slot ${quoteHksString(slot.name)} struct=${slot.structId} type=${slot.typeId} reserved=${slot.reserved} position=${slot.position}${typeName}`);
       }
     }
-    out.push('.endstructures');
+    line('.endstructures');
   }
-  if (chunk.trailing.length > 0) pushHexBlock(out, '.trailing', chunk.trailing, '.endtrailing');
-  if (options.scri && options.scri.trailing.length > 0) pushHexBlock(out, '.scritrailing', options.scri.trailing, '.endscritrailing');
-  return out.join('\n') + '\n';
+  if (chunk.trailing.length > 0) writeHexBlock(w, '.trailing', chunk.trailing, '.endtrailing');
+  if (options.scri && options.scri.trailing.length > 0) writeHexBlock(w, '.scritrailing', options.scri.trailing, '.endscritrailing');
 }
 
-function pushHexBlock(out: string[], open: string, bytes: Uint8Array, close: string): void {
-  out.push('', `${open} ${bytes.length}`);
-  const hex = '0123456789abcdef';
+function writeHexBlock(w: TextWriter, open: string, bytes: Uint8Array, close: string): void {
+  w.newline();
+  w.latin1(`${open} ${bytes.length}`);
+  w.newline();
   for (let i = 0; i < bytes.length; i += 48) {
-    let line = '  ';
-    for (let j = i; j < Math.min(bytes.length, i + 48); j++) line += hex[bytes[j]! >> 4]! + hex[bytes[j]! & 15]!;
-    out.push(line);
+    w.spaces(2);
+    for (let j = i; j < Math.min(bytes.length, i + 48); j++) w.hex(bytes[j]!, 2);
+    w.newline();
   }
-  out.push(close);
+  w.latin1(close);
+  w.newline();
 }
 
 function formatHeader(h: HksHeader): string {
@@ -94,15 +132,15 @@ export function hksFunctionDisplayName(fn: HksFunction, path: string): string {
   return n && IDENT.test(n) ? n : path;
 }
 
-/** Jump targets (pc) of a function's jumps, for labels. */
-function jumpTargets(fn: HksFunction, table: HksOpcodeTable): Set<number> {
-  const targets = new Set<number>();
+/** Jump targets of a function's jumps, for labels: 1 at each targeted pc. */
+function jumpTargets(fn: HksFunction, table: HksOpcodeTable): Uint8Array {
+  const targets = new Uint8Array(fn.code.length);
   const code = fn.code;
   for (let pc = 0; pc < code.length; pc++) {
     const info = table.byOp[hksOp(code[pc]!)];
     if (info && info.b === 'J' && canonical(info, code[pc]!)) {
       const t = pc + 1 + hksSbx(code[pc]!);
-      if (t >= 0 && t < code.length) targets.add(t);
+      if (t >= 0 && t < code.length) targets[t] = 1;
     }
   }
   return targets;
@@ -118,127 +156,228 @@ function canonical(info: HksOpcodeInfo, w: number): boolean {
   return true;
 }
 
-function writeFunction(parentOut: string[], chunk: HksChunk, fn: HksFunction, path: string, parent: HksFunction | null, depth: number, table: HksOpcodeTable, structNames: Map<number, string>, bare: boolean, structSlots: Map<number, Map<number, HksSlot>>): void {
-  // Lines are joined per function: short-lived pieces stay in the young generation (a whole-chunk join of
-  // template-literal cons strings cost several times more in GC on desert-sized chunks).
-  const out: string[] = [];
+interface ListingContext {
+  w: TextWriter;
+  chunk: HksChunk;
+  table: HksOpcodeTable;
+  structNames: Map<number, string>;
+  structSlots: Map<number, Map<number, HksSlot>>;
+  bare: boolean;
+  /** Each opcode's name padded to 14 and a space, as bytes (the mnemonic column). */
+  names: (Uint8Array | undefined)[];
+}
+
+function opcodeNameBytes(table: HksOpcodeTable): (Uint8Array | undefined)[] {
+  return table.byOp.map((info) => (info ? latin1Constant(info.name.padEnd(14) + ' ') : undefined));
+}
+
+/** Width of `String(v)` for a non-negative integer. */
+function decimalWidth(v: number): number {
+  let n = 1;
+  for (let t = v; t >= 10; t = Math.floor(t / 10)) n++;
+  return n;
+}
+
+function writeFunction(ctx: ListingContext, fn: HksFunction, path: string, parent: HksFunction | null, depth: number): void {
+  const { w, chunk, table, structNames, structSlots, bare } = ctx;
   const ind = '  '.repeat(depth);
   const h = chunk.header;
+  const line = (text: string): void => {
+    w.latin1(text);
+    w.newline();
+  };
   const name = hksFunctionDisplayName(fn, path);
   const where = fn.debug ? ` lines ${fn.debug.lineDefined}..${fn.debug.lastLineDefined}` : '';
-  out.push(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${plural(fn.code.length, 'word')}, ${plural(fn.constants.length, 'constant')}, ${plural(fn.children.length, 'function')}`}`);
+  line(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${plural(fn.code.length, 'word')}, ${plural(fn.constants.length, 'constant')}, ${plural(fn.children.length, 'function')}`}`);
   const i2 = ind + '  ';
-  out.push(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
+  const indent = 2 * depth + 2;
+  line(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
   const constTexts = fn.constants.map((k) => formatHksConstant(k, h));
-  constTexts.forEach((t, i) => out.push(bare ? `${i2}.const ${t}` : `${`${i2}.const ${t}`.padEnd(40)} ; K(${i})`));
+  for (let i = 0; i < constTexts.length; i++) {
+    w.spaces(indent);
+    w.latin1('.const ');
+    w.latin1(constTexts[i]!);
+    if (!bare) {
+      w.padTo(40);
+      w.latin1(' ; K(');
+      w.uint(i);
+      w.byte(0x29);
+    }
+    w.newline();
+  }
   const d = fn.debug;
   const perWordLines = d !== null && d.lines.length === fn.code.length && d.lines.length > 0;
   if (d) {
-    out.push(`${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteHksString(d.source)} name=${quoteHksString(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
-    d.locals.forEach((l) => out.push(`${i2}.local ${quoteHksString(l.name)} ${l.startPc} ${l.endPc}`));
-    d.upvalueNames.forEach((u) => out.push(`${i2}.upvalname ${quoteHksString(u)}`));
-    if (!perWordLines && d.lines.length > 0) out.push(`${i2}.lines ${d.lines.join(' ')}`);
+    line(`${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteHksString(d.source)} name=${quoteHksString(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
+    for (const l of d.locals) line(`${i2}.local ${quoteHksString(l.name)} ${l.startPc} ${l.endPc}`);
+    for (const u of d.upvalueNames) line(`${i2}.upvalname ${quoteHksString(u)}`);
+    if (!perWordLines && d.lines.length > 0) line(`${i2}.lines ${d.lines.join(' ')}`);
   }
-  out.push(`${i2}.code`);
+  line(`${i2}.code`);
   const code = fn.code;
   const targets = jumpTargets(fn, table);
-  const pcWidth = Math.max(3, String(code.length).length);
+  const pcWidth = Math.max(3, decimalWidth(code.length));
+  const constNotes = constTexts.map(shortConstNote);
+  const childNames = fn.children.map((child, v) => hksFunctionDisplayName(child, `${path}/${v}`));
   let owner: HksOpcodeInfo | undefined;
   let ownerWord = 0;
   let dataIndex = 0;
   let curPc = 0;
-  const ops: string[] = [];
+  let nOps = 0;
   const notes: string[] = [];
+  const constNote = (index: number): string => constNotes[index] ?? '<out of range>';
   const operand = (kind: HksOperandKind, v: number, rk9: boolean): void => {
+    if (kind === '-') return;
+    if (nOps++ > 0) w.byte(0x20);
     switch (kind) {
-      case '-':
-        return;
       case 'R':
-        ops.push(`R(${v})`);
+        w.reserve(16);
+        w.buf[w.pos++] = 0x52;
+        w.buf[w.pos++] = 0x28;
+        w.uint(v);
+        w.buf[w.pos++] = 0x29;
         return;
       case 'K':
-        ops.push(`K(${v})`);
-        notes.push(constNote(constTexts, v));
+        w.reserve(16);
+        w.buf[w.pos++] = 0x4b;
+        w.buf[w.pos++] = 0x28;
+        w.uint(v);
+        w.buf[w.pos++] = 0x29;
+        notes.push(constNote(v));
         return;
       case 'RK':
+        w.reserve(16);
         if (rk9 && v >= 256) {
-          ops.push(`K(${v - 256})`);
-          notes.push(constNote(constTexts, v - 256));
-        } else ops.push(`R(${v})`);
+          w.buf[w.pos++] = 0x4b;
+          w.buf[w.pos++] = 0x28;
+          w.uint(v - 256);
+          notes.push(constNote(v - 256));
+        } else {
+          w.buf[w.pos++] = 0x52;
+          w.buf[w.pos++] = 0x28;
+          w.uint(v);
+        }
+        w.buf[w.pos++] = 0x29;
         return;
       case 'J': {
         const t = curPc + 1 + v;
-        ops.push(t >= 0 && t < code.length ? `L${t}` : v >= 0 ? `+${v}` : String(v));
+        if (t >= 0 && t < code.length) {
+          w.byte(0x4c);
+          w.uint(t);
+        } else {
+          if (v >= 0) w.byte(0x2b);
+          w.int(v);
+        }
         return;
       }
       case 'P': {
-        ops.push(`P(${v})`);
-        const child = fn.children[v];
-        if (child) notes.push(hksFunctionDisplayName(child, `${path}/${v}`));
+        w.latin1('P(');
+        w.uint(v);
+        w.byte(0x29);
+        const child = childNames[v];
+        if (child !== undefined) notes.push(child);
         return;
       }
       default:
-        ops.push(String(v));
+        w.int(v);
     }
+  };
+  /** Ends the line with `  ; note  note` at column 52 when any note is non-empty. */
+  const endWithNotes = (): void => {
+    let first = true;
+    for (let i = 0; i < notes.length; i++) {
+      const n = notes[i]!;
+      if (!n) continue;
+      if (first) {
+        w.padTo(52);
+        w.latin1(' ; ');
+        first = false;
+      } else w.spaces(2);
+      w.latin1(n);
+    }
+    w.newline();
+  };
+  const endWithComment = (comment: string): void => {
+    if (comment) {
+      w.padTo(52);
+      w.latin1(' ; ');
+      w.latin1(comment);
+    }
+    w.newline();
   };
   // Which structure each register holds (from NEWSTRUCT, CHECKTYPES, struct-typed GETSLOT, MOVE), so slot
   // positions can be named; forgotten at every label (control may arrive from elsewhere).
   const structIn: (number | undefined)[] = [];
+  const lines = perWordLines ? d!.lines : null;
   for (let pc = 0; pc < code.length; pc++) {
-    const w = code[pc]!;
-    if (targets.has(pc)) {
-      out.push(`${i2}L${pc}:`);
+    const word = code[pc]!;
+    if (targets[pc] === 1) {
+      w.spaces(indent);
+      w.byte(0x4c);
+      w.uint(pc);
+      w.byte(0x3a);
+      w.newline();
       structIn.length = 0;
     }
-    const lineText = perWordLines ? `[${d!.lines[pc]}] `.padEnd(7) : '';
-    const prefix = `${i2}${String(pc).padStart(pcWidth)} ${lineText}`;
-    const info = table.byOp[hksOp(w)];
+    // Prefix: indent, the pc right-aligned to pcWidth, a space, then `[line] ` padded to 7 when lines are given.
+    w.spaces(indent + pcWidth - decimalWidth(pc));
+    w.uint(pc);
+    w.byte(0x20);
+    if (lines) {
+      const start = w.column();
+      w.byte(0x5b);
+      w.int(lines[pc]!);
+      w.latin1('] ');
+      w.padTo(start + 7);
+    }
+    const info = table.byOp[hksOp(word)];
     if (info?.isData) {
-      const comment = bare ? '' : describeData(owner, ownerWord, dataIndex, w, fn, structNames);
-      out.push(withComment(`${prefix}  .data ${hksA(w)} ${hksBx(w)}`, comment));
+      w.latin1('  .data ');
+      w.uint(hksA(word));
+      w.byte(0x20);
+      w.uint(hksBx(word));
+      endWithComment(bare ? '' : describeData(owner, ownerWord, dataIndex, word, fn, structNames));
       dataIndex++;
       continue;
     }
     owner = info;
-    ownerWord = w;
+    ownerWord = word;
     dataIndex = 0;
-    if (!info || !canonical(info, w)) {
-      out.push(withComment(`${prefix}.word 0x${w.toString(16).padStart(8, '0')}`, info ? `${info.name} with nonzero unused fields` : `opcode ${hksOp(w)} is not in the ${table.dialect} table`));
+    if (!info || !canonical(info, word)) {
+      w.latin1('.word 0x');
+      w.hex(word, 8);
+      endWithComment(info ? `${info.name} with nonzero unused fields` : `opcode ${hksOp(word)} is not in the ${table.dialect} table`);
       continue;
     }
-    ops.length = 0;
     notes.length = 0;
+    nOps = 0;
     curPc = pc;
-    operand(info.a, hksA(w), false);
+    w.bytes(ctx.names[info.op]!, true);
+    operand(info.a, hksA(word), false);
     if (info.mode === 'ABC') {
-      operand(info.b, hksB(w), false);
-      operand(info.c, hksC(w), true);
-    } else if (info.mode === 'ABx') operand(info.b, hksBx(w), false);
-    else operand(info.b, hksSbx(w), false);
-    if (!bare) {
-      extraNotes(info, w, fn, notes, structNames);
-      if (structSlots.size > 0) trackStructs(info, w, code[pc + 1], structIn, structNames, structSlots, notes);
+      operand(info.b, hksB(word), false);
+      operand(info.c, hksC(word), true);
+    } else if (info.mode === 'ABx') operand(info.b, hksBx(word), false);
+    else operand(info.b, hksSbx(word), false);
+    if (bare) {
+      w.newline();
+      continue;
     }
-    const text = `${prefix}${info.name.padEnd(14)} ${ops.join(' ')}`;
-    out.push(withComment(text, bare ? '' : notes.filter((n) => n).join('  ')));
+    extraNotes(info, word, fn, notes, structNames);
+    if (structSlots.size > 0) trackStructs(info, word, code[pc + 1], structIn, structNames, structSlots, notes);
+    endWithNotes();
   }
-  fn.children.forEach((child, i) => {
-    out.push('');
-    writeFunction(out, chunk, child, `${path}/${i}`, fn, depth + 1, table, structNames, bare, structSlots);
-  });
-  out.push(`${ind}.end`);
-  parentOut.push(out.join('\n'));
+  for (let i = 0; i < fn.children.length; i++) {
+    w.newline();
+    writeFunction(ctx, fn.children[i]!, `${path}/${i}`, fn, depth + 1);
+  }
+  line(`${ind}.end`);
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function withComment(text: string, comment: string): string {
-  return comment ? `${text.padEnd(52)} ; ${comment}` : text;
-}
-
-function constNote(constTexts: readonly string[], index: number): string {
-  const text = constTexts[index];
-  if (text === undefined) return '<out of range>';
+/** A constant's text as a comment: long texts cut to 60 characters. */
+function shortConstNote(text: string): string {
   return text.length > 60 ? text.slice(0, 57) + '..."' : text;
 }
 

@@ -1,0 +1,208 @@
+/**
+ * Text written straight into bytes: one buffer (or a stream of fixed-size chunks), never a string per line. Used
+ * where a tool emits megabytes of text (the HavokScript listing, the lossless GameDB JSON): building such text
+ * from template literals and joins costs several times the bytes themselves in allocation and garbage collection.
+ *
+ *   const w = new TextWriter();
+ *   w.latin1('pc '); w.uint(12); w.padTo(8); w.latin1('; note'); w.newline();
+ *   const bytes = w.finish();
+ *
+ * Two modes: collecting (the default; `finish` returns the whole text as one `Uint8Array`) and streaming
+ * (`onChunk`: each full chunk is handed over as it is produced and the buffer reused, so memory stays at one chunk
+ * however long the text). Columns (`padTo`, `column`) count bytes since the last `newline`, which equals
+ * characters for Latin-1 text.
+ */
+
+const DIGITS = 0x30;
+const HEX = new Uint8Array([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
+
+export interface TextWriterOptions {
+  /** Streaming mode: called with each full chunk (a view of the writer's buffer, valid only during the call). */
+  onChunk?: (chunk: Uint8Array) => void;
+  /** Buffer size: the first allocation when collecting, the chunk size when streaming (default 1 MiB). */
+  chunkSize?: number;
+}
+
+/** A text builder over bytes: Latin-1 or UTF-8 strings, decimal and hex numbers, padding to a column. */
+export class TextWriter {
+  /** The buffer being filled; bytes `0..pos` are the text not yet handed over. */
+  buf: Uint8Array;
+  pos = 0;
+  /** Where the current line starts, relative to `buf` (negative after a streaming flush mid-line). */
+  private lineStart = 0;
+  private flushedBytes = 0;
+  /** False once `latin1` wrote a byte above 0x7F or `bytes` wrote any (the text may then not be ASCII). */
+  asciiOnly = true;
+  private readonly onChunk: ((chunk: Uint8Array) => void) | null;
+  private readonly utf8 = new TextEncoder();
+
+  constructor(options: TextWriterOptions = {}) {
+    this.buf = new Uint8Array(options.chunkSize ?? 1 << 20);
+    this.onChunk = options.onChunk ?? null;
+  }
+
+  /** Bytes written so far (handed over or not). */
+  get length(): number {
+    return this.flushedBytes + this.pos;
+  }
+
+  /** Makes room for `n` more bytes: hands the buffer over (streaming) or grows it (collecting). */
+  reserve(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    if (this.onChunk && this.pos > 0) {
+      this.flush();
+      if (n <= this.buf.length) return;
+    }
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+  }
+
+  /** Streaming: hands the bytes written so far to `onChunk` and empties the buffer. */
+  flush(): void {
+    if (!this.onChunk || this.pos === 0) return;
+    this.onChunk(this.buf.subarray(0, this.pos));
+    this.flushedBytes += this.pos;
+    this.lineStart -= this.pos;
+    this.pos = 0;
+  }
+
+  /** One byte. */
+  byte(b: number): void {
+    if (this.pos >= this.buf.length) this.reserve(1);
+    this.buf[this.pos++] = b;
+  }
+
+  /**
+   * A string one byte per character (Latin-1). A character above U+00FF, which Latin-1 cannot hold, is written
+   * as `\u{…}` (callers that must round-trip such text escape it themselves first).
+   */
+  latin1(s: string): void {
+    const n = s.length;
+    this.reserve(n);
+    let buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) this.asciiOnly = false;
+      if (c > 0xff) {
+        this.pos = p;
+        this.latin1(`\\u{${s.codePointAt(i)!.toString(16)}}`);
+        if (c >= 0xd800 && c < 0xdc00 && i + 1 < n) i++;
+        this.reserve(n - i);
+        buf = this.buf;
+        p = this.pos;
+        continue;
+      }
+      buf[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** A string as UTF-8 (lone surrogates become U+FFFD, as `TextEncoder` does). */
+  utf8Text(s: string): void {
+    const n = s.length;
+    this.reserve(n);
+    const buf = this.buf;
+    let p = this.pos;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[p++] = c;
+    }
+    this.pos = p;
+    if (i === n) return;
+    this.asciiOnly = false;
+    const rest = n - i;
+    this.reserve(rest * 3);
+    const r = this.utf8.encodeInto(i === 0 ? s : s.slice(i), this.buf.subarray(this.pos));
+    this.pos += r.written;
+  }
+
+  /** Bytes as they are (`ascii`: the caller knows they are ASCII, so `asciiOnly` stays true). */
+  bytes(b: Uint8Array, ascii = false): void {
+    if (!ascii) this.asciiOnly = false;
+    this.reserve(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  /** A non-negative integer (below 2^53) in decimal. */
+  uint(v: number): void {
+    if (v < 10) {
+      this.byte(DIGITS + v);
+      return;
+    }
+    this.reserve(16);
+    let digits = 1;
+    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
+    const buf = this.buf;
+    let p = this.pos + digits;
+    this.pos = p;
+    for (let t = v; ; ) {
+      const q = Math.floor(t / 10);
+      buf[--p] = DIGITS + (t - q * 10);
+      if (q === 0) break;
+      t = q;
+    }
+  }
+
+  /** An integer (|v| below 2^53) in decimal. */
+  int(v: number): void {
+    if (v < 0) {
+      this.byte(0x2d);
+      this.uint(-v);
+    } else this.uint(v);
+  }
+
+  /** An unsigned 32-bit value as exactly `digits` lowercase hex digits (zero-padded). */
+  hex(v: number, digits: number): void {
+    this.reserve(digits);
+    const buf = this.buf;
+    let p = this.pos + digits;
+    this.pos = p;
+    let t = v >>> 0;
+    for (let i = 0; i < digits; i++) {
+      buf[--p] = HEX[t & 15]!;
+      t >>>= 4;
+    }
+  }
+
+  /** `n` spaces. */
+  spaces(n: number): void {
+    if (n <= 0) return;
+    this.reserve(n);
+    const buf = this.buf;
+    let p = this.pos;
+    if (n > 32) buf.fill(0x20, p, (p += n));
+    else for (const end = p + n; p < end; ) buf[p++] = 0x20;
+    this.pos = p;
+  }
+
+  /** Column of the next byte on the current line (0-based, in bytes). */
+  column(): number {
+    return this.pos - this.lineStart;
+  }
+
+  /** Spaces up to `col` (like `padEnd` on the line so far); nothing when the line is already that long. */
+  padTo(col: number): void {
+    this.spaces(col - (this.pos - this.lineStart));
+  }
+
+  /** Ends the line (`\n`). */
+  newline(): void {
+    this.byte(0x0a);
+    this.lineStart = this.pos;
+  }
+
+  /** The whole text (collecting) — or, streaming, hands over the rest and returns an empty array. */
+  finish(): Uint8Array {
+    if (this.onChunk) {
+      this.flush();
+      return new Uint8Array(0);
+    }
+    // A buffer much larger than its text is trimmed, so the caller does not keep the slack alive.
+    return this.buf.length > this.pos + (this.pos >> 2) + 4096 ? this.buf.slice(0, this.pos) : this.buf.subarray(0, this.pos);
+  }
+}

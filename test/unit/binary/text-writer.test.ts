@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { TextWriter } from '../../../src/binary/text-writer.ts';
+
+const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+describe('TextWriter', () => {
+  it('writes numbers, hex, padding and lines like the string methods they replace', () => {
+    const w = new TextWriter({ chunkSize: 4 });
+    w.latin1('  pc');
+    w.padTo(8);
+    w.uint(0);
+    w.byte(0x20);
+    w.uint(4294967295);
+    w.byte(0x20);
+    w.int(-120);
+    w.spaces(2);
+    w.hex(0xdeadbeef, 8);
+    w.byte(0x20);
+    w.hex(10, 2);
+    w.newline();
+    w.latin1('x');
+    w.padTo(4);
+    w.latin1('; longer than the column');
+    w.padTo(3);
+    w.newline();
+    expect(text(w.finish())).toBe(`${'  pc'.padEnd(8)}0 4294967295 -120  deadbeef 0a\n${'x'.padEnd(4)}; longer than the column\n`);
+  });
+
+  it('uint and int print every integer as String() does (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 32 }), fc.maxSafeInteger().map((v) => Math.abs(v)), fc.constantFrom(0, 9, 10, 99, 100, 2 ** 53 - 1))), (values) => {
+        const w = new TextWriter({ chunkSize: 8 });
+        for (const v of values) {
+          w.int(v);
+          w.byte(0x2c);
+        }
+        expect(text(w.finish())).toBe(values.map((v) => String(v) + ',').join(''));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes Latin-1 one byte per character and UTF-8 as TextEncoder does; a character above U+00FF in Latin-1 text is escaped, not cut', () => {
+    const w = new TextWriter();
+    w.latin1('caf\u00e9');
+    expect(w.asciiOnly).toBe(false);
+    expect(Array.from(w.finish())).toEqual([0x63, 0x61, 0x66, 0xe9]);
+    const u = new TextWriter({ chunkSize: 2 });
+    u.utf8Text('a\u00e9\u4e2d\ud83d\ude00');
+    expect(text(u.finish())).toBe('a\u00e9\u4e2d\ud83d\ude00');
+    const e = new TextWriter();
+    e.latin1('a\u4e2db');
+    expect(text(e.finish())).toBe('a\\u{4e2d}b');
+    const ascii = new TextWriter();
+    ascii.latin1('plain');
+    ascii.bytes(new Uint8Array([0x41]), true);
+    expect(ascii.asciiOnly).toBe(true);
+  });
+
+  it('streams: chunks are handed over as they fill, the concatenation is the text, columns survive a flush', () => {
+    const chunks: number[][] = [];
+    const w = new TextWriter({ chunkSize: 16, onChunk: (c) => chunks.push(Array.from(c)) });
+    let expected = '';
+    for (let i = 0; i < 100; i++) {
+      w.latin1('line ');
+      w.uint(i);
+      w.padTo(12);
+      w.latin1('|');
+      w.newline();
+      expected += `${`line ${i}`.padEnd(12)}|\n`;
+    }
+    w.utf8Text('\u00e9'.repeat(40));
+    expected += '\u00e9'.repeat(40);
+    expect(w.finish().length).toBe(0);
+    expect(chunks.every((c) => c.length <= 16 * 8)).toBe(true);
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(text(new Uint8Array(chunks.flat()))).toBe(expected);
+    expect(w.length).toBe(new TextEncoder().encode(expected).length);
+  });
+});
