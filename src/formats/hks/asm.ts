@@ -42,18 +42,14 @@ interface Token {
   col: number;
 }
 
+/** An instruction encoded when its function ends (an operand names a label or a constant by value). */
 interface PendingInsn {
-  kind: 'insn';
+  pc: number;
   info: HksOpcodeInfo;
   operands: Token[];
   line: number;
   col: number;
 }
-interface RawWord {
-  kind: 'word';
-  value: number;
-}
-type CodeItem = PendingInsn | RawWord;
 
 interface FnState {
   line: number;
@@ -62,7 +58,11 @@ interface FnState {
   debug: HksDebug | null;
   explicitLines: number[] | null;
   wordLines: (number | undefined)[];
-  items: CodeItem[];
+  /** Number of words that carry a `[line]`. */
+  linedWords: number;
+  /** The code words so far (0 where a pending instruction goes). */
+  words: number[];
+  pending: PendingInsn[];
   labels: Map<string, number>;
   inCode: boolean;
 }
@@ -79,6 +79,13 @@ class Assembler {
   scri: HksAssembleResult['scri'] = null;
   stack: FnState[] = [];
   lineNo = 0;
+  /** The listing's character codes, and the listing itself when it was given as a string. */
+  codes: Uint8Array | Uint16Array = new Uint8Array(0);
+  text: string | null = null;
+  /** Opcode lookup by the bytes of a mnemonic (hash of the upper-cased name → candidates). */
+  mnemonics: Map<number, HksOpcodeInfo[]> | null = null;
+  /** `hksOperandKinds` of each opcode, computed once. */
+  kinds: ReturnType<typeof hksOperandKinds>[] = [];
   block: { kind: 'types' | 'structures' | 'trailing' | 'scritrailing'; hex: string[]; size: number } | null = null;
   headerSeen = false;
 
@@ -92,16 +99,30 @@ class Assembler {
     return new AsmError(message, this.lineNo, col, this.source);
   }
 
-  run(text: string): HksAssembleResult {
+  run(input: string | Uint8Array): HksAssembleResult {
+    // One pass over the listing's character codes (Latin-1 bytes, or UTF-16 units when a string holds a
+    // character above U+00FF): lines are found by scanning, code lines are tokenized and encoded in place, and
+    // only other lines (directives, unusual operands, errors) become strings and tokens.
+    const codes = listingCodes(input);
+    this.codes = codes;
+    this.text = typeof input === 'string' ? input : null;
+    const n = codes.length;
     let start = 0;
     let lineCount = 0;
-    while (start <= text.length) {
-      let end = text.indexOf('\n', start);
-      if (end < 0) end = text.length;
-      const line = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+    while (start <= n) {
+      let end = start;
+      while (end < n && codes[end] !== 10) end++;
+      const stop = end > start && codes[end - 1] === 13 ? end - 1 : end;
       this.lineNo = ++lineCount;
-      const tokens = this.lex(line);
-      if (tokens.length > 0) this.line(tokens);
+      let i = start;
+      while (i < stop && (codes[i] === 32 || codes[i] === 9)) i++;
+      if (i < stop && codes[i] !== 59) {
+        const top = this.block ? undefined : this.stack[this.stack.length - 1];
+        if (!(top && (codes[i] === 46 && codes[i + 1] === 99 ? this.fastConst(top, i, stop) : top.inCode && this.fastCodeLine(top, i, stop)))) {
+          const tokens = this.lex(this.lineText(start, stop));
+          if (tokens.length > 0) this.line(tokens);
+        }
+      }
       start = end + 1;
     }
     this.lineNo = lineCount;
@@ -113,6 +134,245 @@ class Assembler {
     if (structures && !(this.header.buildFlags & HKS_FLAG_STRUCTURES)) throw this.error('.structures given but header flags lack bit 1 (structures)');
     const chunk: HksChunk = { header: this.header, types: this.types ?? HKS_STANDARD_TYPES.map((t) => ({ ...t })), main: this.main, structures, trailing: this.trailing };
     return { chunk, scri: this.scri, dialect: this.dialect };
+  }
+
+  /** The text of `codes[start..end)`. */
+  lineText(start: number, end: number): string {
+    if (this.text !== null) return this.text.slice(start, end);
+    let out = '';
+    for (let i = start; i < end; i += 4096) out += String.fromCharCode.apply(null, this.codes.subarray(i, Math.min(end, i + 4096)) as unknown as number[]);
+    return out;
+  }
+
+  /**
+   * Assembles a code line in place when it has the common shape — `[label:]… [pc] [[line]] MNEMONIC operands` or
+   * `… .data A BX`, operands `R(n)`, `K(n)`, `P(n)` or plain numbers, then at most a comment — and returns true.
+   * Anything else (labels as operands, constants by value, strings, any error) returns false before changing any
+   * state, and the line takes the general path (which reports errors with their column).
+   */
+  fastCodeLine(st: FnState, from: number, end: number): boolean {
+    const c = this.codes;
+    let i = from;
+    // A label definition (`name:`) alone on its line (else the general path).
+    if (isIdentStart(c[i]!)) {
+      let j = i;
+      while (j < end && isIdentChar(c[j]!)) j++;
+      if (c[j] === 58) {
+        let k = j + 1;
+        while (k < end && isBlank(c[k]!)) k++;
+        if (k < end && c[k] !== 59) return false;
+        const name = this.lineText(i, j);
+        if (st.labels.has(name)) return false;
+        st.labels.set(name, st.words.length);
+        return true;
+      }
+    }
+    // The pc column (informative, ignored).
+    if (isDigit(c[i]!)) {
+      while (i < end && isDigit(c[i]!)) i++;
+      if (i < end && !isBlank(c[i]!)) return false;
+      while (i < end && isBlank(c[i]!)) i++;
+    }
+    // `[line]`.
+    let line: number | undefined;
+    if (c[i] === 91) {
+      i++;
+      let neg = false;
+      if (c[i] === 45) {
+        neg = true;
+        i++;
+      }
+      const d0 = i;
+      let v = 0;
+      while (i < end && isDigit(c[i]!)) v = v * 10 + (c[i++]! - 48);
+      if (i === d0 || i - d0 > 15 || c[i] !== 93) return false;
+      i++;
+      if (i < end && !isBlank(c[i]!)) return false;
+      line = neg ? -v : v;
+      while (i < end && isBlank(c[i]!)) i++;
+    }
+    if (i >= end || c[i] === 59) return false;
+    // The mnemonic, or `.data`.
+    const m0 = i;
+    let h = 0;
+    if (c[i] === 46) {
+      // `.data A BX`
+      if (!(i + 5 < end && c[i + 1] === 100 && c[i + 2] === 97 && c[i + 3] === 116 && c[i + 4] === 97 && isBlank(c[i + 5]!))) return false;
+      i += 5;
+      while (i < end && isBlank(c[i]!)) i++;
+      const a = this.fastUint(i, end);
+      if (a < 0 || a > HKS_FIELD_MAX.a) return false;
+      i = this.fastEnd;
+      while (i < end && isBlank(c[i]!)) i++;
+      const bx = this.fastUint(i, end);
+      if (bx < 0 || bx > HKS_FIELD_MAX.bx) return false;
+      i = this.fastEnd;
+      while (i < end && isBlank(c[i]!)) i++;
+      if (i < end && c[i] !== 59) return false;
+      st.words.push(encodeHksABx(this.table.dataOp, a, bx));
+      st.wordLines.push(line);
+      if (line !== undefined) st.linedWords++;
+      return true;
+    }
+    while (i < end && isIdentChar(c[i]!)) {
+      const ch = c[i]!;
+      h = (Math.imul(h, 31) + (ch >= 97 && ch <= 122 ? ch - 32 : ch)) | 0;
+      i++;
+    }
+    if (i === m0 || (i < end && !isBlank(c[i]!))) return false;
+    const info = this.lookupMnemonic(h, m0, i);
+    if (!info || info.isData) return false;
+    // Operands, in the order of their fields.
+    let fa = 0;
+    let fb = 0;
+    let fc = 0;
+    let fbx = 0;
+    let kinds = this.kinds[info.op];
+    if (!kinds) kinds = this.kinds[info.op] = hksOperandKinds(info);
+    for (let k = 0; k < kinds.length; k++) {
+      while (i < end && isBlank(c[i]!)) i++;
+      if (i >= end || c[i] === 59) return false;
+      const { kind, field } = kinds[k]!;
+      const max = field === 'a' || field === 'b' ? 0xff : field === 'c' ? 0x1ff : 0x1ffff;
+      let v: number;
+      const ch = c[i]!;
+      if (isDigit(ch) || ch === 43 || ch === 45) {
+        if (kind === 'J') {
+          let neg = false;
+          if (ch === 43 || ch === 45) {
+            neg = ch === 45;
+            i++;
+          }
+          const u = this.fastUint(i, end);
+          if (u < 0) return false;
+          v = neg ? -u : u;
+          if (v < HKS_FIELD_MAX.sbxMin || v > HKS_FIELD_MAX.sbxMax) return false;
+        } else {
+          v = this.fastUint(i, end);
+          if (v < 0 || v > max) return false;
+        }
+        i = this.fastEnd;
+      } else if ((ch === 82 || ch === 75 || ch === 80) && c[i + 1] === 40) {
+        if (kind === 'J') return false;
+        const u = this.fastUint(i + 2, end);
+        if (u < 0) return false;
+        i = this.fastEnd;
+        if (c[i] !== 41) return false;
+        i++;
+        if (ch === 82) {
+          if (kind !== 'R' && kind !== 'RK') return false;
+          if (u > (kind === 'RK' ? 0xff : max)) return false;
+          v = u;
+        } else if (ch === 80) {
+          if (kind !== 'P' || u > max) return false;
+          v = u;
+        } else {
+          if (kind !== 'K' && kind !== 'RK') return false;
+          if (kind === 'RK') {
+            if (u > 0xff) return false;
+            v = u + 256;
+          } else {
+            if (u > max) return false;
+            v = u;
+          }
+        }
+      } else return false;
+      if (i < end && !isBlank(c[i]!)) return false;
+      if (field === 'a') fa = v;
+      else if (field === 'b') fb = v;
+      else if (field === 'c') fc = v;
+      else fbx = v;
+    }
+    while (i < end && isBlank(c[i]!)) i++;
+    if (i < end && c[i] !== 59) return false;
+    let word: number;
+    if (info.mode === 'ABC') word = encodeHksABC(info.op, fa, fb, fc);
+    else word = encodeHksABx(info.op, fa, info.mode === 'AsBx' ? fbx + 0xffff : fbx);
+    st.words.push(word);
+    st.wordLines.push(line);
+    if (line !== undefined) st.linedWords++;
+    return true;
+  }
+
+  /**
+   * `.const VALUE` when VALUE is nil, true, false, a number or a string without escapes: appended in place
+   * (true). Anything else returns false before changing any state.
+   */
+  fastConst(st: FnState, from: number, end: number): boolean {
+    const c = this.codes;
+    // `.const` and a blank
+    if (!(from + 7 < end && c[from + 2] === 111 && c[from + 3] === 110 && c[from + 4] === 115 && c[from + 5] === 116 && isBlank(c[from + 6]!))) return false;
+    let i = from + 7;
+    while (i < end && isBlank(c[i]!)) i++;
+    const v0 = i;
+    let k: HksConstant;
+    if (c[i] === 34) {
+      i++;
+      for (; i < end; i++) {
+        const ch = c[i]!;
+        if (ch === 34) break;
+        if (ch === 92 || ch < 0x20 || ch > 0xff) return false;
+      }
+      if (i >= end) return false;
+      k = { type: 'string', value: this.lineText(v0 + 1, i) };
+      i++;
+    } else {
+      while (i < end && !isBlank(c[i]!) && c[i] !== 59 && c[i] !== 34) i++;
+      if (i === v0) return false;
+      try {
+        k = this.constant({ text: this.lineText(v0, i), col: 0 });
+      } catch {
+        return false; // the general path reports it, with its column
+      }
+    }
+    let j = i;
+    while (j < end && isBlank(c[j]!)) j++;
+    if (j < end && c[j] !== 59) return false;
+    if (i < end && !isBlank(c[i]!) && c[i] !== 59) return false;
+    st.fn.constants.push(k);
+    return true;
+  }
+
+  /** Where the last `fastUint` stopped. */
+  fastEnd = 0;
+
+  /** A plain decimal number (up to 9 digits) at `i`, or -1; sets `fastEnd`. Hex and signs go the general way. */
+  fastUint(i: number, end: number): number {
+    const c = this.codes;
+    const d0 = i;
+    let v = 0;
+    while (i < end && isDigit(c[i]!)) v = v * 10 + (c[i++]! - 48);
+    if (i === d0 || i - d0 > 9) return -1;
+    this.fastEnd = i;
+    return v;
+  }
+
+  /** The opcode whose name equals `codes[from..to)` (case-insensitive), by hash `h`. */
+  lookupMnemonic(h: number, from: number, to: number): HksOpcodeInfo | undefined {
+    if (!this.mnemonics) {
+      const map = new Map<number, HksOpcodeInfo[]>();
+      for (const info of this.table.byName.values()) {
+        let hh = 0;
+        for (let k = 0; k < info.name.length; k++) hh = (Math.imul(hh, 31) + info.name.toUpperCase().charCodeAt(k)) | 0;
+        const list = map.get(hh);
+        if (list) list.push(info);
+        else map.set(hh, [info]);
+      }
+      this.mnemonics = map;
+    }
+    const list = this.mnemonics.get(h);
+    if (!list) return undefined;
+    const c = this.codes;
+    outer: for (const info of list) {
+      const name = info.name;
+      if (name.length !== to - from) continue;
+      for (let k = 0; k < name.length; k++) {
+        const ch = c[from + k]!;
+        if ((ch >= 97 && ch <= 122 ? ch - 32 : ch) !== name.charCodeAt(k)) continue outer;
+      }
+      return info;
+    }
+    return undefined;
   }
 
   /** Splits a line into tokens; `;` outside a string starts a comment. Strings stay inside their token. */
@@ -174,6 +434,8 @@ class Assembler {
         if (this.main || this.stack.length) throw this.error('.dialect must come before the first .function', d.col);
         this.dialect = t.text as HksDialect;
         this.table = hksOpcodes(this.dialect);
+        this.mnemonics = null;
+        this.kinds = [];
         return;
       }
       case '.header': {
@@ -313,7 +575,9 @@ class Assembler {
       debug: null,
       explicitLines: null,
       wordLines: [],
-      items: [],
+      linedWords: 0,
+      words: [],
+      pending: [],
       labels: new Map(),
       inCode: false,
     });
@@ -419,7 +683,7 @@ class Assembler {
     while (i < tokens.length && /^[A-Za-z_][A-Za-z0-9_]*:$/.test(tokens[i]!.text)) {
       const name = tokens[i]!.text.slice(0, -1);
       if (st.labels.has(name)) throw this.error(`label ${name} defined twice`, tokens[i]!.col);
-      st.labels.set(name, st.items.length);
+      st.labels.set(name, st.words.length);
       i++;
     }
     if (i < tokens.length && /^\d+$/.test(tokens[i]!.text)) i++; // the pc column: informative, ignored
@@ -436,40 +700,37 @@ class Assembler {
     const rest = tokens.slice(i + 1);
     if (m.text === '.data') {
       if (rest.length !== 2) throw this.error('.data A BX', m.col);
-      st.items.push({ kind: 'word', value: encodeHksABx(this.table.dataOp, this.int(rest[0]!, 0, HKS_FIELD_MAX.a), this.int(rest[1]!, 0, HKS_FIELD_MAX.bx)) });
+      st.words.push(encodeHksABx(this.table.dataOp, this.int(rest[0]!, 0, HKS_FIELD_MAX.a), this.int(rest[1]!, 0, HKS_FIELD_MAX.bx)));
     } else if (m.text === '.word') {
       if (rest.length !== 1) throw this.error('.word 0xXXXXXXXX', m.col);
-      st.items.push({ kind: 'word', value: this.int(rest[0]!, 0, 0xffffffff) });
+      st.words.push(this.int(rest[0]!, 0, 0xffffffff));
     } else {
       const info = this.table.byName.get(m.text.toUpperCase());
       if (!info) throw this.error(`unknown opcode ${m.text} in the ${this.table.dialect} table`, m.col);
       if (info.isData) throw this.error('write DATA words as `.data A BX`', m.col);
       const want = hksOperandKinds(info).length;
       if (rest.length !== want) throw this.error(`${info.name} takes ${want} operand(s) (${hksOperandKinds(info).join(' ')}), got ${rest.length}`, rest[want]?.col ?? m.col);
-      const pending: PendingInsn = { kind: 'insn', info, operands: rest, line: this.lineNo, col: m.col };
+      const pending: PendingInsn = { pc: st.words.length, info, operands: rest, line: this.lineNo, col: m.col };
       // Encode at once unless an operand names a label or a constant by value (resolved when the function ends).
       const deferred = rest.some((t) => /^[A-Za-z_]/.test(t.text) && !/^[RKP]\((?:0x[0-9a-fA-F]+|\d+)\)$/.test(t.text));
-      st.items.push(deferred ? pending : { kind: 'word', value: this.encode(st, pending, st.items.length) });
+      if (deferred) st.pending.push(pending);
+      st.words.push(deferred ? 0 : this.encode(st, pending, st.words.length));
     }
     st.wordLines.push(line);
+    if (line !== undefined) st.linedWords++;
   }
 
   closeFunction(st: FnState): void {
     const fn = st.fn;
-    const code = new Uint32Array(st.items.length);
+    const code = Uint32Array.from(st.words);
     const savedLine = this.lineNo;
-    for (let pc = 0; pc < st.items.length; pc++) {
-      const item = st.items[pc]!;
-      if (item.kind === 'word') {
-        code[pc] = item.value;
-        continue;
-      }
+    for (const item of st.pending) {
       this.lineNo = item.line;
-      code[pc] = this.encode(st, item, pc);
+      code[item.pc] = this.encode(st, item, item.pc);
     }
     this.lineNo = savedLine;
     fn.code = code;
-    const given = st.wordLines.filter((l) => l !== undefined).length;
+    const given = st.linedWords;
     if (given > 0 && given !== st.wordLines.length) throw this.error(`function opened at line ${st.line}: ${given} of ${st.wordLines.length} words have a [line]; give all or none`);
     if (st.debug) {
       if (st.explicitLines && given > 0) throw this.error(`function opened at line ${st.line}: both .lines and per-word [line] numbers`);
@@ -638,7 +899,38 @@ function describeKind(kind: HksOperandKind): string {
   return { '-': 'unused', R: 'a register', K: 'a constant', RK: 'a register or constant', U: 'a number', J: 'a jump', P: 'a prototype', F: 'a flag' }[kind];
 }
 
-/** Assembles a listing into a chunk model (and its SCRI wrapper when the listing records one). */
-export function assembleHks(text: string, options: HksAssembleOptions = {}): HksAssembleResult {
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isIdentStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isIdentChar = (c: number): boolean => isIdentStart(c) || isDigit(c);
+
+const utf8Encoder = new TextEncoder();
+
+/** The character codes of a listing: its bytes, or a string's Latin-1 bytes (UTF-16 units if it needs them). */
+function listingCodes(input: string | Uint8Array): Uint8Array | Uint16Array {
+  if (typeof input !== 'string') return input;
+  const n = input.length;
+  const bytes = new Uint8Array(n);
+  // Pure ASCII (the usual listing): UTF-8 and Latin-1 agree, and the native encoder fills every byte.
+  const ascii = utf8Encoder.encodeInto(input, bytes);
+  if (ascii.read === n && ascii.written === n) return bytes;
+  for (let i = 0; i < n; i++) {
+    const c = input.charCodeAt(i);
+    if (c > 0xff) {
+      const units = new Uint16Array(n);
+      units.set(bytes.subarray(0, i));
+      for (let j = i; j < n; j++) units[j] = input.charCodeAt(j);
+      return units;
+    }
+    bytes[i] = c;
+  }
+  return bytes;
+}
+
+/**
+ * Assembles a listing into a chunk model (and its SCRI wrapper when the listing records one). The listing is a
+ * string, or its bytes read as Latin-1 (what `disassembleHksBytes` writes).
+ */
+export function assembleHks(text: string | Uint8Array, options: HksAssembleOptions = {}): HksAssembleResult {
   return new Assembler(options).run(text);
 }

@@ -5,6 +5,7 @@ import {
   assembleHks,
   assembleHksFile,
   disassembleHks,
+  disassembleHksBytes,
   disassembleHksFile,
   hksOpcodes,
   listHksFunctions,
@@ -22,6 +23,24 @@ describe('listing round trip: asm(disasm(x)) == x', () => {
   it.each([...bytecodeFixtures(), ...scriFixtures().filter(([n]) => !n.includes('source'))])('%s', (name, bytes) => {
     const text = disassembleHksFile(openHksFile(bytes));
     expectSameBytes(assembleHksFile(text, { source: name }).bytes, bytes, 'asm(disasm(x))');
+  });
+
+  it('the byte API is the listing\'s Latin-1 bytes, and assembling those bytes gives the same chunk as the text', () => {
+    for (const [name, bytes] of bytecodeFixtures().filter(([n]) => n.includes('debug')).slice(0, 6)) {
+      const chunk = openHksFile(bytes);
+      if (chunk.kind !== 'chunk') continue;
+      const text = disassembleHks(chunk.chunk);
+      const listing = disassembleHksBytes(chunk.chunk);
+      expect(listing.length, name).toBe(text.length);
+      expect(Array.from(listing.subarray(0, 4096)), name).toEqual(Array.from(text.slice(0, 4096), (c) => c.charCodeAt(0)));
+      expectSameBytes(writeHksChunk(assembleHks(listing, { source: name }).chunk), bytes, `asm(disasmBytes(x)) ${name}`);
+    }
+  });
+
+  it('a listing with CRLF line ends, tabs and a character beyond Latin-1 in a comment assembles like the plain one', () => {
+    const plain = '.function main\n  .const "a"\n  .code\nL0:\n    0 LOADK R(0) K(0)\n    JMP L0\n    RETURN R(0) 1\n.end\n';
+    const odd = plain.replace(/\n/g, ' ; \u4e2d\r\n').replace(/ R\(0\) /g, '\tR(0)\t');
+    expect(writeHksChunk(assembleHks(odd).chunk)).toEqual(writeHksChunk(assembleHks(plain).chunk));
   });
 
   it('also round-trips bare listings (no comments)', () => {
