@@ -15,6 +15,8 @@ export interface Measurement {
   runs: number;
   /** Bytes processed per run, for MB/s. */
   bytes?: number;
+  /** Median CPU time (user + system) of the runs, in milliseconds: far less sensitive to a loaded machine. */
+  cpuMs?: number;
 }
 
 /** Runs `fn` `runs` times (after one warm-up unless `warmup` is false) and returns the median time. */
@@ -22,13 +24,18 @@ export function measure(name: string, fn: () => unknown, options: { runs?: numbe
   const runs = options.runs ?? 5;
   if (options.warmup !== false) fn();
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn();
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  const m: Measurement = { name, ms: times[Math.floor(times.length / 2)]!, runs };
+  cpu.sort((a, b) => a - b);
+  const m: Measurement = { name, ms: times[Math.floor(times.length / 2)]!, runs, cpuMs: cpu[Math.floor(cpu.length / 2)]! };
   if (options.bytes !== undefined) m.bytes = options.bytes;
   return m;
 }
@@ -63,12 +70,17 @@ export function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
-/** Formats measurements as a Markdown table with ratios to `floor`. */
-export function report(title: string, measurements: Measurement[], floor: Measurement): string {
-  const lines = [`### ${title}`, '', '| step | median ms | × floor | MB/s |', '|---|---:|---:|---:|'];
+/**
+ * Formats measurements as a Markdown table with ratios to `floor`; with `cpu`, also the median CPU time and the
+ * ratio of CPU times (what to read on a loaded machine).
+ */
+export function report(title: string, measurements: Measurement[], floor: Measurement, options: { cpu?: boolean } = {}): string {
+  const cpu = options.cpu === true;
+  const lines = [`### ${title}`, '', cpu ? '| step | median ms | × floor | CPU ms | × floor (CPU) | MB/s |' : '| step | median ms | × floor | MB/s |', cpu ? '|---|---:|---:|---:|---:|---:|' : '|---|---:|---:|---:|'];
   for (const m of [floor, ...measurements]) {
     const mbs = m.bytes !== undefined ? ((m.bytes / 1e6) / (m.ms / 1e3)).toFixed(0) : '';
-    lines.push(`| ${m.name} | ${m.ms.toFixed(1)} | ${(m.ms / floor.ms).toFixed(2)} | ${mbs} |`);
+    const cpuCols = cpu ? ` ${m.cpuMs?.toFixed(1) ?? ''} | ${m.cpuMs !== undefined && floor.cpuMs ? (m.cpuMs / floor.cpuMs).toFixed(2) : ''} |` : '';
+    lines.push(`| ${m.name} | ${m.ms.toFixed(1)} | ${(m.ms / floor.ms).toFixed(2)} |${cpuCols} ${mbs} |`);
   }
   return lines.join('\n');
 }
