@@ -366,12 +366,13 @@ export class GadbRunSpans {
   /** Run id + 1 by first descriptor (0: none yet), and each run's descriptor count. */
   private readonly byFirst: Int32Array;
   private counts: Int32Array<ArrayBuffer> = new Int32Array(64);
-  private readonly g: Gadb;
+  private readonly d: Gadb['descriptors'];
   private readonly sorted: boolean;
   private readonly storage: number;
 
-  constructor(g: Gadb, order: 'declared' | 'sorted', storage: number) {
-    this.g = g;
+  /** Spans over `g`'s descriptor table (only `descriptors` is read: a reader may pass its table before the model exists). */
+  constructor(g: Pick<Gadb, 'descriptors'>, order: 'declared' | 'sorted', storage: number) {
+    this.d = g.descriptors;
     this.sorted = order === 'sorted';
     this.storage = storage;
     this.byFirst = new Int32Array(g.descriptors.count + 1);
@@ -380,13 +381,17 @@ export class GadbRunSpans {
   /** The id of the run `[first, first + n)`. */
   run(first: number, n: number): number {
     // Runs are found by their first descriptor (a table, as records of one category alternate between runs), the
-    // rare same first with another count through a map.
+    // rare same first with another count through a map. The common case stays small enough to inline.
     const at = first < this.byFirst.length ? this.byFirst[first]! : 0;
     if (at > 0 && this.counts[at - 1] === n) return at - 1;
+    return this.add(first, n, at);
+  }
+
+  private add(first: number, n: number, at: number): number {
     const key = first * 256 + n;
     const known = this.ids.get(key);
     if (known !== undefined) return known;
-    const d = this.g.descriptors;
+    const d = this.d;
     const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
     const id = this.runs++;
     this.ids.set(key, id);

@@ -13,7 +13,8 @@
 import { ByteReader } from '../../binary/reader.ts';
 import { latin1Constant } from '../../binary/text.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { gadbCompactCells, gadbSpanWalk } from './layout.ts';
+import { GadbRunSpans, gadbCompactCells } from './layout.ts';
+import { GadbStorageCode } from './type-codes.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -204,7 +205,11 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   // used, names and runs against the string block and the descriptor table, and the columns filled as it goes.
   // Their capacity starts at the header's counts (+0x10 secondaries, +0x14 primaries by H-HDR-10/14; a hint only).
   const valueSectionOffset = r.fileOffset(valueSectionPos);
-  const reader = new ValueSectionReader(r, words, valueSectionPos, valueSectionOffset, blockSize, descriptors.count, format, withRecordOffsets);
+  // The walk also sets the item-start bit of every string-block reference in the cells (`deriveItems`), while
+  // each record's cells are in cache.
+  const itemStarts = new Uint32Array((((blockSize + 3) >>> 2) >>> 5) + 1);
+  const blockSpans = new GadbRunSpans({ descriptors }, 'declared', GadbStorageCode.Block);
+  const reader = new ValueSectionReader(r, words, valueSectionPos, valueSectionOffset, blockSize, descriptors, format, withRecordOffsets, blockSpans, itemStarts);
   reader.read(categoryCount, header.recordCount + header.unk14);
   const { categories, categoryOffsets, records, recordOffsets } = reader;
   const trailerWord = reader.w;
@@ -240,7 +245,7 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
     trailerOffset: r.fileOffset(trailerPos),
     fileSize: bytes.byteLength,
   };
-  gadb.strings = deriveItems(gadb);
+  gadb.strings = deriveItems(gadb, itemStarts);
   if (owned) {
     // Today's owned model: cells back to back, nothing shared with the input.
     gadb.cells = gadbCompactCells(gadb);
@@ -288,16 +293,20 @@ class ValueSectionReader {
   private readonly descriptorTotal: number;
   private readonly format: string;
   private readonly withRecordOffsets: boolean;
+  private readonly blockSpans: GadbRunSpans;
+  private readonly itemStarts: Uint32Array;
 
-  constructor(r: ByteReader, words: Uint32Array, valueSectionPos: number, valueSectionOffset: number, blockSize: number, descriptorTotal: number, format: string, withRecordOffsets: boolean) {
+  constructor(r: ByteReader, words: Uint32Array, valueSectionPos: number, valueSectionOffset: number, blockSize: number, descriptors: GadbDescriptors, format: string, withRecordOffsets: boolean, blockSpans: GadbRunSpans, itemStarts: Uint32Array) {
     this.r = r;
     this.words = words;
     this.pos = valueSectionPos;
     this.offset = valueSectionOffset;
     this.blockSize = blockSize;
-    this.descriptorTotal = descriptorTotal;
+    this.descriptorTotal = descriptors.count;
     this.format = format;
     this.withRecordOffsets = withRecordOffsets;
+    this.blockSpans = blockSpans;
+    this.itemStarts = itemStarts;
   }
 
   read(categoryCount: number, recordHint: number): void {
@@ -355,7 +364,7 @@ class ValueSectionReader {
   /** `n` records of category `c` with header layout `h` (`what`: the path's word for them). */
   private side(c: number, n: number, h: (typeof GADB_RECORD_HEADER)['primary' | 'secondary'], what: string): void {
     if (this.count + n > this.records.nameKey.length) this.grow(Math.max(this.count + n, this.records.nameKey.length * 2));
-    const end = fillRecords(this.words, this.w, this.count, n, h.size >> 2, h.nameAt >> 2, h.tailAt >> 2, this.records, this.blockSize, this.descriptorTotal, this.withRecordOffsets ? this.recordOffsets : undefined, this.offset);
+    const end = fillRecords(this.words, this.w, this.count, n, h.size >> 2, h.nameAt >> 2, h.tailAt >> 2, this.records, this.blockSize, this.descriptorTotal, this.withRecordOffsets ? this.recordOffsets : undefined, this.offset, this.blockSpans, this.itemStarts);
     if (end < 0) this.fail(c, n, h, what);
     this.w = end;
     this.count += n;
@@ -418,19 +427,26 @@ class ValueSectionReader {
 
 /**
  * Fills the columns of `n` records whose headers (`size` words; name at word `nameAt`, -1 for none; tail at
- * `tailAt`) start at word `w`, from column row `rec`; returns the word after them, or -1 when a record does not
- * fit, names a bad string-block offset or a run outside the descriptor table (the caller finds which).
+ * `tailAt`) start at word `w`, from column row `rec`, and sets in `itemStarts` the bit of every aligned in-block
+ * value of the records' block-type cells (their run's spans from `blockSpans`); returns the word after them, or
+ * -1 when a record does not fit, names a bad string-block offset or a run outside the descriptor table (the
+ * caller finds which).
  */
-function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size: number, nameAt: number, tailAt: number, records: GadbRecords, blockSize: number, descriptorTotal: number, recordOffsets: Uint32Array | undefined, offset: number): number {
+function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size: number, nameAt: number, tailAt: number, records: GadbRecords, blockSize: number, descriptorTotal: number, recordOffsets: Uint32Array | undefined, offset: number, blockSpans: GadbRunSpans, itemStarts: Uint32Array): number {
   const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
   const end = words.length;
+  let lastRun = -1;
+  let q0 = 0;
+  let q1 = 0;
   for (let i = 0; i < n; i++, rec++) {
     if (w + size > end) return -1;
     decodeGadbRecordTail(records, rec, words[w + tailAt]!, words[w + tailAt + 1]!);
     const count = cellCount[rec]!;
     if (count > end - w - size) return -1;
-    if (firstDescriptor[rec]! + descriptorCount[rec]! > descriptorTotal) return -1;
+    const first = firstDescriptor[rec]!;
+    const fields = descriptorCount[rec]!;
+    if (first + fields > descriptorTotal) return -1;
     if (nameAt >= 0) {
       const key = words[w + nameAt]!;
       if (key >= blockSize || (key & 3) !== 0) return -1;
@@ -439,6 +455,23 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
     if (recordOffsets) recordOffsets[rec] = offset + w * 4;
     w += size;
     cellStart[rec] = w;
+    if (fields > 0) {
+      const run = blockSpans.run(first, fields);
+      if (run !== lastRun) {
+        lastRun = run;
+        q0 = blockSpans.start[run]! * 3;
+        q1 = blockSpans.start[run + 1]! * 3;
+      }
+      const spans = blockSpans.spans;
+      for (let q = q0; q < q1; q += 3) {
+        const link = spans[q]!;
+        const stop = w + Math.min(count, link + spans[q + 1]!);
+        for (let k = w + link; k < stop; k++) {
+          const v = words[k]!;
+          if (v < blockSize && (v & 3) === 0) itemStarts[v >>> 7] = itemStarts[v >>> 7]! | (1 << ((v >>> 2) & 31));
+        }
+      }
+    }
     w += count;
   }
   return w;
@@ -488,18 +521,16 @@ function allocRecords(count: number): GadbRecords {
 }
 
 /**
- * Finds the string block's items from the references to it (names were checked by `fillRecords`). A block-type
- * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it. Item starts
- * are a bit per 4-byte word of the block.
+ * Finds the string block's items from the references to it (names were checked by `fillRecords`, which set the
+ * bits of the block-type cells in `starts`). A block-type cell that is not a valid offset is not a reference: it
+ * stays as it is and `verifyGadb` reports it. Item starts are a bit per 4-byte word of the block.
  */
-function deriveItems(g: Gadb): GadbStringBlock {
+function deriveItems(g: Gadb, starts: Uint32Array): GadbStringBlock {
   const size = g.strings.data.byteLength;
   if (size === 0) return { data: g.strings.data, itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
   const words = (size + 3) >>> 2;
-  const starts = new Uint32Array((words >>> 5) + 1);
-  starts[0] = 1;
+  starts[0] = starts[0]! | 1;
   markNames(g, starts);
-  markBlockCells(g, starts, size);
   return itemsFromStarts(g.strings.data, starts, words);
 }
 
@@ -515,17 +546,6 @@ function markNames(g: Gadb, starts: Uint32Array): void {
     for (let end = rec + cat.secondaryCount; rec < end; rec++) {
       const w = nameKey[rec]! >>> 2;
       starts[w >>> 5] = starts[w >>> 5]! | (1 << (w & 31));
-    }
-  }
-}
-
-/** Sets the start bit of every block-type cell that is an aligned offset inside the block. */
-function markBlockCells(g: Gadb, starts: Uint32Array, size: number): void {
-  const cells = g.cells;
-  for (const s = gadbSpanWalk(g); s.next(); ) {
-    for (let k = s.begin; k < s.end; k++) {
-      const v = cells[k]!;
-      if (v < size && (v & 3) === 0) starts[v >>> 7] = starts[v >>> 7]! | (1 << ((v >>> 2) & 31));
     }
   }
 }
