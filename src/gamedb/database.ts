@@ -114,15 +114,22 @@ function hashBlockText(data: Uint8Array, key: number, table: P919Table): number 
  * for parsed files; an edited model may not): one pass, throwing a `FormatError` naming the first that is not.
  */
 function checkRecordRanges(model: Gadb, starts: Uint32Array): void {
-  const { count, firstDescriptor, descriptorCount, cellCount } = model.records;
+  const { firstDescriptor, descriptorCount, cellCount } = model.records;
+  const r = firstRecordOutOfRange(firstDescriptor, descriptorCount, cellCount, starts, model.records.count, model.descriptors.count, model.cells.length);
+  if (r < 0) return;
   const descriptors = model.descriptors.count;
-  const cells = model.cells.length;
-  for (let r = 0; r < count; r++) {
-    if (firstDescriptor[r]! + descriptorCount[r]! > descriptors) {
-      throw new FormatError('gadb', 0, `/records[${r}]`, `run [${firstDescriptor[r]}, +${descriptorCount[r]}) lies past the ${descriptors} descriptors`);
-    }
-    if (starts[r]! + cellCount[r]! > cells) throw new FormatError('gadb', 0, `/records[${r}]/cells`, `record ${r}'s cells run past the ${cells} cells the model holds`);
+  if (firstDescriptor[r]! + descriptorCount[r]! > descriptors) {
+    throw new FormatError('gadb', 0, `/records[${r}]`, `run [${firstDescriptor[r]}, +${descriptorCount[r]}) lies past the ${descriptors} descriptors`);
   }
+  throw new FormatError('gadb', 0, `/records[${r}]/cells`, `record ${r}'s cells run past the ${model.cells.length} cells the model holds`);
+}
+
+/** The first record whose run or cells lie outside the tables, or -1 (a loop with no exit but its result: V8 keeps it optimized). */
+function firstRecordOutOfRange(firstDescriptor: Uint32Array, descriptorCount: Uint8Array, cellCount: Uint16Array, starts: Uint32Array, count: number, descriptors: number, cells: number): number {
+  for (let r = 0; r < count; r++) {
+    if (firstDescriptor[r]! + descriptorCount[r]! > descriptors || starts[r]! + cellCount[r]! > cells) return r;
+  }
+  return -1;
 }
 
 /**
