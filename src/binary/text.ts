@@ -34,11 +34,9 @@ function isAscii(bytes: Uint8Array): boolean {
 
 /** Latin-1 text of `bytes`: one char per byte, U+0000–U+00FF, reversible with `latin1Encode`. */
 export function latin1Decode(bytes: Uint8Array): string {
-  if (bytes.length < 32) {
-    let s = '';
-    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
-    return s;
-  }
+  // One flat string: `+=` one character at a time past 12 characters builds a rope (a ConsString per character,
+  // ~20 bytes each) that a cache of decoded names then keeps.
+  if (bytes.length < 32) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   if (isAscii(bytes)) return asciiDecoder.decode(bytes);
   let s = '';
   for (let i = 0; i < bytes.length; i += CHUNK) s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(bytes.length, i + CHUNK)) as unknown as number[]);
