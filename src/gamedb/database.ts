@@ -283,6 +283,14 @@ export class Database {
   }
 
   /**
+   * A reusable cursor over this database's records and fields, for reading many of them: one object, positioned
+   * with `seek(record)` and `nextField()`, decoding elements with no allocation (see `FieldCursor`).
+   */
+  cursor(): FieldCursor {
+    return new FieldCursor(this);
+  }
+
+  /**
    * The record named `ref` in `category`: binary search over P919 of the secondaries' names (stored ascending),
    * as the engine's FindRecord. A `#N` reference selects the category's record N in link order (primaries
    * first), which is how primaries, having no name, are addressed.
@@ -548,30 +556,40 @@ export class Database {
     if (as === DecodeAs.Bit) {
       // H-BOOL-ARRAY for element > 0: consecutive bits.
       if (local >>> 5 >= own) return undefined;
-      return ((this.model.cells[base + (local >>> 5)]! >>> (local & 31)) & 1) === 1;
+      return cellBit(this.model.cells, base, local);
     }
     if (local >= own) return undefined;
-    const raw = this.model.cells[base + local]!;
+    return this.decodeCell(as, typeByte, base + local);
+  }
+
+  /**
+   * @internal The value of cell `cell` of the pool read as decoding `as` (`DECODE_AS` of `typeByte`; not Bit): the
+   * one decoder behind `decodeAt` and `FieldCursor`.
+   */
+  decodeCell(as: number, typeByte: number, cell: number): FieldValue {
     switch (as) {
       case DecodeAs.F32:
-        return this.cellsF32[base + local]!;
+        return this.cellsF32[cell]!;
       case DecodeAs.I32:
-        return raw | 0;
+        return this.model.cells[cell]! | 0;
+      case DecodeAs.Link: {
+        const t = this.linkTarget(this.model.cells[cell]!);
+        return t < 0 ? null : new DbRecord(this, t);
+      }
       case DecodeAs.Text:
-        return this.block.text(raw);
+        return this.block.text(this.model.cells[cell]!);
       case DecodeAs.Enum:
-        return this.enumValue(raw);
-      case DecodeAs.Link:
-        return this.resolveLink(raw);
+        return this.enumValue(this.model.cells[cell]!);
       case DecodeAs.BlockValue:
-        return this.blockValue(raw, typeInfoOf(typeByte)!);
+        return this.blockValue(this.model.cells[cell]!, typeInfoOf(typeByte)!);
       case DecodeAs.Opaque: {
+        const raw = this.model.cells[cell]!;
         const item = this.itemAt(raw);
         if (!item) throw new FormatError('gadb', raw, `/strings[${raw}]`, `cell of ${gadbTypeName(typeByte)} field points at 0x${raw.toString(16)}, where no string-block item starts`);
         return this.model.strings.data.slice(item.key, item.key + item.size);
       }
       default:
-        return raw;
+        return this.model.cells[cell]!;
     }
   }
 
@@ -1069,6 +1087,177 @@ export class Field {
     const raw = this.raw(i);
     return raw === undefined ? undefined : this.record.db.sharedCount(raw);
   }
+}
+
+/**
+ * A reusable view of one field of one record at a time: the fast way to read many records. It holds indexes
+ * only, and reads the model's columns through `Database.decodeAt`; nothing is allocated per record, field or
+ * element but a link's `DbRecord` (numbers and booleans are plain values; texts, enum values and block values are
+ * decoded once per distinct string-block item and shared; `linkTarget` gives a link's target index with no
+ * allocation at all).
+ *
+ *     const cur = db.cursor();
+ *     for (let r = 0; r < db.recordCount; r++) {
+ *       cur.seek(r);
+ *       while (cur.nextField()) {
+ *         if (cur.isLink) for (let e = 0; e < cur.count; e++) useLink(cur.hash, cur.linkTarget(e));
+ *         else for (let e = 0; e < cur.count; e++) use(cur.hash, cur.value(e));
+ *       }
+ *     }
+ *
+ * The object API (`DbRecord`, `Field`) answers the same questions one object per record and field; a cursor is
+ * to it what a database cursor is to a result set. Fields come in declaration order, as `DbRecord.fields()`.
+ */
+export class FieldCursor {
+  readonly db: Database;
+  readonly #cells: Uint32Array;
+  readonly #f32: Float32Array;
+  readonly #records: Gadb['records'];
+  readonly #d: Gadb['descriptors'];
+  #record = -1;
+  #first = 0;
+  #end = 0;
+  #base = 0;
+  #own = 0;
+  #row = -1;
+  #count = 0;
+  /** The current field's decoding (`DECODE_AS`), type byte and first cell (Bool: first bit) relative to the record. */
+  #as = 0;
+  #typeByte = 0;
+  #link = 0;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.#cells = db.model.cells;
+    this.#f32 = db.cellsF32;
+    this.#records = db.model.records;
+    this.#d = db.model.descriptors;
+  }
+
+  /** Global index of the current record (-1 before the first `seek`). */
+  get record(): number {
+    return this.#record;
+  }
+
+  /** Number of fields (descriptors) the current record declares. */
+  get fieldCount(): number {
+    return this.#end - this.#first;
+  }
+
+  /**
+   * Positions the cursor at record `record` (global index, file order), before its first field; throws a
+   * `NotFoundError` outside `[0, db.recordCount)`.
+   */
+  seek(record: number): this {
+    const records = this.#records;
+    if (record >>> 0 !== record || record >= records.count) throw new NotFoundError(`no record #${record} (the database has ${records.count})`);
+    this.#record = record;
+    this.#first = records.firstDescriptor[record]!;
+    this.#end = this.#first + records.descriptorCount[record]!;
+    this.#base = this.db.recordCellStart[record]!;
+    this.#own = records.cellCount[record]!;
+    this.#row = this.#first - 1;
+    this.#count = 0;
+    return this;
+  }
+
+  /** Moves to the current record's next field (the first after `seek`); false past the last. */
+  nextField(): boolean {
+    const row = this.#row + 1;
+    if (row >= this.#end) {
+      this.#row = this.#end;
+      this.#count = 0;
+      return false;
+    }
+    this.#enter(row);
+    return true;
+  }
+
+  /** Moves to the field at declaration index `index` of the current record (e.g. a `FieldSlot`'s); false when there is none. */
+  at(index: number): boolean {
+    if (this.#record < 0 || index >>> 0 !== index || this.#first + index >= this.#end) return false;
+    this.#enter(this.#first + index);
+    return true;
+  }
+
+  #enter(row: number): void {
+    const d = this.#d;
+    this.#row = row;
+    const typeByte = d.typeCode[row]!;
+    const as = DECODE_AS[typeByte]!;
+    const link = d.link[row]!;
+    this.#typeByte = typeByte;
+    this.#as = as;
+    this.#link = link;
+    // Elements past the record's own cells (bits, for a Bool) have no value.
+    const room = (as === DecodeAs.Bit ? this.#own * 32 : this.#own) - link;
+    const n = d.elementCount[row]!;
+    this.#count = room <= 0 ? 0 : n < room ? n : room;
+  }
+
+  /** Global descriptor row of the current field (-1 outside a field). */
+  get row(): number {
+    return this.#row >= this.#first && this.#row < this.#end ? this.#row : -1;
+  }
+
+  /** Declaration index of the current field within the record's run. */
+  get declIndex(): number {
+    return this.#row - this.#first;
+  }
+
+  /** P919 of the current field's name. */
+  get hash(): number {
+    return this.#d.declaredHash[this.#row]!;
+  }
+
+  /** The current field's raw type byte (flags included; `gadbTypeInfo` names it). */
+  get typeByte(): number {
+    return this.#typeByte;
+  }
+
+  /** True when the current field is a RecordLink (type 10 or 11): `linkTarget` reads it with no allocation. */
+  get isLink(): boolean {
+    return this.#as === DecodeAs.Link;
+  }
+
+  /**
+   * How many elements of the current field the record holds: its element count, less any past the record's own
+   * cells (a broken file), as `Field.presentCount`. Elements `[0, count)` all have values.
+   */
+  get count(): number {
+    return this.#count;
+  }
+
+  /**
+   * Element `element` of the current field, decoded as `Field.value` (`Database.decodeAt`) does; `undefined` when the
+   * slot rule gives none.
+   */
+  value(element = 0): FieldValue | undefined {
+    if (element >>> 0 !== element || element >= this.#count) return undefined;
+    const as = this.#as;
+    const local = this.#link + element;
+    if (as === DecodeAs.Bit) return cellBit(this.#cells, this.#base, local);
+    if (as === DecodeAs.F32) return this.#f32[this.#base + local]!;
+    return this.db.decodeCell(as, this.#typeByte, this.#base + local);
+  }
+
+  /** The raw 32-bit cell of element `element` (a Bool's whole bool word), `undefined` when none. */
+  raw(element = 0): number | undefined {
+    if (element >>> 0 !== element || element >= this.#count) return undefined;
+    const local = this.#link + element;
+    return this.#cells[this.#base + (this.#as === DecodeAs.Bit ? local >>> 5 : local)]!;
+  }
+
+  /** For a link field: the global index of element `element`'s target record, -1 when null (or no such element). */
+  linkTarget(element = 0): number {
+    const raw = this.raw(element);
+    return raw === undefined ? -1 : this.db.linkTarget(raw);
+  }
+}
+
+/** Bit `local & 31` of cell `base + (local >>> 5)`: a Bool element (H-BOOL-ARRAY for element > 0: consecutive bits). */
+function cellBit(cells: Uint32Array, base: number, local: number): boolean {
+  return ((cells[base + (local >>> 5)]! >>> (local & 31)) & 1) === 1;
 }
 
 /**

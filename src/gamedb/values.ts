@@ -58,7 +58,8 @@ export class BlockReader {
     const items = (this.#items ??= new GadbItemIndex(this.strings.itemKeys, this.strings.data.byteLength));
     const i = items.of(key);
     if (i >= 0) {
-      const cache = (this.#cache ??= new Array<string | undefined>(this.strings.itemKeys.length));
+      // Filled, not `new Array(n)` alone: V8 keeps a large array made with a length only as a hash table.
+      const cache = (this.#cache ??= new Array<string | undefined>(this.strings.itemKeys.length).fill(undefined));
       let s = cache[i];
       if (s === undefined) cache[i] = s = latin1Decode(this.textBytes(key));
       return s;

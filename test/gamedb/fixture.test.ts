@@ -122,6 +122,73 @@ describe('Database over landmine_curse.fxp', () => {
     expect(checked).toBeGreaterThan(700);
   });
 
+  it('reads every element of every field through one cursor as the golden parse does', () => {
+    const cur = db.cursor();
+    let checked = 0;
+    for (const c of expected.categories) {
+      for (const r of c.records) {
+        const rec = db.getRecord(c.name, r.name);
+        cur.seek(rec.index);
+        expect(cur.record).toBe(rec.index);
+        expect(cur.fieldCount).toBe(r.fields.length);
+        for (const f of r.fields) {
+          expect(cur.nextField()).toBe(true);
+          expect([cur.declIndex, cur.hash, cur.typeByte, cur.count]).toEqual([f.decl, f.hash, f.type, f.count]);
+          if (f.type === 1) {
+            expect(cur.value(0)).toBe(f.value);
+            checked++;
+            continue;
+          }
+          for (let i = 0; i < f.count; i++) {
+            expect(actualElement(cur.value(i)), `${rec.path} ${f.hash.toString(16)}[${i}]`).toEqual(expectedElement(f, i));
+            expect(cur.raw(i)).toBe(r.cells[f.link + i]);
+            checked++;
+          }
+          expect(cur.value(f.count)).toBeUndefined();
+          expect(cur.raw(f.count)).toBeUndefined();
+        }
+        expect(cur.nextField()).toBe(false);
+        expect(cur.row).toBe(-1);
+      }
+    }
+    const uses = expected.categories.flatMap((c) => c.records.flatMap((r) => r.fields.map((f) => (f.type === 1 ? 1 : f.count))));
+    expect(checked).toBe(uses.reduce((a, b) => a + b, 0));
+  });
+
+  it('cursor: at(index) jumps to a declared field, linkTarget gives the index of the record value() gives', () => {
+    const cur = db.cursor();
+    let links = 0;
+    for (const c of expected.categories) {
+      for (const r of c.records) {
+        const rec = db.getRecord(c.name, r.name);
+        cur.seek(rec.index);
+        for (const f of [...r.fields].reverse()) {
+          expect(cur.at(f.decl)).toBe(true);
+          expect(cur.hash).toBe(f.hash);
+          expect(cur.isLink).toBe((f.type & 0x3f) === 10 || (f.type & 0x3f) === 11);
+          if (!cur.isLink) continue;
+          for (let i = 0; i < f.count; i++) {
+            const v = cur.value(i);
+            const t = cur.linkTarget(i);
+            if (v === null) expect(t).toBe(-1);
+            else {
+              expect(v).toBeInstanceOf(DbRecord);
+              expect(t).toBe((v as DbRecord).index);
+              expect((v as DbRecord).equals(db.record(t))).toBe(true);
+              expect((rec.get(f.hash, i) as DbRecord).index).toBe(t);
+            }
+            links++;
+          }
+        }
+        expect(cur.at(r.fields.length)).toBe(false);
+        expect(cur.at(-1)).toBe(false);
+      }
+    }
+    expect(links).toBeGreaterThan(0);
+    expect(() => cur.seek(db.recordCount)).toThrow(/no record/);
+    expect(() => cur.seek(-1)).toThrow(/no record/);
+  });
+
   it('gives identical results by name, by hash and through a cached slot, on every field and past every count', () => {
     let compared = 0;
     for (const cat of db.categories) {

@@ -61,4 +61,21 @@ describe('reading a field is bounded by the cells the record holds, not by its d
     expect(values.length).toBe(field.presentCount);
     expect(values.slice(0, before.length)).toEqual(before);
   });
+
+  it('the cursor presents the same elements and values as the object API', () => {
+    const g = parseGadb(writeGadb(syntheticModel()));
+    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
+    const price = sword.field('Price')!;
+    const elementCount = g.descriptors.elementCount.slice();
+    elementCount[price.row] = 0xffff;
+    const db = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } });
+    const field = db.getRecord('Inventory.Items', 'Sword').field('Price')!;
+    const cur = db.cursor().seek(sword.index);
+    expect(cur.at(price.declIndex)).toBe(true);
+    expect(cur.count).toBe(field.presentCount);
+    const values: unknown[] = [];
+    for (let e = 0; e < cur.count; e++) values.push(cur.value(e));
+    expect(values).toEqual(field.values());
+    expect(cur.value(cur.count)).toBeUndefined();
+  });
 });
