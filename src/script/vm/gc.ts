@@ -10,9 +10,9 @@
  * loaded code can have weak tables or finalizers (its constants name `__mode` / `__gc`); otherwise a cycle just
  * resets the estimate. Values a host keeps only on its own side must be anchored (`vm.anchors`) to stay in weak tables.
  */
-import { LuaTable } from './table.ts';
-import { HostFunction, LuaClosure, LuaStruct, LuaUserdata, type LuaValue } from './value.ts';
-import { LuaThread } from './thread.ts';
+import { IsLuaTable, LuaTable } from './table.ts';
+import { HostFunction, IsHostFunction, IsLuaClosure, IsLuaStruct, IsLuaUserdata, LuaClosure, LuaStruct, LuaUserdata, type LuaValue } from './value.ts';
+import { IsLuaThread, LuaThread } from './thread.ts';
 import type { LuaVM } from './vm.ts';
 import { interpreter } from './meta.ts';
 
@@ -24,7 +24,7 @@ const SIZE_USERDATA = 48;
 const SIZE_THREAD = 1024;
 
 function isCollectable(v: LuaValue): v is LuaTable | LuaClosure | HostFunction | LuaUserdata | LuaThread | LuaStruct {
-  return typeof v === 'object' && (v instanceof LuaTable || v instanceof LuaClosure || v instanceof HostFunction || v instanceof LuaUserdata || v instanceof LuaThread || v instanceof LuaStruct);
+  return typeof v === 'object' && (v instanceof IsLuaTable || v instanceof IsLuaClosure || v instanceof IsHostFunction || v instanceof IsLuaUserdata || v instanceof IsLuaThread || v instanceof IsLuaStruct);
 }
 
 interface Mark {
@@ -45,7 +45,7 @@ function mark(vm: LuaVM, extraRoots: readonly LuaValue[]): Mark {
     const v = work.pop();
     if (!isCollectable(v) || marked.has(v)) continue;
     marked.add(v);
-    if (v instanceof LuaTable) {
+    if (v instanceof IsLuaTable) {
       bytes += SIZE_TABLE + SIZE_SLOT * v.slotCount;
       const mt = v.metatable;
       let wk = false;
@@ -72,23 +72,23 @@ function mark(vm: LuaVM, extraRoots: readonly LuaValue[]): Mark {
         if (!wk) push(key);
         if (!wv) push(val);
       }
-    } else if (v instanceof LuaClosure) {
+    } else if (v instanceof IsLuaClosure) {
       bytes += SIZE_CLOSURE + 8 * v.up.length;
       push(v.env);
       for (const u of v.up) {
         if (u.thread === null) push(u.v);
         else push(u.thread);
       }
-    } else if (v instanceof HostFunction) {
+    } else if (v instanceof IsHostFunction) {
       push(v.env ?? undefined);
       if (v.upvalues) for (const u of v.upvalues) push(u);
-    } else if (v instanceof LuaUserdata) {
+    } else if (v instanceof IsLuaUserdata) {
       bytes += SIZE_USERDATA;
       push(v.metatable ?? undefined);
       push(v.env ?? undefined);
       const payload = v.value;
       if (typeof payload === 'object' && payload !== null && isCollectable(payload as LuaValue)) push(payload as LuaValue);
-    } else if (v instanceof LuaThread) {
+    } else if (v instanceof IsLuaThread) {
       bytes += SIZE_THREAD;
       // live slots end at the top of the running frame: a host frame's top, or a Lua frame's registers (as
       // lua_State.top is while a C function or the interpreter runs); dead locals above are not roots
@@ -106,7 +106,7 @@ function mark(vm: LuaVM, extraRoots: readonly LuaValue[]): Mark {
       push(v.body);
       push(v.hookFn);
       push(v.env as LuaValue);
-    } else if (v instanceof LuaStruct) {
+    } else if (v instanceof IsLuaStruct) {
       for (const x of v.slots) push(x);
     }
   }
@@ -190,7 +190,7 @@ export class Collector {
         const u = this.finalizable[i]!;
         if (m.marked.has(u)) continue;
         const gc = u.metatable?.getStr('__gc');
-        if (gc instanceof LuaClosure || gc instanceof HostFunction) {
+        if (gc instanceof IsLuaClosure || gc instanceof IsHostFunction) {
           pending.push(u);
           finalizing.add(u);
         }
@@ -217,7 +217,7 @@ export class Collector {
     pending = [];
     for (const u of run) {
       const gc = u.metatable?.getStr('__gc');
-      if (!(gc instanceof LuaClosure || gc instanceof HostFunction)) continue;
+      if (!(gc instanceof IsLuaClosure || gc instanceof IsHostFunction)) continue;
       const top = L.ci.cl !== null ? L.ci.top : L.top;
       L.ensure(top + 3);
       L.set(top, gc);
@@ -245,7 +245,7 @@ export class Collector {
     const all = this.finalizable.splice(0).reverse();
     for (const u of all) {
       const gc = u.metatable?.getStr('__gc');
-      if (!(gc instanceof LuaClosure || gc instanceof HostFunction)) continue;
+      if (!(gc instanceof IsLuaClosure || gc instanceof IsHostFunction)) continue;
       try {
         this.vm.call(gc, [u]);
       } catch {

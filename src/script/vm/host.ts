@@ -8,7 +8,7 @@
  * `[undefined]` is one nil), or `call.yield(…)`'s token to suspend the coroutine.
  */
 import { LuaTable } from './table.ts';
-import { HostFunction, LuaUserdata, type LuaValue, type NativeFn } from './value.ts';
+import { HostFunction, IsLuaUserdata, type LuaValue, type NativeFn } from './value.ts';
 import type { LuaThread } from './thread.ts';
 import type { LuaVM } from './vm.ts';
 import { arg, argError, checkAny, checkInt, checkNumber, checkString, checkTable, libError, optNumber, optString, typeArgError } from './lib/aux.ts';
@@ -95,7 +95,7 @@ class Call implements HostCall {
   }
   userdata<T>(i: number, what: string, guard: (v: unknown) => v is T): T {
     const v = this.arg(i);
-    if (v instanceof LuaUserdata && guard(v.value)) return v.value;
+    if (v instanceof IsLuaUserdata && guard(v.value)) return v.value;
     typeArgError(this.thread, i, this.count, what);
   }
   error(message: string): never {

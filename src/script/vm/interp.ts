@@ -23,9 +23,9 @@ import type { JitRuntime } from './jit.ts';
 // Imported bindings are read once into module constants: loaders that compile ES modules to CommonJS (tsx, vitest)
 // turn every use of an imported name into a getter call, which the dispatch loop must not pay per instruction.
 // For the same reason the loop's case labels are literals, checked against `Op` by `satisfies`.
-const { LuaTable, TableOverflow } = tableModule;
+const { IsLuaTable, LuaTable, TableOverflow } = tableModule;
 type LuaTable = tableModule.LuaTable;
-const { HostFunction, LuaClosure, LuaStruct, YIELD_RESULT } = valueModule;
+const { IsHostFunction, IsLuaClosure, IsLuaStruct, LuaClosure, YIELD_RESULT } = valueModule;
 type HostFunction = valueModule.HostFunction;
 type LuaClosure = valueModule.LuaClosure;
 const NUM: 0 = NUM_MARKER;
@@ -172,7 +172,7 @@ function returnHooks(L: LuaThread, ci: CallInfo, resultsEnd: number): void {
 export function resolveCallable(L: LuaThread, fi: number, nargs: number): number {
   const f = L.get(fi);
   const tm = getTM(L.vm, f, '__call');
-  if (!(tm instanceof LuaClosure || tm instanceof HostFunction)) L.vm.typeError(L, f, 'call', L.ci.cl !== null ? fi - L.ci.base : -1);
+  if (!(tm instanceof IsLuaClosure || tm instanceof IsHostFunction)) L.vm.typeError(L, f, 'call', L.ci.cl !== null ? fi - L.ci.base : -1);
   L.ensure(fi + nargs + 2);
   for (let i = fi + nargs; i >= fi; i--) L.copy(i + 1, i);
   L.sv[fi] = tm;
@@ -191,11 +191,11 @@ export function callValue(L: LuaThread, fi: number, nargs: number, nres: number)
   vm.cDepth++;
   L.nny++;
   let f = L.sv[fi];
-  if (!(f instanceof LuaClosure || f instanceof HostFunction)) {
+  if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) {
     nargs = resolveCallable(L, fi, nargs);
     f = L.sv[fi];
   }
-  if (f instanceof LuaClosure) {
+  if (f instanceof IsLuaClosure) {
     const ci = pushLuaFrame(L, f, fi, nargs, nres);
     ci.entry = true;
     execute(L, false);
@@ -393,7 +393,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         const t = sv[rb];
         const key = k[code[pc + 3]!] as string;
         let v: LuaValue;
-        if (t instanceof LuaTable) {
+        if (t instanceof IsLuaTable) {
           const g = ic[pc >> 2]!;
           if (g < t.hused && t.hk[g] === key) v = t.hv[g];
           else {
@@ -431,7 +431,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           const x = sv[base + c];
           key = x === NUM ? sn[base + c]! : x;
         } else key = k[~c];
-        if (t instanceof LuaTable) {
+        if (t instanceof IsLuaTable) {
           v = typeof key === 'number' ? t.getNum(key) : t.get(key);
           if (v === undefined && t.metatable !== null) {
             ci.pc = pc;
@@ -463,7 +463,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         } else v = k[~c];
         ci.pc = pc;
         vm.steps = steps;
-        if (t instanceof LuaTable && t.metatable === null) {
+        if (t instanceof IsLuaTable && t.metatable === null) {
           // an existing entry takes the value in place, as setStr does
           const g = ic[pc >> 2]!;
           if (g < t.hused && t.hk[g] === key) t.hv[g] = v;
@@ -500,10 +500,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         } else v = k[~c];
         ci.pc = pc;
         vm.steps = steps;
-        if (t instanceof LuaTable && t.metatable === null && key !== undefined && key === key) t.set(key, v);
+        if (t instanceof IsLuaTable && t.metatable === null && key !== undefined && key === key) t.set(key, v);
         else {
           vm.steps = steps;
-          if (t instanceof LuaTable && t.metatable === null) rawSet(L, t, key, v);
+          if (t instanceof IsLuaTable && t.metatable === null) rawSet(L, t, key, v);
           else setIndex(L, t === NUM ? sn[ra]! : t, key, v, a);
           steps = vm.steps;
           sn = L.sn;
@@ -525,9 +525,9 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         sv[ra + 1] = x;
         sn[ra + 1] = sn[rb]!;
         let v: LuaValue = undefined;
-        if (obj instanceof LuaTable) v = obj.get(key);
+        if (obj instanceof IsLuaTable) v = obj.get(key);
         else if (typeof obj === 'string' && vm.stringIndex !== null && typeof key === 'string') v = vm.stringIndex.getStr(key);
-        if (v === undefined && !(obj instanceof LuaTable && obj.metatable === null)) {
+        if (v === undefined && !(obj instanceof IsLuaTable && obj.metatable === null)) {
           ci.pc = pc;
           vm.steps = steps;
           v = index(L, obj, key, rb - base);
@@ -819,7 +819,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
       case 41 satisfies typeof Op.LEN: {
         const rb = base + code[pc + 2]!;
         const v = sv[rb];
-        if (v instanceof LuaTable) {
+        if (v instanceof IsLuaTable) {
           sn[base + a] = v.length();
           sv[base + a] = NUM;
         } else if (typeof v === 'string') {
@@ -1039,13 +1039,13 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         let nargs = b !== 0 ? b - 1 : L.top - ra - 1;
         let f = sv[ra];
         ci.pc = pc;
-        if (!(f instanceof LuaClosure || f instanceof HostFunction)) {
+        if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) {
           vm.steps = steps;
           nargs = resolveCallable(L, ra, nargs);
           sn = L.sn;
           f = sv[ra];
         }
-        if (f instanceof LuaClosure) {
+        if (f instanceof IsLuaClosure) {
           vm.steps = steps;
           ci = pushLuaFrame(L, f, ra, nargs, c - 1);
           steps = vm.steps;
@@ -1102,13 +1102,13 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         let nargs = b !== 0 ? b - 1 : L.top - ra - 1;
         let f = sv[ra];
         ci.pc = pc;
-        if (!(f instanceof LuaClosure || f instanceof HostFunction)) {
+        if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) {
           vm.steps = steps;
           nargs = resolveCallable(L, ra, nargs);
           sn = L.sn;
           f = sv[ra];
         }
-        if (f instanceof LuaClosure) {
+        if (f instanceof IsLuaClosure) {
           if (L.openUp !== null && L.openUp.idx >= base) L.closeUpvals(base);
           const dst = ci.func;
           for (let i = 0; i <= nargs; i++) {
@@ -1285,7 +1285,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         sn[cb + 2] = sn[ra + 2]!;
         const f = sv[cb];
         ci.pc = pc;
-        if (f === vm.nextFn && sv[cb + 1] instanceof LuaTable) {
+        if (f === vm.nextFn && sv[cb + 1] instanceof IsLuaTable) {
           // next(t, k) without a call
           const t = sv[cb + 1] as LuaTable;
           const kx = sv[cb + 2];
@@ -1299,7 +1299,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             if (nres > 1) store(sv, sn, cb + 1, vm.nextOut.v);
             for (let i = 2; i < nres; i++) sv[cb + i] = undefined;
           } else sv[cb] = undefined;
-        } else if (f === vm.ipairsAux && sv[cb + 1] instanceof LuaTable && sv[cb + 2] === NUM) {
+        } else if (f === vm.ipairsAux && sv[cb + 1] instanceof IsLuaTable && sv[cb + 2] === NUM) {
           // ipairs' iterator without a call
           const i = sn[cb + 2]! + 1;
           const v = (sv[cb + 1] as LuaTable).getInt(i);
@@ -1310,7 +1310,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             if (nres > 1) store(sv, sn, cb + 1, v);
             for (let j = 2; j < nres; j++) sv[cb + j] = undefined;
           }
-        } else if (f instanceof LuaClosure) {
+        } else if (f instanceof IsLuaClosure) {
           L.top = cb + 3;
           vm.steps = steps;
           ci = pushLuaFrame(L, f, cb, 2, nres);
@@ -1353,9 +1353,9 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           vm.steps = steps;
           L.top = cb + 3;
           let nargs = 2;
-          if (!(f instanceof HostFunction)) nargs = resolveCallable(L, cb, 2);
+          if (!(f instanceof IsHostFunction)) nargs = resolveCallable(L, cb, 2);
           const g = sv[cb];
-          if (g instanceof LuaClosure) {
+          if (g instanceof IsLuaClosure) {
             ci = pushLuaFrame(L, g, cb, nargs, nres);
             steps = vm.steps;
             sn = L.sn;
@@ -1392,9 +1392,9 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         if (n === 0) n = L.top - ra - 1;
         const first = (code[pc + 3]! - 1) * FIELDS_PER_FLUSH;
         let t = sv[ra];
-        if (t instanceof LuaStruct) t = slotTarget(L, t);
+        if (t instanceof IsLuaStruct) t = slotTarget(L, t);
         ci.pc = pc;
-        if (!(t instanceof LuaTable)) {
+        if (!(t instanceof IsLuaTable)) {
           vm.steps = steps;
           vm.runError(L, 'invalid bytecode: SETLIST on a value that is not a table');
         }
@@ -1524,7 +1524,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         const obj = L.get(rb);
         ci.pc = pc;
         let v: LuaValue;
-        if (obj instanceof LuaStruct) v = obj.slots[code[pc + 3]!];
+        if (obj instanceof IsLuaStruct) v = obj.slots[code[pc + 3]!];
         else {
           vm.steps = steps;
           v = vm.typeError(L, obj, 'index', rb - base);

@@ -6,9 +6,9 @@
  * Every function here may call Lua code (a metamethod) and may raise a Lua error; the interpreter saves its pc
  * before calling one.
  */
-import { LuaTable, TableOverflow } from './table.ts';
-import { HostFunction, LightUserdata, LuaClosure, LuaStruct, LuaUserdata, type LuaValue } from './value.ts';
-import { LuaThread } from './thread.ts';
+import { IsLuaTable, LuaTable, TableOverflow } from './table.ts';
+import { IsHostFunction, IsLightUserdata, IsLuaClosure, IsLuaStruct, IsLuaUserdata, LuaStruct, type LuaValue } from './value.ts';
+import { IsLuaThread, LuaThread } from './thread.ts';
 import { numberToString, stringToNumber } from './numfmt.ts';
 import type { LuaVM } from './vm.ts';
 import { HksTypeId, HKS_TYPE_NAMES, sameStruct, type StructDef } from './structs.ts';
@@ -34,11 +34,11 @@ export function typeName(v: LuaValue): string {
     case 'bigint':
       return 'ui64';
     default:
-      if (v instanceof LuaTable) return 'table';
-      if (v instanceof LuaClosure || v instanceof HostFunction) return 'function';
-      if (v instanceof LuaUserdata || v instanceof LightUserdata) return 'userdata';
-      if (v instanceof LuaStruct) return 'struct';
-      if (v instanceof LuaThread) return 'thread';
+      if (v instanceof IsLuaTable) return 'table';
+      if (v instanceof IsLuaClosure || v instanceof IsHostFunction) return 'function';
+      if (v instanceof IsLuaUserdata || v instanceof IsLightUserdata) return 'userdata';
+      if (v instanceof IsLuaStruct) return 'struct';
+      if (v instanceof IsLuaThread) return 'thread';
       return 'userdata';
   }
 }
@@ -57,12 +57,12 @@ export function hksTypeId(v: LuaValue): number {
     case 'bigint':
       return HksTypeId.ui64;
     default:
-      if (v instanceof LuaTable) return HksTypeId.table;
-      if (v instanceof LuaClosure) return HksTypeId.ifunction;
-      if (v instanceof HostFunction) return HksTypeId.cfunction;
-      if (v instanceof LightUserdata) return HksTypeId.lightuserdata;
-      if (v instanceof LuaStruct) return HksTypeId.struct;
-      if (v instanceof LuaThread) return HksTypeId.thread;
+      if (v instanceof IsLuaTable) return HksTypeId.table;
+      if (v instanceof IsLuaClosure) return HksTypeId.ifunction;
+      if (v instanceof IsHostFunction) return HksTypeId.cfunction;
+      if (v instanceof IsLightUserdata) return HksTypeId.lightuserdata;
+      if (v instanceof IsLuaStruct) return HksTypeId.struct;
+      if (v instanceof IsLuaThread) return HksTypeId.thread;
       return HksTypeId.userdata;
   }
 }
@@ -77,8 +77,8 @@ export function typeMatches(declared: number, v: LuaValue): boolean {
 
 /** The metatable of any value (`getmetatable` without `__metatable`). */
 export function getMetatable(vm: LuaVM, v: LuaValue): LuaTable | null {
-  if (v instanceof LuaTable) return v.metatable;
-  if (v instanceof LuaUserdata) return v.metatable;
+  if (v instanceof IsLuaTable) return v.metatable;
+  if (v instanceof IsLuaUserdata) return v.metatable;
   if (typeof v === 'string') return vm.stringMeta;
   return vm.typeMetas.get(typeName(v)) ?? null;
 }
@@ -139,14 +139,14 @@ export function index(L: LuaThread, t: LuaValue, k: LuaValue, reg = -1): LuaValu
   const vm = L.vm;
   for (let loop = 0; loop < MAXTAGLOOP; loop++) {
     let tm: LuaValue;
-    if (t instanceof LuaTable) {
+    if (t instanceof IsLuaTable) {
       const res = t.get(k);
       if (res !== undefined) return res;
       const mt = t.metatable;
       if (mt === null) return undefined;
       tm = mt.getStr('__index');
       if (tm === undefined) return undefined;
-    } else if (t instanceof LuaStruct) {
+    } else if (t instanceof IsLuaStruct) {
       const r = structGet(t, k);
       if (r.found) return r.value;
       tm = structMetaField(t, '__index');
@@ -155,7 +155,7 @@ export function index(L: LuaThread, t: LuaValue, k: LuaValue, reg = -1): LuaValu
       tm = getTM(vm, t, '__index');
       if (tm === undefined) vm.typeError(L, t, 'index', reg);
     }
-    if (tm instanceof LuaClosure || tm instanceof HostFunction) return callMeta(L, tm, t, k);
+    if (tm instanceof IsLuaClosure || tm instanceof IsHostFunction) return callMeta(L, tm, t, k);
     t = tm;
     reg = -1;
   }
@@ -167,13 +167,13 @@ export function setIndex(L: LuaThread, t: LuaValue, k: LuaValue, v: LuaValue, re
   const vm = L.vm;
   for (let loop = 0; loop < MAXTAGLOOP; loop++) {
     let tm: LuaValue;
-    if (t instanceof LuaTable) {
+    if (t instanceof IsLuaTable) {
       const mt = t.metatable;
       if (mt === null || t.get(k) !== undefined || (tm = mt.getStr('__newindex')) === undefined) {
         rawSet(L, t, k, v);
         return;
       }
-    } else if (t instanceof LuaStruct) {
+    } else if (t instanceof IsLuaStruct) {
       if (structSet(L, t, k, v)) return;
       tm = structMetaField(t, '__newindex');
       if (tm === undefined) return vm.runError(L, `cannot set field ${describeKey(k)} of a '${t.def.name}' structure (no such slot, no proxy table, no __newindex)`);
@@ -181,7 +181,7 @@ export function setIndex(L: LuaThread, t: LuaValue, k: LuaValue, v: LuaValue, re
       tm = getTM(vm, t, '__newindex');
       if (tm === undefined) vm.typeError(L, t, 'index', reg);
     }
-    if (tm instanceof LuaClosure || tm instanceof HostFunction) {
+    if (tm instanceof IsLuaClosure || tm instanceof IsHostFunction) {
       callMeta(L, tm, t, k, v, 3);
       return;
     }
@@ -248,7 +248,7 @@ export function structProxy(s: LuaStruct): LuaTable | null {
   const p = s.def.proxyPos;
   if (p < 0) return null;
   const t = s.slots[p];
-  return t instanceof LuaTable ? t : null;
+  return t instanceof IsLuaTable ? t : null;
 }
 
 /** A field of the structure's meta (its `meta` slot, a structure or a table), e.g. `__index`. */
@@ -256,8 +256,8 @@ export function structMetaField(s: LuaStruct, name: string): LuaValue {
   const mp = s.def.metaPos;
   if (mp < 0) return undefined;
   const m = s.slots[mp];
-  if (m instanceof LuaStruct) return structGet(m, name).value;
-  if (m instanceof LuaTable) return m.get(name);
+  if (m instanceof IsLuaStruct) return structGet(m, name).value;
+  if (m instanceof IsLuaTable) return m.get(name);
   return undefined;
 }
 
@@ -265,14 +265,14 @@ export function structMetaField(s: LuaStruct, name: string): LuaValue {
 export function checkSlotValue(L: LuaThread, def: StructDef, slotName: string, typeId: number, structType: StructDef | null, v: LuaValue): void {
   if (v === undefined || typeId === 0) return;
   if (typeId === HksTypeId.struct) {
-    if (v instanceof LuaStruct && (structType === null || sameStruct(v.def, structType))) return;
+    if (v instanceof IsLuaStruct && (structType === null || sameStruct(v.def, structType))) return;
     L.vm.runError(L, `slot '${slotName}' of '${def.name}' holds a ${structType ? `'${structType.name}' structure` : 'structure'}, not ${describeValueType(v)}`);
   }
   if (!typeMatches(typeId, v)) L.vm.runError(L, `slot '${slotName}' of '${def.name}' holds a ${HKS_TYPE_NAMES[typeId] ?? `type ${typeId}`} value, not ${describeValueType(v)}`);
 }
 
 export function describeValueType(v: LuaValue): string {
-  if (v instanceof LuaStruct) return `a '${v.def.name}' structure`;
+  if (v instanceof IsLuaStruct) return `a '${v.def.name}' structure`;
   return `a ${typeName(v)} value`;
 }
 
@@ -332,7 +332,7 @@ export function rawEquals(a: LuaValue, b: LuaValue): boolean {
 export function equals(L: LuaThread, a: LuaValue, b: LuaValue): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
-  if (a instanceof LuaTable ? !(b instanceof LuaTable) : a instanceof LuaUserdata ? !(b instanceof LuaUserdata) : true) return false;
+  if (a instanceof IsLuaTable ? !(b instanceof IsLuaTable) : a instanceof IsLuaUserdata ? !(b instanceof IsLuaUserdata) : true) return false;
   const vm = L.vm;
   const mt1 = getMetatable(vm, a);
   const mt2 = getMetatable(vm, b);
@@ -393,10 +393,10 @@ export function lessEqual(L: LuaThread, a: LuaValue, b: LuaValue): boolean {
 /** `#v` (`OP_LEN`): strings, tables (border), `__len` for other types. */
 export function length(L: LuaThread, v: LuaValue, reg: number): LuaValue {
   if (typeof v === 'string') return v.length;
-  if (v instanceof LuaTable) return v.length();
+  if (v instanceof IsLuaTable) return v.length();
   const tm = getTM(L.vm, v, '__len');
   if (tm === undefined) {
-    if (v instanceof LuaStruct) {
+    if (v instanceof IsLuaStruct) {
       const p = structProxy(v);
       if (p !== null) return p.length();
     }

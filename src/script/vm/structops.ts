@@ -8,8 +8,8 @@
  * - a tag chain (`*MT` forms) walks `meta` slot, then the `__index` / `__newindex` slot the chain word names, level
  *   by level; when a link is not a structure the access falls back to ordinary indexing by the slot's name.
  */
-import { LuaTable } from './table.ts';
-import { LuaStruct, type LuaValue } from './value.ts';
+import { IsLuaTable, LuaTable } from './table.ts';
+import { IsLuaStruct, LuaStruct, type LuaValue } from './value.ts';
 import type { LuaThread } from './thread.ts';
 import type { SlotSide, StructSide } from './proto.ts';
 import { checkSlotValue, describeValueType, index, setIndex, typeMatches } from './meta.ts';
@@ -28,7 +28,7 @@ export function newStruct(L: LuaThread, s: StructSide): LuaStruct {
 export function slotTarget(L: LuaThread, s: LuaStruct): LuaTable {
   const p = s.def.proxyPos;
   const t = p >= 0 ? s.slots[p] : undefined;
-  if (t instanceof LuaTable) return t;
+  if (t instanceof IsLuaTable) return t;
   return L.vm.runError(L, `structure '${s.def.name}' has no proxy table for positional items`);
 }
 
@@ -40,7 +40,7 @@ function registerName(L: LuaThread, reg: number): string {
 }
 
 function expectStruct(L: LuaThread, v: LuaValue, reg: number, what: string): LuaStruct {
-  if (v instanceof LuaStruct) return v;
+  if (v instanceof IsLuaStruct) return v;
   return L.vm.runError(L, `attempt to ${what}${registerName(L, reg)} (a structure expected, got ${describeValueType(v)})`);
 }
 
@@ -71,7 +71,7 @@ export function checkType(L: LuaThread, v: LuaValue, typeId: number, reg: number
 export function checkTypeStruct(L: LuaThread, v: LuaValue, s: StructSide, reg: number): void {
   if (v === undefined) return;
   if (s.def === null) L.vm.runError(L, `invalid bytecode: type check names unknown structure id ${s.id}`);
-  if (v instanceof LuaStruct && sameStruct(v.def, s.def)) return;
+  if (v instanceof IsLuaStruct && sameStruct(v.def, s.def)) return;
   L.vm.runError(L, `type check failed:${registerName(L, reg) || ' value'} is ${describeValueType(v)}, '${s.def.name}' expected`);
 }
 
@@ -85,8 +85,8 @@ function walkChain(L: LuaThread, obj: LuaStruct, s: SlotSide): LuaStruct | { nam
   for (let i = 0; i < s.chain.length; i++) {
     const link = s.chain[i]!;
     const meta: LuaValue = def !== null && def.metaPos >= 0 && cur !== null ? cur.slots[def.metaPos] : undefined;
-    const next: LuaValue = meta instanceof LuaStruct ? meta.slots[link] : undefined;
-    if (!(next instanceof LuaStruct)) return { name: chainSlotName(L, obj.def, s) };
+    const next: LuaValue = meta instanceof IsLuaStruct ? meta.slots[link] : undefined;
+    if (!(next instanceof IsLuaStruct)) return { name: chainSlotName(L, obj.def, s) };
     cur = next;
     def = next.def;
   }
@@ -110,7 +110,7 @@ function chainSlotName(L: LuaThread, start: StructDef, s: SlotSide): string {
 export function getSlotChain(L: LuaThread, target: LuaValue, reg: number, s: SlotSide): LuaValue {
   const inst = expectStruct(L, target, reg, 'index');
   const r = walkChain(L, inst, s);
-  if (r instanceof LuaStruct) {
+  if (r instanceof IsLuaStruct) {
     checkPosition(L, r, s.position);
     return r.slots[s.position];
   }
@@ -121,7 +121,7 @@ export function getSlotChain(L: LuaThread, target: LuaValue, reg: number, s: Slo
 export function setSlotChain(L: LuaThread, target: LuaValue, reg: number, s: SlotSide, v: LuaValue): void {
   const inst = expectStruct(L, target, reg, 'set a slot of');
   const r = walkChain(L, inst, s);
-  if (!(r instanceof LuaStruct)) {
+  if (!(r instanceof IsLuaStruct)) {
     setIndex(L, inst, r.name, v, reg);
     return;
   }

@@ -12,7 +12,7 @@
  * Values are kept in native form (see `value.ts`). A table never reaches `maxEntries` slots: the VM's table size
  * budget is enforced where the parts grow.
  */
-import type { LuaValue } from './value.ts';
+import { instanceTest, type LuaValue } from './value.ts';
 
 /** Lua 5.1 `MAXBITS` (26 on 32-bit ints): array parts never exceed 2^26 slots. */
 const MAXBITS = 26;
@@ -383,3 +383,6 @@ export class LuaTable {
 }
 
 const EMPTY: LuaValue[] = [];
+
+/** The `instanceof` stand-in of {@link LuaTable} (see `instanceTest` in value.ts). */
+export const IsLuaTable = instanceTest(LuaTable);

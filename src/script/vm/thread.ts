@@ -7,7 +7,7 @@
  * boxed. Frames (`CallInfo`) are pooled; nothing is allocated per call.
  */
 import type { LuaVM } from './vm.ts';
-import { Upval, type HostFunction, type LuaClosure, type LuaValue } from './value.ts';
+import { instanceTest, Upval, type HostFunction, type LuaClosure, type LuaValue } from './value.ts';
 
 /** The value-slot marker of a number whose value is in `sn`. */
 export const NUM = 0;
@@ -196,3 +196,7 @@ export function upvalSet(u: Upval, v: LuaValue): void {
   if (t === null) u.v = v;
   else t.set(u.idx, v);
 }
+
+
+/** The `instanceof` stand-in of {@link LuaThread} (see `instanceTest` in value.ts). */
+export const IsLuaThread = instanceTest(LuaThread);

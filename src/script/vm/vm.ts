@@ -9,8 +9,8 @@
 import { jitAvailable } from './jit.ts';
 import { ToolkitError } from '../../binary/errors.ts';
 import type { HksChunk } from '../../formats/hks/chunk.ts';
-import { LuaTable, TableOverflow } from './table.ts';
-import { HostFunction, LuaClosure, Upval, type LuaValue, type NativeFn } from './value.ts';
+import { IsLuaTable, LuaTable, TableOverflow } from './table.ts';
+import { HostFunction, IsHostFunction, IsLuaClosure, LuaClosure, type LuaValue, type NativeFn, Upval } from './value.ts';
 import { defineHostFunction, type HostCall, type HostResult } from './host.ts';
 import { LuaThread, type ThreadStatus } from './thread.ts';
 import { decodeFunction, type ChunkInfo } from './proto.ts';
@@ -336,7 +336,7 @@ export class LuaVM {
   /** Registers a table of typed host functions as a global library (`name.fn`). */
   registerLibrary(name: string, fns: Record<string, (call: HostCall) => HostResult>): LuaTable {
     let t = this.globals.getStr(name);
-    if (!(t instanceof LuaTable)) {
+    if (!(t instanceof IsLuaTable)) {
       t = this.newTable();
       this.globals.setStr(name, t);
     }
@@ -526,11 +526,11 @@ export class LuaVM {
         co.top = fi + 1 + n;
         let f = co.sv[fi];
         let nargs = n;
-        if (!(f instanceof LuaClosure || f instanceof HostFunction)) {
+        if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) {
           nargs = resolveCallable(co, fi, n);
           f = co.sv[fi];
         }
-        if (f instanceof LuaClosure) {
+        if (f instanceof IsLuaClosure) {
           const ci = pushLuaFrame(co, f, fi, nargs, -1);
           ci.entry = true;
           execute(co, false);

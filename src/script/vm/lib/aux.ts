@@ -4,7 +4,7 @@
  *
  * Arguments of a native call live at `L.sv/sn[ra + 1 .. ra + nargs]`; results are written from `ra` on.
  */
-import { LuaTable } from '../table.ts';
+import { IsLuaTable, LuaTable } from '../table.ts';
 import { HostFunction, type LuaValue, type NativeFn } from '../value.ts';
 import type { LuaThread } from '../thread.ts';
 import type { LuaVM } from '../vm.ts';
@@ -114,7 +114,7 @@ export function optString(L: LuaThread, ra: number, nargs: number, i: number, d:
 
 export function checkTable(L: LuaThread, ra: number, nargs: number, i: number): LuaTable {
   const v = i <= nargs ? L.get(ra + i) : undefined;
-  if (v instanceof LuaTable) return v;
+  if (v instanceof IsLuaTable) return v;
   typeArgError(L, i, nargs, 'table');
 }
 

@@ -2,9 +2,9 @@
  * The base library as Lua 5.1 has it (`lbaselib.c`), plus `coroutine`. File functions (`dofile`, `loadfile`) exist
  * only when the host grants a file reader; `loadstring` / `load` compile through the compiler the host provides.
  */
-import { LuaTable } from '../table.ts';
-import { HostFunction, LightUserdata, LuaClosure, LuaStruct, LuaUserdata, YIELD_RESULT, type LuaValue, type NativeFn } from '../value.ts';
-import { LuaThread } from '../thread.ts';
+import { IsLuaTable, LuaTable } from '../table.ts';
+import { HostFunction, IsHostFunction, IsLightUserdata, IsLuaClosure, IsLuaStruct, IsLuaUserdata, LuaClosure, LuaStruct, LuaUserdata, type LuaValue, type NativeFn, YIELD_RESULT } from '../value.ts';
+import { IsLuaThread, LuaThread } from '../thread.ts';
 import { LuaError, type LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
 import { getStack } from '../debuginfo.ts';
@@ -92,8 +92,8 @@ export function rawToString(v: LuaValue): string {
     case 'bigint':
       return '0x' + v.toString(16).padStart(16, '0') + 'hl';
     default:
-      if (v instanceof LightUserdata) return `userdata: 0x${v.value.toString(16).padStart(8, '0')}`;
-      if (v instanceof LuaStruct) return `struct ${v.def.name}: ${addressOf(v)}`;
+      if (v instanceof IsLightUserdata) return `userdata: 0x${v.value.toString(16).padStart(8, '0')}`;
+      if (v instanceof IsLuaStruct) return `struct ${v.def.name}: ${addressOf(v)}`;
       return `${typeName(v)}: ${addressOf(v)}`;
   }
 }
@@ -112,7 +112,7 @@ function protectedResults(L: LuaThread, ra: number, err: LuaError | null): numbe
 /** The frame of a function level (1 = the caller of the native function) or a function argument (getfenv/setfenv). */
 function levelOrFunction(L: LuaThread, ra: number, nargs: number, i: number, def: number): { fn: LuaValue; level: number } {
   const v = arg(L, ra, nargs, i);
-  if (typeof v === 'object' && (v instanceof LuaClosure || v instanceof HostFunction)) return { fn: v, level: -1 };
+  if (typeof v === 'object' && (v instanceof IsLuaClosure || v instanceof IsHostFunction)) return { fn: v, level: -1 };
   const level = v === undefined ? def : checkInt(L, ra, nargs, i);
   if (level < 0) argError(L, i, 'level must be non-negative');
   if (level === 0) return { fn: undefined, level: 0 };
@@ -186,8 +186,8 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     getfenv(L, ra, nargs) {
       const { fn, level } = levelOrFunction(L, ra, nargs, 1, 1);
       if (level === 0) return ret1(L, ra, (L.env as LuaTable | null) ?? vm.globals);
-      if (fn instanceof LuaClosure) return ret1(L, ra, fn.env);
-      if (fn instanceof HostFunction) return ret1(L, ra, fn.env ?? vm.globals);
+      if (fn instanceof IsLuaClosure) return ret1(L, ra, fn.env);
+      if (fn instanceof IsHostFunction) return ret1(L, ra, fn.env ?? vm.globals);
       return ret1(L, ra, vm.globals);
     },
     setfenv(L, ra, nargs) {
@@ -198,7 +198,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
         return 0;
       }
       const { fn } = levelOrFunction(L, ra, nargs, 1, 1);
-      if (fn instanceof LuaClosure) fn.env = t;
+      if (fn instanceof IsLuaClosure) fn.env = t;
       else libError(L, "'setfenv' cannot change environment of given object");
       L.set(ra, fn);
       return 1;
@@ -212,10 +212,10 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
     },
     setmetatable(L, ra, nargs) {
       const t = arg(L, ra, nargs, 1);
-      if (t instanceof LuaStruct) return setStructMeta(L, ra, nargs, t);
-      if (!(t instanceof LuaTable)) typeArgError(L, 1, nargs, 'table');
+      if (t instanceof IsLuaStruct) return setStructMeta(L, ra, nargs, t);
+      if (!(t instanceof IsLuaTable)) typeArgError(L, 1, nargs, 'table');
       const mt = arg(L, ra, nargs, 2);
-      if (mt !== undefined && !(mt instanceof LuaTable)) argError(L, 2, 'nil or table expected');
+      if (mt !== undefined && !(mt instanceof IsLuaTable)) argError(L, 2, 'nil or table expected');
       if (t.metatable !== null && t.metatable.getStr('__metatable') !== undefined) libError(L, 'cannot change a protected metatable');
       t.metatable = (mt as LuaTable | undefined) ?? null;
       vm.noteMetatable(t);
@@ -349,7 +349,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
       const v = arg(L, ra, nargs, 1);
       const u = new LuaUserdata(null);
       if (v === true) u.metatable = vm.newTable();
-      else if (v instanceof LuaUserdata) {
+      else if (v instanceof IsLuaUserdata) {
         u.metatable = v.metatable;
       } else if (v !== undefined && v !== false) typeArgError(L, 1, nargs, 'boolean or proxy');
       if (u.metatable !== null) {
@@ -369,7 +369,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
       let src = '';
       if (typeof f === 'string') src = f;
       else {
-        if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 1, nargs, 'function');
+        if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 1, nargs, 'function');
         let pieces = 0;
         for (;;) {
           // lua_load is protected: an error in the reader is load's second result
@@ -398,7 +398,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
           // lookahead later); emulated for the first pieces by compiling what was read so far
           if (pieces <= 256) {
             const r = compile(src, name);
-            if (!(r instanceof LuaClosure) && errorBeforeEnd(src, r)) break;
+            if (!(r instanceof IsLuaClosure) && errorBeforeEnd(src, r)) break;
           }
         }
       }
@@ -409,7 +409,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
       const text = options.readFile?.(name) ?? null;
       if (text === null) libError(L, options.readFile ? `cannot open ${name}` : 'dofile: file access is not granted to scripts');
       const r = compile(text, '@' + name);
-      if (!(r instanceof LuaClosure)) throw new LuaError(r.error);
+      if (!(r instanceof IsLuaClosure)) throw new LuaError(r.error);
       L.set(ra, r);
       L.top = ra + 1;
       callValue(L, ra, 0, -1);
@@ -433,7 +433,7 @@ export function openBase(vm: LuaVM, options: BaseLibOptions = {}): void {
   };
   const loadResult = (L: LuaThread, ra: number, src: string, name: string): number => {
     const r = compile(src, name);
-    if (r instanceof LuaClosure) {
+    if (r instanceof IsLuaClosure) {
       r.env = (L.env as LuaTable | null) ?? vm.globals;
       L.set(ra, r);
       return 1;
@@ -478,13 +478,13 @@ function openCoroutine(vm: LuaVM): void {
   const co = newLib(vm, 'coroutine', {
     create(L, ra, nargs) {
       const f = arg(L, ra, nargs, 1);
-      if (!(f instanceof LuaClosure)) argError(L, 1, 'Lua function expected');
+      if (!(f instanceof IsLuaClosure)) argError(L, 1, 'Lua function expected');
       L.set(ra, vm.newThread(f));
       return 1;
     },
     resume(L, ra, nargs) {
       const c = arg(L, ra, nargs, 1);
-      if (!(c instanceof LuaThread)) typeArgError(L, 1, nargs, 'coroutine');
+      if (!(c instanceof IsLuaThread)) typeArgError(L, 1, nargs, 'coroutine');
       const n = resumeInto(L, ra + 1, c, ra + 2, nargs - 1);
       L.sv[ra] = n >= 0;
       return n >= 0 ? n + 1 : 2;
@@ -494,7 +494,7 @@ function openCoroutine(vm: LuaVM): void {
     },
     status(L, ra, nargs) {
       const c = arg(L, ra, nargs, 1);
-      if (!(c instanceof LuaThread)) typeArgError(L, 1, nargs, 'coroutine');
+      if (!(c instanceof IsLuaThread)) typeArgError(L, 1, nargs, 'coroutine');
       L.set(ra, c.status);
       return 1;
     },
@@ -504,7 +504,7 @@ function openCoroutine(vm: LuaVM): void {
     },
     wrap(L, ra, nargs) {
       const f = arg(L, ra, nargs, 1);
-      if (!(f instanceof LuaClosure)) argError(L, 1, 'Lua function expected');
+      if (!(f instanceof IsLuaClosure)) argError(L, 1, 'Lua function expected');
       const c = vm.newThread(f);
       L.set(
         ra,
@@ -539,7 +539,7 @@ function setStructMeta(L: LuaThread, ra: number, nargs: number, t: LuaStruct): n
   const mt = arg(L, ra, nargs, 2);
   const mp = t.def.metaPos;
   if (mp < 0) argError(L, 1, `structure '${t.def.name}' declares no meta`);
-  if (mt !== undefined && !(mt instanceof LuaTable) && !(mt instanceof LuaStruct)) argError(L, 2, 'nil, table or structure expected');
+  if (mt !== undefined && !(mt instanceof IsLuaTable) && !(mt instanceof IsLuaStruct)) argError(L, 2, 'nil, table or structure expected');
   const slot = t.def.byPosition[mp];
   if (slot) checkSlotValue(L, t.def, 'meta', slot.typeId, slot.structType, mt);
   t.slots[mp] = mt;

@@ -4,9 +4,9 @@
  * getmetatable / setmetatable for any type, getfenv / setfenv, getregistry, traceback and an interactive `debug()`.
  * Stack levels count tail calls as 5.1 does ("(tail call)" levels).
  */
-import { LuaTable } from '../table.ts';
-import { HostFunction, LuaClosure, LuaUserdata, type LuaValue } from '../value.ts';
-import { LuaThread, type CallInfo } from '../thread.ts';
+import { IsLuaTable, LuaTable } from '../table.ts';
+import { IsHostFunction, IsLuaClosure, IsLuaUserdata, LuaClosure, type LuaValue } from '../value.ts';
+import { type CallInfo, IsLuaThread, LuaThread } from '../thread.ts';
 import { HOOK_CALL, HOOK_COUNT, HOOK_LINE, HOOK_RET, type LuaVM } from '../vm.ts';
 import { calledName, chunkId, currentLine, getStack, localName, traceback, type Level } from '../debuginfo.ts';
 import { getMetatable, typeName } from '../meta.ts';
@@ -16,7 +16,7 @@ import { arg, argError, checkAny, checkInt, checkString, checkTable, libError, n
 /** Optional thread first argument: returns the thread and the index of the next argument. */
 function threadArg(L: LuaThread, ra: number, nargs: number): { co: LuaThread; first: number } {
   const v = arg(L, ra, nargs, 1);
-  if (v instanceof LuaThread) return { co: v, first: 2 };
+  if (v instanceof IsLuaThread) return { co: v, first: 2 };
   return { co: L, first: 1 };
 }
 
@@ -44,7 +44,7 @@ export function openDebug(vm: LuaVM): void {
             t.setStr('linedefined', -1);
             t.setStr('lastlinedefined', -1);
             t.setStr('what', 'tail');
-          } else if (fn instanceof LuaClosure) {
+          } else if (fn instanceof IsLuaClosure) {
             const p = fn.p;
             t.setStr('source', p.chunk.source);
             t.setStr('short_src', chunkId(p.chunk.source));
@@ -63,7 +63,7 @@ export function openDebug(vm: LuaVM): void {
           t.setStr('currentline', ci && ci.cl !== null ? currentLine(ci) : -1);
           break;
         case 'u':
-          t.setStr('nups', fn instanceof LuaClosure ? fn.p.nups : 0);
+          t.setStr('nups', fn instanceof IsLuaClosure ? fn.p.nups : 0);
           break;
         case 'n': {
           const nm = lv && 'ci' in lv ? calledName(co, lv.ci) : null;
@@ -77,7 +77,7 @@ export function openDebug(vm: LuaVM): void {
           if (!isTail) t.setStr('func', fn);
           break;
         case 'L':
-          if (fn instanceof LuaClosure) t.setStr('activelines', activeLines(vm, ci, fn));
+          if (fn instanceof IsLuaClosure) t.setStr('activelines', activeLines(vm, ci, fn));
           break;
         case '>':
           break;
@@ -101,13 +101,13 @@ export function openDebug(vm: LuaVM): void {
   };
 
   const upvalue = (f: LuaValue, n: number): { name: string; get: () => LuaValue; set: (v: LuaValue) => void } | null => {
-    if (f instanceof LuaClosure) {
+    if (f instanceof IsLuaClosure) {
       const names = f.p.fn.debug?.upvalueNames ?? [];
       if (!(1 <= n && n <= names.length && n <= f.up.length)) return null;
       const u = f.up[n - 1]!;
       return { name: names[n - 1] ?? '', get: () => upvalGet(u), set: (v) => upvalSet(u, v) };
     }
-    if (f instanceof HostFunction && f.upvalues !== null && 1 <= n && n <= f.upvalues.length) {
+    if (f instanceof IsHostFunction && f.upvalues !== null && 1 <= n && n <= f.upvalues.length) {
       const ups = f.upvalues;
       return { name: '', get: () => ups[n - 1], set: (v) => void (ups[n - 1] = v) };
     }
@@ -119,7 +119,7 @@ export function openDebug(vm: LuaVM): void {
       const { co, first } = threadArg(L, ra, nargs);
       const what = optString(L, ra, nargs, first + 1, 'flnSu');
       const target = arg(L, ra, nargs, first);
-      if (target instanceof LuaClosure || target instanceof HostFunction) {
+      if (target instanceof IsLuaClosure || target instanceof IsHostFunction) {
         if (what.includes('>')) argError(L, first + 1, 'invalid option');
         L.set(ra, info(L, co, what, { fn: target, level: null }));
         return 1;
@@ -165,7 +165,7 @@ export function openDebug(vm: LuaVM): void {
     },
     getupvalue(L, ra, nargs) {
       const f = arg(L, ra, nargs, 1);
-      if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 1, nargs, 'function');
+      if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 1, nargs, 'function');
       const u = upvalue(f, checkInt(L, ra, nargs, 2));
       if (u === null) return 0;
       L.set(ra, u.name);
@@ -174,7 +174,7 @@ export function openDebug(vm: LuaVM): void {
     },
     setupvalue(L, ra, nargs) {
       const f = arg(L, ra, nargs, 1);
-      if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 1, nargs, 'function');
+      if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 1, nargs, 'function');
       const n = checkInt(L, ra, nargs, 2);
       const v = checkAny(L, ra, nargs, 3);
       const u = upvalue(f, n);
@@ -193,7 +193,7 @@ export function openDebug(vm: LuaVM): void {
         return 0;
       }
       const smask = checkString(L, ra, nargs, first + 1);
-      if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, first, nargs, 'function');
+      if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, first, nargs, 'function');
       const count = arg(L, ra, nargs, first + 2) === undefined ? 0 : checkInt(L, ra, nargs, first + 2);
       let mask = 0;
       if (smask.includes('c')) mask |= HOOK_CALL;
@@ -230,12 +230,12 @@ export function openDebug(vm: LuaVM): void {
     setmetatable(L, ra, nargs) {
       const v = arg(L, ra, nargs, 1);
       const mt = arg(L, ra, nargs, 2);
-      if (mt !== undefined && !(mt instanceof LuaTable)) argError(L, 2, 'nil or table expected');
+      if (mt !== undefined && !(mt instanceof IsLuaTable)) argError(L, 2, 'nil or table expected');
       const m = (mt as LuaTable | undefined) ?? null;
-      if (v instanceof LuaTable) {
+      if (v instanceof IsLuaTable) {
         v.metatable = m;
         vm.noteMetatable(v);
-      } else if (v instanceof LuaUserdata) v.metatable = m;
+      } else if (v instanceof IsLuaUserdata) v.metatable = m;
       else if (typeof v === 'string') vm.stringMeta = m;
       else if (m === null) vm.typeMetas.delete(typeName(v));
       else vm.typeMetas.set(typeName(v), m);
@@ -244,20 +244,20 @@ export function openDebug(vm: LuaVM): void {
     },
     getfenv(L, ra, nargs) {
       const v = arg(L, ra, nargs, 1);
-      if (v instanceof LuaClosure) L.set(ra, v.env);
-      else if (v instanceof HostFunction) L.set(ra, v.env ?? vm.globals);
-      else if (v instanceof LuaUserdata) L.set(ra, v.env ?? undefined);
-      else if (v instanceof LuaThread) L.set(ra, (v.env as LuaTable | null) ?? vm.globals);
+      if (v instanceof IsLuaClosure) L.set(ra, v.env);
+      else if (v instanceof IsHostFunction) L.set(ra, v.env ?? vm.globals);
+      else if (v instanceof IsLuaUserdata) L.set(ra, v.env ?? undefined);
+      else if (v instanceof IsLuaThread) L.set(ra, (v.env as LuaTable | null) ?? vm.globals);
       else L.set(ra, undefined);
       return 1;
     },
     setfenv(L, ra, nargs) {
       const v = arg(L, ra, nargs, 1);
       const t = checkTable(L, ra, nargs, 2);
-      if (v instanceof LuaClosure) v.env = t;
-      else if (v instanceof HostFunction) v.env = t;
-      else if (v instanceof LuaUserdata) v.env = t;
-      else if (v instanceof LuaThread) v.env = t;
+      if (v instanceof IsLuaClosure) v.env = t;
+      else if (v instanceof IsHostFunction) v.env = t;
+      else if (v instanceof IsLuaUserdata) v.env = t;
+      else if (v instanceof IsLuaThread) v.env = t;
       else libError(L, "'setfenv' cannot change environment of given object");
       L.set(ra, v);
       return 1;

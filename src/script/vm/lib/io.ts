@@ -5,7 +5,7 @@
  * Text is bytes (one char per byte).
  */
 import { LuaTable } from '../table.ts';
-import { HostFunction, LuaUserdata, type LuaValue } from '../value.ts';
+import { HostFunction, IsLuaUserdata, LuaUserdata, type LuaValue } from '../value.ts';
 import type { LuaThread } from '../thread.ts';
 import type { LuaVM } from '../vm.ts';
 import { numberToString, stringToNumber } from '../numfmt.ts';
@@ -115,7 +115,7 @@ export function openIo(vm: LuaVM, host: IoHost = {}): LuaTable {
   };
   const toFile = (L: LuaThread, ra: number, nargs: number, i: number): LuaFile => {
     const v = arg(L, ra, nargs, i);
-    const f = v instanceof LuaUserdata ? files.get(v) : undefined;
+    const f = v instanceof IsLuaUserdata ? files.get(v) : undefined;
     if (!f) typeArgError(L, i, nargs, 'FILE*');
     return f;
   };
@@ -300,13 +300,13 @@ export function openIo(vm: LuaVM, host: IoHost = {}): LuaTable {
     },
     type(L, ra, nargs) {
       const v = arg(L, ra, nargs, 1);
-      const f = v instanceof LuaUserdata ? files.get(v) : undefined;
+      const f = v instanceof IsLuaUserdata ? files.get(v) : undefined;
       L.set(ra, f === undefined ? undefined : f.closed ? 'closed file' : 'file');
       return 1;
     },
     output(L, ra, nargs) {
       const v = arg(L, ra, nargs, 1);
-      if (v instanceof LuaUserdata && files.has(v)) output = v;
+      if (v instanceof IsLuaUserdata && files.has(v)) output = v;
       else if (typeof v === 'string') {
         const h = host.open?.(v, 'w') ?? 'file access is not granted to scripts';
         if (typeof h === 'string') libError(L, `${v}: ${h}`);
@@ -317,7 +317,7 @@ export function openIo(vm: LuaVM, host: IoHost = {}): LuaTable {
     },
     input(L, ra, nargs) {
       const v = arg(L, ra, nargs, 1);
-      if (v instanceof LuaUserdata && files.has(v)) input = v;
+      if (v instanceof IsLuaUserdata && files.has(v)) input = v;
       else if (typeof v === 'string') {
         const h = host.open?.(v, 'r') ?? 'file access is not granted to scripts';
         if (typeof h === 'string') libError(L, `${v}: ${h}`);

@@ -4,8 +4,8 @@
  * (`package.loadlib` fails, cpath is empty). Without a granted file reader only preloaded and already loaded modules
  * are found.
  */
-import { LuaTable } from '../table.ts';
-import { HostFunction, LuaClosure, LuaUserdata, type LuaValue } from '../value.ts';
+import { IsLuaTable, LuaTable } from '../table.ts';
+import { HostFunction, IsHostFunction, IsLuaClosure, LuaUserdata, type LuaValue } from '../value.ts';
 import type { LuaThread } from '../thread.ts';
 import { LuaError, type LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
@@ -68,7 +68,7 @@ export function openPackage(vm: LuaVM, options: PackageOptions = {}): void {
   const preloadLoader = new HostFunction('loader_preload', (L, ra, nargs) => {
     const name = checkString(L, ra, nargs, 1);
     const preload = pkg.getStr('preload');
-    if (!(preload instanceof LuaTable)) libError(L, "'package.preload' must be a table");
+    if (!(preload instanceof IsLuaTable)) libError(L, "'package.preload' must be a table");
     const f = preload.getStr(name);
     L.set(ra, f === undefined ? `\n\tno field package.preload['${name}']` : f);
     return 1;
@@ -84,7 +84,7 @@ export function openPackage(vm: LuaVM, options: PackageOptions = {}): void {
     }
     const text = options.readFile!(file)!;
     const r = options.loadSource ? options.loadSource(text, '@' + file) : { error: 'no compiler' };
-    if (!(r instanceof LuaClosure)) libError(L, `error loading module '${name}' from file '${file}':\n\t${r.error}`);
+    if (!(r instanceof IsLuaClosure)) libError(L, `error loading module '${name}' from file '${file}':\n\t${r.error}`);
     r.env = vm.globals;
     L.set(ra, r);
     return 1;
@@ -106,14 +106,14 @@ export function openPackage(vm: LuaVM, options: PackageOptions = {}): void {
         return 1;
       }
       const ls = pkg.getStr('loaders');
-      if (!(ls instanceof LuaTable)) libError(L, "'package.loaders' must be a table");
+      if (!(ls instanceof IsLuaTable)) libError(L, "'package.loaders' must be a table");
       let msg = '';
       let loader: LuaValue = undefined;
       for (let i = 1; ; i++) {
         const f = ls.getInt(i);
         if (f === undefined) libError(L, `module '${name}' not found:${msg}`);
         const r = call1(L, f, name);
-        if (r instanceof LuaClosure || r instanceof HostFunction) {
+        if (r instanceof IsLuaClosure || r instanceof IsHostFunction) {
           loader = r;
           break;
         }
@@ -129,7 +129,7 @@ export function openPackage(vm: LuaVM, options: PackageOptions = {}): void {
     module(L, ra, nargs) {
       const name = checkString(L, ra, nargs, 1);
       let mod = loaded.getStr(name);
-      if (!(mod instanceof LuaTable)) {
+      if (!(mod instanceof IsLuaTable)) {
         // findtable: create nested tables along the dotted name
         let t: LuaTable = G;
         for (const part of name.split('.')) {
@@ -137,7 +137,7 @@ export function openPackage(vm: LuaVM, options: PackageOptions = {}): void {
           if (next === undefined) {
             next = vm.newTable();
             t.setStr(part, next);
-          } else if (!(next instanceof LuaTable)) libError(L, `name conflict for module '${name}'`);
+          } else if (!(next instanceof IsLuaTable)) libError(L, `name conflict for module '${name}'`);
           t = next as LuaTable;
         }
         mod = t;

@@ -3,10 +3,10 @@
  * scripts), find, format, gmatch, gsub, len, lower, match, rep, reverse, sub, upper; strings get a metatable whose
  * `__index` is this table, so `s:upper()` works. Strings are byte strings; case mapping is the C locale's.
  */
-import { LuaTable } from '../table.ts';
+import { IsLuaTable, LuaTable } from '../table.ts';
 import { HKS_STANDARD_TYPES, writeHksChunk } from '../../../formats/hks/chunk.ts';
 import { latin1Decode } from '../../../binary/text.ts';
-import { HostFunction, LuaClosure, type LuaValue } from '../value.ts';
+import { HostFunction, IsHostFunction, IsLuaClosure, type LuaValue } from '../value.ts';
 import type { LuaThread } from '../thread.ts';
 import type { LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
@@ -205,7 +205,7 @@ function addValue(L: LuaThread, ms: MatchState, s: number, e: number, repl: LuaV
     return;
   }
   let v: LuaValue;
-  if (repl instanceof LuaTable) v = index(L, repl, getCapture(ms, 0, s, e));
+  if (repl instanceof IsLuaTable) v = index(L, repl, getCapture(ms, 0, s, e));
   else {
     const top = L.top;
     const n = ms.level === 0 ? 1 : ms.level;
@@ -220,7 +220,7 @@ function addValue(L: LuaThread, ms: MatchState, s: number, e: number, repl: LuaV
   if (v === undefined || v === false) parts.push(src.slice(s, e));
   else if (typeof v === 'string') parts.push(v);
   else if (typeof v === 'number') parts.push(numberToString(v));
-  else libError(L, `invalid replacement value (a ${typeof v === 'boolean' ? 'boolean' : v instanceof LuaTable ? 'table' : 'userdata'})`);
+  else libError(L, `invalid replacement value (a ${typeof v === 'boolean' ? 'boolean' : v instanceof IsLuaTable ? 'table' : 'userdata'})`);
 }
 
 export function openString(vm: LuaVM): LuaTable {
@@ -251,8 +251,8 @@ export function openString(vm: LuaVM): LuaTable {
     },
     dump(L, ra, nargs) {
       const f = arg(L, ra, nargs, 1);
-      if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 1, nargs, 'function');
-      if (!(f instanceof LuaClosure)) libError(L, 'unable to dump given function');
+      if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 1, nargs, 'function');
+      if (!(f instanceof IsLuaClosure)) libError(L, 'unable to dump given function');
       // the function as the main function of a chunk with its own chunk's header and structure section
       const info = f.p.chunk;
       const fn = f.p.fn;
@@ -306,7 +306,7 @@ export function openString(vm: LuaVM): LuaTable {
       let p = checkString(L, ra, nargs, 2);
       const repl = arg(L, ra, nargs, 3);
       const maxN = optInt(L, ra, nargs, 4, src.length + 1);
-      if (!(typeof repl === 'string' || typeof repl === 'number' || repl instanceof LuaTable || repl instanceof LuaClosure || repl instanceof HostFunction)) {
+      if (!(typeof repl === 'string' || typeof repl === 'number' || repl instanceof IsLuaTable || repl instanceof IsLuaClosure || repl instanceof IsHostFunction)) {
         argError(L, 3, 'string/function/table expected');
       }
       const anchor = p.charCodeAt(0) === 94;

@@ -5,7 +5,7 @@
  * the same "invalid order function for sorting" as Lua 5.1.
  */
 import { LuaTable } from '../table.ts';
-import { HostFunction, LuaClosure, type LuaValue } from '../value.ts';
+import { IsHostFunction, IsLuaClosure, type LuaValue } from '../value.ts';
 import type { LuaThread } from '../thread.ts';
 import type { LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
@@ -53,7 +53,7 @@ export function openTable(vm: LuaVM): LuaTable {
     foreach(L, ra, nargs) {
       const t = checkTable(L, ra, nargs, 1);
       const f = arg(L, ra, nargs, 2);
-      if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 2, nargs, 'function');
+      if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 2, nargs, 'function');
       const out = { k: undefined as LuaValue, v: undefined as LuaValue };
       let k: LuaValue = undefined;
       for (;;) {
@@ -71,7 +71,7 @@ export function openTable(vm: LuaVM): LuaTable {
     foreachi(L, ra, nargs) {
       const t = checkTable(L, ra, nargs, 1);
       const f = arg(L, ra, nargs, 2);
-      if (!(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 2, nargs, 'function');
+      if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 2, nargs, 'function');
       const n = t.length();
       for (let i = 1; i <= n; i++) {
         const v = callF(L, f, i, t.getInt(i), 1);
@@ -130,7 +130,7 @@ export function openTable(vm: LuaVM): LuaTable {
       const t = checkTable(L, ra, nargs, 1);
       const n = t.length();
       const f = arg(L, ra, nargs, 2);
-      if (f !== undefined && !(f instanceof LuaClosure || f instanceof HostFunction)) typeArgError(L, 2, nargs, 'function');
+      if (f !== undefined && !(f instanceof IsLuaClosure || f instanceof IsHostFunction)) typeArgError(L, 2, nargs, 'function');
       const lt =
         f === undefined
           ? (a: LuaValue, b: LuaValue): boolean => lessThan(L, a, b)
