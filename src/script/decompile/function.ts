@@ -596,6 +596,8 @@ class FunctionBuilder {
       const obj = this.pendingAt(i.a) >= 0 ? this.stack[this.pendingAt(i.a)] : undefined;
       const hmake = obj?.expr.k === 'table' && obj.expr.struct !== undefined;
       if (obj?.table && obj.reg === i.a && obj.table.hashCount >= obj.table.hashLimit && !hmake) pendingBelow(i.a);
+      // A stored-into value the code after the store writes above: it lives on (`local t = f(); t.x = 1; …`).
+      if (obj && obj.reg === i.a && obj.span === 1 && !obj.table && this.writesAboveFree(i.next, i.a)) pendingBelow(i.a);
       for (const r of [i.b, i.c]) if (!isConstantOperand(r) && r < i.a) pendingBelow(r);
       if (!isConstantOperand(i.b) && !isConstantOperand(i.c) && i.c < i.b) pendingBelow(i.c);
     } else if (i.family === 'SETSLOTI' || i.family === 'SETSLOT' || i.family === 'SETSLOTS' || i.family === 'SETSLOTMT' || i.family === 'SETSLOTN') {
