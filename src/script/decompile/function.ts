@@ -597,7 +597,7 @@ class FunctionBuilder {
       const hmake = obj?.expr.k === 'table' && obj.expr.struct !== undefined;
       if (obj?.table && obj.reg === i.a && obj.table.hashCount >= obj.table.hashLimit && !hmake) pendingBelow(i.a);
       // A stored-into value the code after the store writes above: it lives on (`local t = f(); t.x = 1; …`).
-      if (obj && obj.reg === i.a && obj.span === 1 && !obj.table && this.writesAboveFree(i.next, i.a)) pendingBelow(i.a);
+      if (obj && obj.reg === i.a && obj.span === 1 && !obj.table && (this.writesAboveFree(i.next, i.a) || this.readBeforeWritten(i.a, i.next, Math.min(this.size, i.next + 64)))) pendingBelow(i.a);
       for (const r of [i.b, i.c]) if (!isConstantOperand(r) && r < i.a) pendingBelow(r);
       if (!isConstantOperand(i.b) && !isConstantOperand(i.c) && i.c < i.b) pendingBelow(i.c);
     } else if (i.family === 'SETSLOTI' || i.family === 'SETSLOT' || i.family === 'SETSLOTS' || i.family === 'SETSLOTMT' || i.family === 'SETSLOTN') {
@@ -1371,6 +1371,13 @@ class FunctionBuilder {
       // A profile build still names the prototype after the local.
       this.nameFromPrototype(self, this.fn.children[i.bx]?.debug?.name);
     }
+    // Profile builds: a prototype named by a bare identifier is `local function NAME` or `function NAME()`; the
+    // latter stores the closure at once (SETGLOBAL / SETUPVAL), so a closure kept in the free register is the former.
+    const protoName = this.fn.children[i.bx]?.debug?.name;
+    if (!self && this.infer && this.stack.length === 0 && i.a === this.nactvar && protoName && isLuaIdentifier(protoName) && !this.storesRegister(this.at[i.next], i.a)) {
+      self = this.newLocal(i.a, i.next);
+      this.nameFromPrototype(self, protoName);
+    }
     let selfCapture = false;
     for (const d of i.data) {
       const kind = d & 0xff;
@@ -1415,6 +1422,15 @@ class FunctionBuilder {
   private nameFromPrototype(v: LocalVar, protoName: string | null | undefined): void {
     if (!this.infer || protoName === null || protoName === undefined || !isLuaIdentifier(protoName) || !/^l_\d+_\d+$/.test(v.name)) return;
     v.name = protoName;
+  }
+
+  /** `i` stores register `reg` somewhere (a global, an upvalue, a table or structure slot, another register). */
+  private storesRegister(i: HksInstruction | undefined, reg: number): boolean {
+    if (!i) return false;
+    if (i.family === 'SETGLOBAL' || i.family === 'SETUPVAL') return i.a === reg;
+    if (i.family === 'MOVE') return i.b === reg;
+    if (i.family === 'SETTABLE' || i.family.startsWith('SETSLOT')) return i.c === reg;
+    return false;
   }
 
   private localStartingAfter(i: HksInstruction): LocalVar | undefined {
