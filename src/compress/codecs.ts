@@ -7,7 +7,7 @@
  * pass their own). When it is absent the error names the package.
  */
 import { CodecError, ErrorCode, FormatError, UnsupportedError } from '../binary/errors.ts';
-import { decodeLzb16 } from './lzb16.ts';
+import { decodeLzb16, decodeLzb16Into } from './lzb16.ts';
 import { oodleCodecName, readOodleBlockHeader } from './oodle.ts';
 
 /** The part of `ooz-wasm`'s API scry uses. */
@@ -102,6 +102,18 @@ export class ChunkDecoder {
   async decode(payload: Uint8Array, rawSize: number, offset = 0, format = 'arch06'): Promise<Uint8Array> {
     if (payload.length !== rawSize && !this.ooz && payload.length >= 2 && (payload[1]! & 0x7f) !== 0x02) await this.loadOoz();
     return this.decodeSync(payload, rawSize, offset, format);
+  }
+
+  /**
+   * Decodes synchronously into `out[at, at + rawSize)` (LZB16 and raw chunks without an intermediate copy);
+   * Kraken-family chunks need `loadOoz()` first.
+   */
+  decodeSyncInto(payload: Uint8Array, out: Uint8Array, at: number, rawSize: number, offset = 0, format = 'arch06'): void {
+    if (payload.length !== rawSize && readOodleBlockHeader(payload, offset, format).codec?.backend === 'lzb16') {
+      decodeLzb16Into(payload, out, at, rawSize, { strict: this.strict, offset, format });
+      return;
+    }
+    out.set(this.decodeSync(payload, rawSize, offset, format), at);
   }
 
   /** Decodes synchronously; Kraken-family chunks need `loadOoz()` first. */

@@ -31,55 +31,141 @@ export interface Lzb16Options {
   format?: string;
 }
 
+const NO_OPTIONS: Lzb16Options = {};
+
+function failAt(format: string, offset: number, path: string, reason: string): FormatError {
+  return new FormatError(format, offset, `/lzb16/${path}`, reason);
+}
+
+function refuseAt(format: string, offset: number, hypothesis: string, reason: string): UnsupportedError {
+  return new UnsupportedError(format, offset, `/lzb16`, hypothesis, `${reason} (hypothesis ${hypothesis} is unverified; decode with strict off to accept it)`);
+}
+
 /** Decodes one LZB16 chunk payload (block header included) to exactly `rawSize` bytes. */
-export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16Options = {}): Uint8Array {
+export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16Options = NO_OPTIONS): Uint8Array {
+  if (!Number.isInteger(rawSize) || rawSize < 0 || rawSize > 0x10000) throw failAt(options.format ?? 'lzb16', options.offset ?? 0, 'rawSize', `raw size ${rawSize} is outside 0..65536`);
+  const out = new Uint8Array(rawSize);
+  decodeLzb16Into(payload, out, 0, rawSize, options);
+  return out;
+}
+
+/**
+ * Decodes one LZB16 chunk payload into `out[start, start + rawSize)`, for callers that assemble several chunks in
+ * one buffer. Matches never reach before `start`; nothing outside the range is written, whatever the input says.
+ */
+export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: number, rawSize: number, options: Lzb16Options = NO_OPTIONS): void {
   const strict = options.strict ?? true;
   const base = options.offset ?? 0;
   const format = options.format ?? 'lzb16';
-  const fail = (pos: number, path: string, reason: string): FormatError => new FormatError(format, base + pos, `/lzb16/${path}`, reason);
-  const refuse = (pos: number, hypothesis: string, reason: string): UnsupportedError =>
-    new UnsupportedError(format, base + pos, `/lzb16`, hypothesis, `${reason} (hypothesis ${hypothesis} is unverified; decode with strict off to accept it)`);
 
-  if (!Number.isInteger(rawSize) || rawSize < 0 || rawSize > 0x10000) throw fail(0, 'rawSize', `raw size ${rawSize} is outside 0..65536`);
+  if (!Number.isInteger(rawSize) || rawSize < 0 || rawSize > 0x10000) throw failAt(format, base, 'rawSize', `raw size ${rawSize} is outside 0..65536`);
+  if (!Number.isInteger(start) || start < 0 || start + rawSize > out.length) throw failAt(format, base, 'rawSize', `${rawSize} raw byte(s) at ${start} do not fit the ${out.length}-byte output`);
   const n = payload.length;
-  if (n < 2) throw fail(0, 'blockHeader', 'payload too short for the block header');
-  if ((payload[0]! & 0x0f) !== 0x0c || (payload[0]! & 0x30) !== 0) throw fail(0, 'blockHeader', `block header byte 0x${payload[0]!.toString(16)} is not an Oodle header`);
+  if (n < 2) throw failAt(format, base, 'blockHeader', 'payload too short for the block header');
+  if ((payload[0]! & 0x0f) !== 0x0c || (payload[0]! & 0x30) !== 0) throw failAt(format, base, 'blockHeader', `block header byte 0x${payload[0]!.toString(16)} is not an Oodle header`);
   if ((payload[0]! & 0x40) !== 0) throw new UnsupportedError(format, base, '/lzb16/blockHeader', 'oodle.uncompressedBlock', 'Oodle "uncompressed block" flag set (never seen)');
-  if ((payload[1]! & 0x7f) !== LZB16_STREAM_ID) throw fail(1, 'blockHeader', `codec byte 0x${payload[1]!.toString(16)} is not LZB16 (0x02)`);
+  if ((payload[1]! & 0x7f) !== LZB16_STREAM_ID) throw failAt(format, base + 1, 'blockHeader', `codec byte 0x${payload[1]!.toString(16)} is not LZB16 (0x02)`);
   if ((payload[1]! & 0x80) !== 0) throw new UnsupportedError(format, base + 1, '/lzb16/blockHeader', 'oodle.checksums', 'Oodle checksum flag set (never seen)');
-  if (strict && rawSize > LZB16_QUANTUM) throw refuse(2, H.multiQuantum.id, `raw size ${rawSize} needs more than one 16 KiB quantum`);
+  if (strict && rawSize > LZB16_QUANTUM) throw refuseAt(format, base + 2, H.multiQuantum.id, `raw size ${rawSize} needs more than one 16 KiB quantum`);
 
-  const out = new Uint8Array(rawSize);
+  // Unaligned little-endian word access: the fast path copies literals and matches 4 bytes at a time.
+  const pv = new DataView(payload.buffer, payload.byteOffset, n);
+  const ov = new DataView(out.buffer, out.byteOffset, out.length);
+  const end = start + rawSize;
   let pos = 2;
-  let op = 0;
-  while (op < rawSize) {
-    if (pos + 2 > n) throw fail(pos, 'quantumHeader', 'payload ends before the quantum header');
+  let op = start;
+  while (op < end) {
+    if (pos + 2 > n) throw failAt(format, base + pos, 'quantumHeader', 'payload ends before the quantum header');
     const qh = (payload[pos]! << 8) | payload[pos + 1]!;
-    if (qh >> 14 !== 0) throw refuse(pos, H.quantumFlags.id, `quantum header flags 0b${(qh >> 14).toString(2)} set`);
+    if (qh >> 14 !== 0) throw refuseAt(format, base + pos, H.quantumFlags.id, `quantum header flags 0b${(qh >> 14).toString(2)} set`);
     pos += 2;
     const qEnd = pos + (qh & 0x3fff) + 1;
-    if (qEnd > n) throw fail(pos - 2, 'quantumHeader', `quantum of ${qEnd - pos} byte(s) runs past the payload (${n - pos} left)`);
-    const outEnd = Math.min(rawSize, op + LZB16_QUANTUM);
+    if (qEnd > n) throw failAt(format, base + pos - 2, 'quantumHeader', `quantum of ${qEnd - pos} byte(s) runs past the payload (${n - pos} left)`);
+    const outEnd = Math.min(end, op + LZB16_QUANTUM);
+    // The fast path takes a token when it cannot run out of input or output: literals and matches are copied in whole
+    // words, so each may write up to 7 bytes past its end, all inside the quantum's output and overwritten by the
+    // tokens that follow.
+    const inFast = qEnd - FAST_INPUT_MARGIN;
+    const outFast = outEnd - FAST_OUTPUT_MARGIN;
     while (op < outEnd) {
-      if (pos >= qEnd) throw fail(pos, 'token', `quantum input ends with ${outEnd - op} byte(s) still to produce`);
       const tokenAt = pos;
+      if (pos <= inFast && op <= outFast) {
+        // The verified shapes (literals without a 0xFF chain, a near or long match at offset 4 or more, not
+        // reaching before the chunk or past the output); anything else goes through the careful path below.
+        const opAt = op;
+        const t = payload[pos++]!;
+        let lit = t & 15;
+        let fast = true;
+        if (lit !== 15) {
+          // 0..14 literals: one, two or four words (most tokens carry at most 4)
+          ov.setUint32(op, pv.getUint32(pos, true), true);
+          if (lit > 4) {
+            ov.setUint32(op + 4, pv.getUint32(pos + 4, true), true);
+            if (lit > 8) {
+              ov.setUint32(op + 8, pv.getUint32(pos + 8, true), true);
+              ov.setUint32(op + 12, pv.getUint32(pos + 12, true), true);
+            }
+          }
+          pos += lit;
+          op += lit;
+        } else {
+          const e = payload[pos++]!;
+          lit += e;
+          if (e === 0xff || lit > qEnd - pos - FAST_INPUT_MARGIN || lit > outEnd - op - FAST_OUTPUT_MARGIN) fast = false;
+          else {
+            for (let k = 0; k < lit; k += 4) ov.setUint32(op + k, pv.getUint32(pos + k, true), true);
+            pos += lit;
+            op += lit;
+          }
+        }
+        if (fast) {
+          const m = t >> 4;
+          let len = m + 4;
+          if (m === 15) {
+            const e = payload[pos++]!;
+            len = e + 19;
+            if (e >= 0x7f) fast = false;
+          }
+          const dist = payload[pos]! | (payload[pos + 1]! << 8);
+          if (fast && dist >= 4 && dist <= op - start && len <= outEnd - op - 8) {
+            pos += 2;
+            const from = op - dist;
+            if (dist >= 8) {
+              // two words per step: both are read before either is written
+              for (let k = 0; k < len; k += 8) {
+                const w0 = ov.getUint32(from + k, true);
+                const w1 = ov.getUint32(from + k + 4, true);
+                ov.setUint32(op + k, w0, true);
+                ov.setUint32(op + k + 4, w1, true);
+              }
+            } else {
+              for (let k = 0; k < len; k += 4) ov.setUint32(op + k, ov.getUint32(from + k, true), true);
+            }
+            op += len;
+            continue;
+          }
+        }
+        pos = tokenAt;
+        op = opAt;
+      }
+      if (pos >= qEnd) throw failAt(format, base + pos, 'token', `quantum input ends with ${outEnd - op} byte(s) still to produce`);
       const t = payload[pos++]!;
       let lit = t & 15;
       if (lit === 15) {
-        if (pos >= qEnd) throw fail(pos, 'literalExtension', 'input ends inside a literal count');
+        if (pos >= qEnd) throw failAt(format, base + pos, 'literalExtension', 'input ends inside a literal count');
         let e = payload[pos++]!;
         lit += e;
         if (e === 0xff) {
-          if (strict) throw refuse(pos - 1, H.literalChain.id, 'literal extension byte 0xFF');
+          if (strict) throw refuseAt(format, base + pos - 1, H.literalChain.id, 'literal extension byte 0xFF');
           while (e === 0xff) {
-            if (pos >= qEnd) throw fail(pos, 'literalExtension', 'input ends inside a literal count');
+            if (pos >= qEnd) throw failAt(format, base + pos, 'literalExtension', 'input ends inside a literal count');
             e = payload[pos++]!;
             lit += e;
           }
         }
       }
-      if (lit > qEnd - pos) throw fail(tokenAt, 'literals', `${lit} literal(s) run past the quantum input (${qEnd - pos} left)`);
-      if (lit > outEnd - op) throw fail(tokenAt, 'literals', `${lit} literal(s) overflow the declared raw size (${outEnd - op} left)`);
+      if (lit > qEnd - pos) throw failAt(format, base + tokenAt, 'literals', `${lit} literal(s) run past the quantum input (${qEnd - pos} left)`);
+      if (lit > outEnd - op) throw failAt(format, base + tokenAt, 'literals', `${lit} literal(s) overflow the declared raw size (${outEnd - op} left)`);
       if (lit < 32) {
         for (const stop = pos + lit; pos < stop; ) out[op++] = payload[pos++]!;
       } else {
@@ -93,16 +179,16 @@ export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16
       let dist: number;
       if (m < 15) {
         len = m + 4;
-        if (pos + 2 > qEnd) throw fail(pos, 'matchOffset', 'input ends inside a match offset');
+        if (pos + 2 > qEnd) throw failAt(format, base + pos, 'matchOffset', 'input ends inside a match offset');
         dist = payload[pos]! | (payload[pos + 1]! << 8);
         pos += 2;
       } else {
-        if (pos >= qEnd) throw fail(pos, 'matchExtension', 'input ends inside a match length');
+        if (pos >= qEnd) throw failAt(format, base + pos, 'matchExtension', 'input ends inside a match length');
         const e = payload[pos++]!;
         if (e < 0x80) {
-          if (e === 0x7f && strict) throw refuse(pos - 1, H.longMatch.id, 'match extension byte 0x7F');
+          if (e === 0x7f && strict) throw refuseAt(format, base + pos - 1, H.longMatch.id, 'match extension byte 0x7F');
           len = e + 19;
-          if (pos + 2 > qEnd) throw fail(pos, 'matchOffset', 'input ends inside a match offset');
+          if (pos + 2 > qEnd) throw failAt(format, base + pos, 'matchOffset', 'input ends inside a match offset');
           dist = payload[pos]! | (payload[pos + 1]! << 8);
           pos += 2;
         } else {
@@ -110,9 +196,9 @@ export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16
           dist = e & 7;
         }
       }
-      if (dist === 0) throw fail(tokenAt, 'matchOffset', 'match offset 0');
-      if (dist > op) throw fail(tokenAt, 'matchOffset', `match offset ${dist} reaches before the start of the chunk (${op} byte(s) produced)`);
-      if (len > outEnd - op) throw fail(tokenAt, 'matchLength', `match of ${len} byte(s) overflows the declared raw size (${outEnd - op} left)`);
+      if (dist === 0) throw failAt(format, base + tokenAt, 'matchOffset', 'match offset 0');
+      if (dist > op - start) throw failAt(format, base + tokenAt, 'matchOffset', `match offset ${dist} reaches before the start of the chunk (${op - start} byte(s) produced)`);
+      if (len > outEnd - op) throw failAt(format, base + tokenAt, 'matchLength', `match of ${len} byte(s) overflows the declared raw size (${outEnd - op} left)`);
       if (dist >= len && len >= 32) {
         out.copyWithin(op, op - dist, op - dist + len);
         op += len;
@@ -121,11 +207,15 @@ export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16
         for (const stop = op + len; op < stop; op++) out[op] = out[op - dist]!;
       }
     }
-    if (pos !== qEnd) throw fail(pos, 'quantum', `${qEnd - pos} byte(s) of quantum input left after its ${outEnd} raw bytes`);
+    if (pos !== qEnd) throw failAt(format, base + pos, 'quantum', `${qEnd - pos} byte(s) of quantum input left after its ${outEnd - start} raw bytes`);
   }
-  if (pos !== n) throw fail(pos, 'trailing', `${n - pos} trailing byte(s) after the last quantum`);
-  return out;
+  if (pos !== n) throw failAt(format, base + pos, 'trailing', `${n - pos} trailing byte(s) after the last quantum`);
 }
+
+/** Input bytes a fast token may read past its start: token, 14 literals (+ 2 over-read), extension, offset. */
+const FAST_INPUT_MARGIN = 20;
+/** Output bytes a fast token may write past its start: 14 literals as 16, an 18-byte match as 20, and slack. */
+const FAST_OUTPUT_MARGIN = 40;
 
 /**
  * A small greedy LZB16 encoder that emits only the verified grammar (single quantum, ≤ 16 KiB, no 0xFF literal

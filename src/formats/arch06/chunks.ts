@@ -87,13 +87,12 @@ export async function decodeArch06Chunks(stored: Uint8Array, rawSize: number, de
   let o = 0;
   for (const c of chunks) {
     const payload = stored.subarray(c.offset + 8, c.offset + 8 + c.storedSize);
-    const part = decoder.decodeSync(payload, c.rawSize, dataOffset + c.offset + 8, ARCH06_FORMAT);
-    if (o + part.length > out.length) {
-      const grown = new Uint8Array(Math.min(rawSize, Math.max(o + part.length, out.length * 2)));
+    if (o + c.rawSize > out.length) {
+      const grown = new Uint8Array(Math.min(rawSize, Math.max(o + c.rawSize, out.length * 2)));
       grown.set(out.subarray(0, o));
       out = grown;
     }
-    out.set(part, o);
+    decoder.decodeSyncInto(payload, out, o, c.rawSize, dataOffset + c.offset + 8, ARCH06_FORMAT);
     o += c.rawSize;
     progress.decoded++;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
-import { ChunkDecoder, CodecError, COMPRESS_HYPOTHESES, FormatError, ToolkitError, UnsupportedError, decodeLzb16, encodeLzb16, readOodleBlockHeader } from '../../../src/index.ts';
+import { ChunkDecoder, CodecError, COMPRESS_HYPOTHESES, FormatError, ToolkitError, UnsupportedError, decodeLzb16, decodeLzb16Into, encodeLzb16, readOodleBlockHeader } from '../../../src/index.ts';
 import { fixturePath, hex, loadFixture, propertySeed } from '../../support/fixtures.ts';
 
 const regions = ['island', 'mtnpass', 'snowmtn', 'volcano'] as const;
@@ -136,6 +136,126 @@ describe('LZB16 encoder and decoder agree (property)', () => {
       }),
       { seed, numRuns: 400 },
     );
+  });
+});
+
+/**
+ * The grammar of the module comment read one byte at a time, with none of the decoder's word copies or fast
+ * path (lax: every hypothesis accepted, single quantum). Used only to check the decoder against it.
+ */
+function referenceDecode(p: Uint8Array, rawSize: number): Uint8Array | 'error' {
+  const out = new Uint8Array(rawSize);
+  if (p.length < 4 || p[0] !== 0x8c || p[1] !== 0x02 || p[2]! >> 6 !== 0) return 'error';
+  const qEnd = 4 + (((p[2]! << 8) | p[3]!) & 0x3fff) + 1;
+  if (qEnd !== p.length || rawSize > 0x4000) return 'error';
+  let pos = 4;
+  let op = 0;
+  const byte = (): number => (pos < qEnd ? p[pos++]! : -1);
+  while (op < rawSize) {
+    const t = byte();
+    if (t < 0) return 'error';
+    let lit = t & 15;
+    if (lit === 15) {
+      let e;
+      do {
+        e = byte();
+        if (e < 0) return 'error';
+        lit += e;
+      } while (e === 0xff);
+    }
+    for (let k = 0; k < lit; k++) {
+      const b = byte();
+      if (b < 0 || op >= rawSize) return 'error';
+      out[op++] = b;
+    }
+    if (op === rawSize) break;
+    let len = (t >> 4) + 4;
+    let dist;
+    if (t >> 4 === 15) {
+      const e = byte();
+      if (e < 0) return 'error';
+      if (e < 0x80) len = e + 19;
+      else {
+        len = ((e >> 3) & 15) + 4;
+        dist = e & 7;
+      }
+    }
+    if (dist === undefined) {
+      const lo = byte();
+      const hi = byte();
+      if (lo < 0 || hi < 0) return 'error';
+      dist = lo | (hi << 8);
+    }
+    if (dist === 0 || dist > op || len > rawSize - op) return 'error';
+    for (let k = 0; k < len; k++, op++) out[op] = out[op - dist]!;
+  }
+  return pos === qEnd ? out : 'error';
+}
+
+describe('LZB16 decoder against a byte-at-a-time reading of the grammar (property)', () => {
+  // text-like data: a few words repeated at every distance, literal runs of every length, runs of one byte
+  const data = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('worlds\\retail\\', 'sectionsandlayers', '.bndl', ' end\n', 'local ', 'x'),
+        fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => String.fromCharCode(...b)),
+        fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 200 })).map(([c, n]) => String.fromCharCode(c).repeat(n)),
+      ),
+      { minLength: 1, maxLength: 120 },
+    )
+    .map((parts) => Uint8Array.from(parts.join(''), (c) => c.charCodeAt(0) & 0xff).subarray(0, 0x4000));
+
+  it('gives the same bytes on encoder output', () => {
+    fc.assert(
+      fc.property(data, (raw) => {
+        const enc = encodeLzb16(raw);
+        if (enc === undefined) return;
+        const out = decodeLzb16(enc, raw.length, { strict: false });
+        expect(Buffer.from(out).equals(Buffer.from(raw))).toBe(true);
+        expect(Buffer.from(referenceDecode(enc, raw.length) as Uint8Array).equals(Buffer.from(raw))).toBe(true);
+      }),
+      { seed: propertySeed(), numRuns: 150 },
+    );
+  });
+
+  it('accepts and rejects the same mutated streams, with the same bytes when it accepts', () => {
+    fc.assert(
+      fc.property(data, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), fc.integer({ min: -40, max: 40 }), (raw, flips, sizeDelta) => {
+        const enc = encodeLzb16(raw);
+        if (enc === undefined) return;
+        const m = enc.slice();
+        for (const [at, v] of flips) m[4 + (at % (m.length - 4))] = v;
+        const rawSize = Math.min(0x4000, Math.max(0, raw.length + sizeDelta));
+        const expected = referenceDecode(m, rawSize);
+        let actual: Uint8Array | 'error';
+        try {
+          actual = decodeLzb16(m, rawSize, { strict: false });
+        } catch (e) {
+          expect(e).toBeInstanceOf(FormatError);
+          actual = 'error';
+        }
+        if (expected === 'error' || actual === 'error') expect(actual).toBe(expected);
+        else expect(Buffer.from(actual).equals(Buffer.from(expected))).toBe(true);
+      }),
+      { seed: propertySeed(), numRuns: 300 },
+    );
+  });
+
+  it('decodes into a range of a larger buffer and never writes outside it, even when the stream is damaged', () => {
+    const raw = new TextEncoder().encode('sectionsandlayers\\fortwallgameplay.bndl '.repeat(60));
+    const enc = encodeLzb16(raw)!;
+    const target = new Uint8Array(raw.length + 200).fill(0xee);
+    decodeLzb16Into(enc, target, 100, raw.length);
+    expect(Buffer.from(target.subarray(100, 100 + raw.length)).equals(Buffer.from(raw))).toBe(true);
+    expect(target.subarray(0, 100).every((b) => b === 0xee) && target.subarray(100 + raw.length).every((b) => b === 0xee)).toBe(true);
+    // a match reaching before the range is refused even though the buffer has bytes there
+    const before = new Uint8Array(300).fill(0xee);
+    expect(() => decodeLzb16Into(hex`8C 02 00 04 | 11 61 05 00 | 00`, before, 100, 6)).toThrow(/before the start/);
+    // a stream that would run past the range stops at its end with a typed error
+    const short = new Uint8Array(raw.length + 100).fill(0xee);
+    expect(() => decodeLzb16Into(enc, short, 100, raw.length - 50)).toThrow(FormatError);
+    expect(short.subarray(100 + raw.length - 50).every((b) => b === 0xee)).toBe(true);
+    expect(() => decodeLzb16Into(enc, short, 200, raw.length)).toThrow(/do not fit/);
   });
 });
 
