@@ -106,6 +106,86 @@ export interface Arch06Index {
   gapLength: number;
 }
 
+/**
+ * The file records of a parsed index as columns: typed arrays filled in one pass over the 30-byte records, the
+ * string table kept as bytes, names and paths decoded only when asked for. This is what the archive reader, its
+ * lookups and the mount vector use; `Arch06Index.files` materialises one `Arch06FileRecord` per entry from it on
+ * first access. The columns describe the tables as parsed: edits to `files` (for `writeArch06Index`) do not
+ * change them.
+ */
+export class Arch06FileColumns {
+  /** Number of file records. */
+  readonly length: number;
+  readonly nameOffset: Uint32Array;
+  readonly dataOffset: Float64Array;
+  readonly storedSize: Float64Array;
+  readonly rawSize: Float64Array;
+  readonly isCompressed: Uint8Array;
+  readonly compressionLevel: Uint8Array;
+  /** Index of the owning folder per file (-1 when no folder claims it). */
+  readonly folder: Int32Array;
+  /** The string table (a copy of the parsed bytes). */
+  readonly stringTable: Uint8Array;
+  /** Full path of each folder (`""` for the root), as in `Arch06FolderRecord.name`. */
+  readonly folderNames: readonly string[];
+
+  constructor(length: number, stringTable: Uint8Array, folderNames: readonly string[], folder: Int32Array) {
+    this.length = length;
+    this.nameOffset = new Uint32Array(length);
+    this.dataOffset = new Float64Array(length);
+    this.storedSize = new Float64Array(length);
+    this.rawSize = new Float64Array(length);
+    this.isCompressed = new Uint8Array(length);
+    this.compressionLevel = new Uint8Array(length);
+    this.folder = folder;
+    this.stringTable = stringTable;
+    this.folderNames = folderNames;
+  }
+
+  /** The bare file name of entry `i` (Latin-1, up to its NUL or the end of the table). */
+  name(i: number): string {
+    return tableString(this.stringTable, this.nameOffset[i]!);
+  }
+
+  /** Full path of entry `i`, `\` separators, as stored (`folder\name`, or `name` in the root). */
+  path(i: number): string {
+    const folder = this.folder[i]!;
+    const prefix = folder < 0 ? '' : this.folderNames[folder]!;
+    return prefix === '' ? this.name(i) : `${prefix}\\${this.name(i)}`;
+  }
+
+  /** A new `Arch06FileRecord` for entry `i`. */
+  record(i: number): Arch06FileRecord {
+    const name = this.name(i);
+    const folder = this.folder[i]!;
+    const prefix = folder < 0 ? '' : this.folderNames[folder]!;
+    return {
+      nameOffset: this.nameOffset[i]!,
+      dataOffset: this.dataOffset[i]!,
+      storedSize: this.storedSize[i]!,
+      rawSize: this.rawSize[i]!,
+      isCompressed: this.isCompressed[i]!,
+      compressionLevel: this.compressionLevel[i]!,
+      name,
+      folder,
+      path: prefix === '' ? name : `${prefix}\\${name}`,
+    };
+  }
+}
+
+/** The text at `offset` of a string table, up to its NUL (or the end of the table). */
+function tableString(table: Uint8Array, offset: number): string {
+  let end = table.indexOf(0, offset);
+  if (end < 0) end = table.length;
+  return latin1Decode(table.subarray(offset, end));
+}
+
+/** An index as `parseArch06Index` returns it: the model, plus its file records as columns. */
+export interface ParsedArch06Index extends Arch06Index {
+  /** The file records as parsed, as typed arrays (not enumerable; not written). */
+  readonly columns: Arch06FileColumns;
+}
+
 export interface ParseArch06Options {
   /** File offset of `bytes[0]` (default 0). */
   baseOffset?: number;
@@ -119,14 +199,6 @@ export function isArch06(bytes: Uint8Array): boolean {
 /** Size in bytes of the header and tables a header announces (the bytes `parseArch06Index` needs). */
 export function arch06TablesSize(header: Pick<Arch06Header, 'stringTableSize' | 'fileCount' | 'folderCount'>): number {
   return ARCH06_HEADER_SIZE + header.stringTableSize + ARCH06_FILE_RECORD_SIZE * header.fileCount + ARCH06_FOLDER_RECORD_SIZE * header.folderCount;
-}
-
-function readU64(r: ByteReader, path: string): number {
-  const at = r.pos;
-  const lo = r.u32(path);
-  const hi = r.u32(path);
-  if (hi > 0x1fffff) throw r.error(`64-bit value 0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')} exceeds 2^53`, path, at);
-  return hi * 0x100000000 + lo;
 }
 
 function writeU64(w: ByteWriter, v: number): void {
@@ -167,45 +239,16 @@ function writeHeader(w: ByteWriter, h: Arch06Header, counts: { stringTableSize: 
   w.bytes(h.guid);
 }
 
-/** The string table: strings in order, plus their offsets for binary search (no per-string map). */
-interface StringTable {
-  strings: Arch06String[];
-  offsets: Int32Array;
-  text: string;
-  tail: Uint8Array;
-}
-
-function readStrings(r: ByteReader, size: number): StringTable {
-  const table = r.bytes(size, '/strings');
+/** The strings of a string table in order, and the bytes after its last NUL. */
+function splitStrings(table: Uint8Array): { strings: Arch06String[]; tail: Uint8Array } {
   const text = latin1Decode(table);
-  let count = 0;
-  for (let i = 0; i < table.length; i++) if (table[i] === 0) count++;
-  const strings: Arch06String[] = new Array(count);
-  const offsets = new Int32Array(count);
+  const strings: Arch06String[] = [];
   let start = 0;
-  for (let k = 0; k < count; k++) {
-    const nul = text.indexOf('\0', start);
-    strings[k] = { offset: start, text: text.slice(start, nul) };
-    offsets[k] = start;
+  for (let nul = text.indexOf('\0'); nul >= 0; nul = text.indexOf('\0', start)) {
+    strings.push({ offset: start, text: text.slice(start, nul) });
     start = nul + 1;
   }
-  return { strings, offsets, text, tail: table.slice(start) };
-}
-
-/** The string at `offset`, or (for an offset inside a string) the text from there to its NUL. */
-function stringAt(t: StringTable, offset: number): string | undefined {
-  let lo = 0;
-  let hi = t.offsets.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const o = t.offsets[mid]!;
-    if (o === offset) return t.strings[mid]!.text;
-    if (o < offset) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  if (offset >= t.text.length) return undefined;
-  const nul = t.text.indexOf('\0', offset);
-  return t.text.slice(offset, nul < 0 ? t.text.length : nul);
+  return { strings, tail: table.slice(start) };
 }
 
 function writeStrings(w: ByteWriter, strings: readonly Arch06String[], tail: Uint8Array): void {
@@ -223,28 +266,46 @@ function writeStrings(w: ByteWriter, strings: readonly Arch06String[], tail: Uin
 
 /**
  * Parses the header and tables of an `.arch06`. `bytes` must hold at least the tables; entries whose data lies
- * beyond `bytes` are still listed (read them through an `Arch06Archive` over the whole file).
+ * beyond `bytes` are still listed (read them through an `Arch06Archive` over the whole file). The file records are
+ * read into columns (`columns`); `files` and `strings` are built from them the first time they are read.
  */
-export function parseArch06Index(bytes: Uint8Array, options: ParseArch06Options = {}): Arch06Index {
+export function parseArch06Index(bytes: Uint8Array, options: ParseArch06Options = {}): ParsedArch06Index {
   const r = new ByteReader(bytes, { format: ARCH06_FORMAT, baseOffset: options.baseOffset ?? 0 });
   const header = readHeader(r);
   r.need(header.stringTableSize, '/header/stringTableSize');
-  const st = readStrings(r, header.stringTableSize);
-  const { strings, tail } = st;
+  const table = r.bytes(header.stringTableSize, '/strings').slice();
+  const tail = table.subarray(table.lastIndexOf(0) + 1).slice();
   r.guardCount(header.fileCount, ARCH06_FILE_RECORD_SIZE, '/header/fileCount');
-  const files: Arch06FileRecord[] = new Array(header.fileCount);
-  for (let i = 0; i < header.fileCount; i++) {
-    const at = r.pos;
-    const nameOffset = r.u32('/files/nameOffset');
-    const dataOffset = readU64(r, '/files/dataOffset');
-    const storedSize = readU64(r, '/files/storedSize');
-    const rawSize = readU64(r, '/files/rawSize');
-    const isCompressed = r.u8('/files/isCompressed');
-    const compressionLevel = r.u8('/files/compressionLevel');
-    const name = stringAt(st, nameOffset);
-    if (name === undefined) throw r.error(`name offset ${nameOffset} is outside the ${header.stringTableSize}-byte string table`, `/files/${i}/nameOffset`, at);
-    files[i] = { nameOffset, dataOffset, storedSize, rawSize, isCompressed, compressionLevel, name, folder: -1, path: name };
+  const count = header.fileCount;
+  const filesAt = r.pos;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Folder names are filled in below, once the records are checked (in file order, as the fields are read).
+  const folderNames: string[] = [];
+  const columns = new Arch06FileColumns(count, table, folderNames, new Int32Array(count).fill(-1));
+  const { nameOffset: nameCol, dataOffset: dataCol, storedSize: storedCol, rawSize: rawCol, isCompressed: compressedCol, compressionLevel: levelCol } = columns;
+  const size = table.length;
+  // where the tables end if the folder table is whole (checked below); data offsets below it are not data
+  const tablesEndIfWhole = r.fileOffset(filesAt + count * ARCH06_FILE_RECORD_SIZE + header.folderCount * ARCH06_FOLDER_RECORD_SIZE);
+  let lowest = Infinity;
+  for (let i = 0, at = filesAt; i < count; i++, at += ARCH06_FILE_RECORD_SIZE) {
+    const nameOffset = dv.getUint32(at, true);
+    const dataHi = dv.getUint32(at + 8, true);
+    const storedHi = dv.getUint32(at + 16, true);
+    const rawHi = dv.getUint32(at + 24, true);
+    if ((dataHi | storedHi | rawHi) >>> 0 > 0x1fffff) throw u64Error(r, dv, at, dataHi > 0x1fffff ? 4 : storedHi > 0x1fffff ? 12 : 20);
+    if (nameOffset >= size) throw r.error(`name offset ${nameOffset} is outside the ${header.stringTableSize}-byte string table`, `/files/${i}/nameOffset`, at);
+    const dataOffset = dataHi * 0x100000000 + dv.getUint32(at + 4, true);
+    const storedSize = storedHi * 0x100000000 + dv.getUint32(at + 12, true);
+    nameCol[i] = nameOffset;
+    dataCol[i] = dataOffset;
+    storedCol[i] = storedSize;
+    rawCol[i] = rawHi * 0x100000000 + dv.getUint32(at + 20, true);
+    compressedCol[i] = bytes[at + 28]!;
+    levelCol[i] = bytes[at + 29]!;
+    // the gap ends at the lowest data offset of an entry with data, or of an empty one past the tables
+    if (dataOffset < lowest && (storedSize > 0 || dataOffset >= tablesEndIfWhole)) lowest = dataOffset;
   }
+  r.seek(filesAt + count * ARCH06_FILE_RECORD_SIZE, '/files');
   r.guardCount(header.folderCount, ARCH06_FOLDER_RECORD_SIZE, '/header/folderCount');
   const folders: Arch06FolderRecord[] = new Array(header.folderCount);
   let firstFile = 0;
@@ -254,26 +315,55 @@ export function parseArch06Index(bytes: Uint8Array, options: ParseArch06Options 
     const firstChild = r.i32('/folders/firstChild');
     const nextSibling = r.i32('/folders/nextSibling');
     const fileCount = r.u32('/folders/fileCount');
-    const name = stringAt(st, nameOffset);
-    if (name === undefined) throw r.error(`name offset ${nameOffset} is outside the ${header.stringTableSize}-byte string table`, `/folders/${i}/nameOffset`, at);
+    if (nameOffset >= size) throw r.error(`name offset ${nameOffset} is outside the ${header.stringTableSize}-byte string table`, `/folders/${i}/nameOffset`, at);
+    const name = tableString(table, nameOffset);
     if (fileCount > header.fileCount - Math.min(firstFile, header.fileCount)) {
       throw r.error(`folder ${i} claims ${fileCount} file(s) but only ${Math.max(0, header.fileCount - firstFile)} record(s) remain`, `/folders/${i}/fileCount`, at + 12);
     }
+    folderNames.push(name);
     folders[i] = { nameOffset, firstChild, nextSibling, fileCount, name, firstFile, parent: -1 };
-    for (let f = firstFile; f < firstFile + fileCount; f++) {
-      const file = files[f]!;
-      file.folder = i;
-      file.path = name === '' ? file.name : `${name}\\${file.name}`;
-    }
+    columns.folder.fill(i, firstFile, firstFile + fileCount);
     firstFile += fileCount;
   }
   linkParents(folders);
   const tablesEnd = r.fileOffset();
-  let lowest = Infinity;
-  for (const f of files) if (f.dataOffset < lowest && (f.storedSize > 0 || f.dataOffset >= tablesEnd)) lowest = f.dataOffset;
   const gapLength = lowest === Infinity || lowest < tablesEnd ? 0 : lowest - tablesEnd;
   const gap = bytes.slice(r.pos, Math.min(bytes.length, r.pos + gapLength));
-  return { header, strings, stringTableTail: tail, files, folders, tablesEnd, gap, gapLength };
+  const index = { header, stringTableTail: tail, folders, tablesEnd, gap, gapLength } as unknown as ParsedArch06Index;
+  let files: Arch06FileRecord[] | undefined;
+  let strings: Arch06String[] | undefined;
+  Object.defineProperties(index, {
+    columns: { value: columns, enumerable: false },
+    files: {
+      enumerable: true,
+      get: (): Arch06FileRecord[] => {
+        if (!files) {
+          files = new Array(count);
+          for (let i = 0; i < count; i++) files[i] = columns.record(i);
+        }
+        return files;
+      },
+      set: (v: Arch06FileRecord[]) => {
+        files = v;
+      },
+    },
+    strings: {
+      enumerable: true,
+      get: (): Arch06String[] => (strings ??= splitStrings(table).strings),
+      set: (v: Arch06String[]) => {
+        strings = v;
+      },
+    },
+  });
+  return index;
+}
+
+/** The error the old field-by-field reader gave for a 64-bit field above 2^53 (`field` = its offset in the record). */
+function u64Error(r: ByteReader, dv: DataView, at: number, field: number): FormatError {
+  const path = field === 4 ? '/files/dataOffset' : field === 12 ? '/files/storedSize' : '/files/rawSize';
+  const lo = dv.getUint32(at + field, true);
+  const hi = dv.getUint32(at + field + 4, true);
+  return r.error(`64-bit value 0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')} exceeds 2^53`, path, at + field);
 }
 
 /** Sets each folder's `parent` by walking the first-child / next-sibling links from the root (cycles are cut). */

@@ -6,7 +6,7 @@
 import { ConsistencyError, FormatError, NotFoundError, type Issue } from '../../binary/errors.ts';
 import { ChunkDecoder, type ChunkDecoderOptions } from '../../compress/codecs.ts';
 import { APL_FILE_NAME, parseArchivePathIndex, validateArchivePathIndex } from '../apl/apl.ts';
-import { ARCH06_FORMAT, ARCH06_HEADER_SIZE, arch06TablesSize, isArch06, parseArch06Index, validateArch06Index, type Arch06FileRecord, type Arch06Index } from './arch06.ts';
+import { ARCH06_FORMAT, ARCH06_HEADER_SIZE, arch06TablesSize, isArch06, parseArch06Index, validateArch06Index, type Arch06FileColumns, type Arch06FileRecord, type ParsedArch06Index } from './arch06.ts';
 import { checkArch06Chunks, decodeArch06Chunks, scanArch06Chunks, type Arch06Chunk } from './chunks.ts';
 
 /** Random access to the bytes of a file. `read` may return fewer bytes only at the end of the file. */
@@ -57,13 +57,15 @@ export interface Arch06EntryCheck {
 
 /** An opened `.arch06`: its index and lazy access to its entries. */
 export class Arch06Archive {
-  readonly index: Arch06Index;
+  /** The parsed index; `index.files` builds one record object per entry when first read (see `columns`). */
+  readonly index: ParsedArch06Index;
   readonly source: RandomAccess;
   readonly decoder: ChunkDecoder;
   readonly name: string;
   private byPath: Map<string, number> | undefined;
+  private recordIndex: Map<Arch06FileRecord, number> | undefined;
 
-  private constructor(index: Arch06Index, source: RandomAccess, decoder: ChunkDecoder, name: string) {
+  private constructor(index: ParsedArch06Index, source: RandomAccess, decoder: ChunkDecoder, name: string) {
     this.index = index;
     this.source = source;
     this.decoder = decoder;
@@ -98,13 +100,23 @@ export class Arch06Archive {
     return this.index.files;
   }
 
+  /** The file records as typed-array columns, names and paths decoded on demand (no object per entry). */
+  get columns(): Arch06FileColumns {
+    return this.index.columns;
+  }
+
+  /** Number of entries. */
+  get entryCount(): number {
+    return this.index.columns.length;
+  }
+
   /** The file record for a path (case-insensitive, `/` or `\`), or undefined. */
   find(path: string): Arch06FileRecord | undefined {
     if (!this.byPath) {
       this.byPath = new Map();
-      const files = this.index.files;
-      for (let i = 0; i < files.length; i++) {
-        const key = asciiLower(files[i]!.path);
+      const columns = this.index.columns;
+      for (let i = 0; i < columns.length; i++) {
+        const key = asciiLower(columns.path(i));
         if (!this.byPath.has(key)) this.byPath.set(key, i);
       }
     }
@@ -121,11 +133,27 @@ export class Arch06Archive {
 
   /** The stored bytes of an entry (chunk headers and padding included). */
   async readStored(file: Arch06FileRecord): Promise<Uint8Array> {
+    return this.readStoredAt(file, undefined);
+  }
+
+  /** `/files/N` of a record, for messages (`at` when the caller knows it). */
+  private recordPath(file: Arch06FileRecord, at: number | undefined): string {
+    if (at === undefined) {
+      if (!this.recordIndex) {
+        this.recordIndex = new Map();
+        this.index.files.forEach((f, i) => this.recordIndex!.set(f, i));
+      }
+      at = this.recordIndex.get(file) ?? -1;
+    }
+    return `/files/${at}`;
+  }
+
+  private async readStoredAt(file: Arch06FileRecord, at: number | undefined): Promise<Uint8Array> {
     if (file.dataOffset + file.storedSize > this.source.size) {
-      throw new FormatError(ARCH06_FORMAT, Math.min(file.dataOffset, this.source.size), `/files/${this.index.files.indexOf(file)}/dataOffset`, `data [${file.dataOffset}, ${file.dataOffset + file.storedSize}) of ${JSON.stringify(file.path)} runs past the end of the archive (${this.source.size} bytes)`);
+      throw new FormatError(ARCH06_FORMAT, Math.min(file.dataOffset, this.source.size), `${this.recordPath(file, at)}/dataOffset`, `data [${file.dataOffset}, ${file.dataOffset + file.storedSize}) of ${JSON.stringify(file.path)} runs past the end of the archive (${this.source.size} bytes)`);
     }
     const bytes = await this.source.read(file.dataOffset, file.storedSize);
-    if (bytes.length !== file.storedSize) throw new FormatError(ARCH06_FORMAT, file.dataOffset + bytes.length, `/files/${this.index.files.indexOf(file)}`, `short read: ${bytes.length} of ${file.storedSize} byte(s)`);
+    if (bytes.length !== file.storedSize) throw new FormatError(ARCH06_FORMAT, file.dataOffset + bytes.length, this.recordPath(file, at), `short read: ${bytes.length} of ${file.storedSize} byte(s)`);
     return bytes;
   }
 
@@ -134,13 +162,22 @@ export class Arch06Archive {
    * view of the archive's bytes: copy it before changing it.
    */
   async read(entry: Arch06FileRecord | string): Promise<Uint8Array> {
-    const file = typeof entry === 'string' ? this.get(entry) : entry;
-    const stored = await this.readStored(file);
+    return this.readAt(typeof entry === 'string' ? this.get(entry) : entry, undefined);
+  }
+
+  /** The decoded content of entry `i` (as `read`, without building the record list). */
+  async readEntry(i: number): Promise<Uint8Array> {
+    if (!Number.isInteger(i) || i < 0 || i >= this.index.columns.length) throw new NotFoundError(`${this.name}: no entry #${i}`);
+    return this.readAt(this.index.columns.record(i), i);
+  }
+
+  private async readAt(file: Arch06FileRecord, at: number | undefined): Promise<Uint8Array> {
+    const stored = await this.readStoredAt(file, at);
     if (file.isCompressed === 0) {
-      if (file.storedSize !== file.rawSize) throw new FormatError(ARCH06_FORMAT, file.dataOffset, `/files/${this.index.files.indexOf(file)}/rawSize`, `stored entry with storedSize ${file.storedSize} ≠ rawSize ${file.rawSize}`);
+      if (file.storedSize !== file.rawSize) throw new FormatError(ARCH06_FORMAT, file.dataOffset, `${this.recordPath(file, at)}/rawSize`, `stored entry with storedSize ${file.storedSize} ≠ rawSize ${file.rawSize}`);
       return stored;
     }
-    return decodeArch06Chunks(stored, file.rawSize, this.decoder, file.dataOffset, `/files/${this.index.files.indexOf(file)}`);
+    return decodeArch06Chunks(stored, file.rawSize, this.decoder, file.dataOffset, this.recordPath(file, at));
   }
 
   /** The chunk layout of a compressed entry (empty for a stored entry). */

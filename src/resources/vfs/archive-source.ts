@@ -42,22 +42,46 @@ export class ArchiveTreeSource implements VfsSource {
     return h >>> 0;
   }
 
+  /**
+   * Hashes every entry's path from the string table bytes (folder prefix hashed once per folder), without building
+   * the path strings.
+   */
   private build(): void {
     this.byHash = new Map();
     this.unhashable = new Map();
-    const files = this.archive.files;
-    const chain = new Int32Array(files.length).fill(-1);
+    const columns = this.archive.columns;
+    const n = columns.length;
+    const chain = new Int32Array(n).fill(-1);
     this.sameHash = chain;
-    for (let i = 0; i < files.length; i++) {
-      const path = files[i]!.path;
-      const h = this.hashKey(path);
-      if (h < 0) {
-        const key = vfsKey(path);
+    this.hashKey('');
+    const usable = this.usable!;
+    const values = this.table.values;
+    const table = columns.stringTable;
+    // P919 state after each folder's `name\` prefix (-1: a character without a usable value)
+    const prefix = new Float64Array(columns.folderNames.length);
+    for (let f = 0; f < prefix.length; f++) {
+      const name = columns.folderNames[f]!;
+      prefix[f] = name === '' ? 0 : this.hashKey(name + '\\');
+    }
+    for (let i = 0; i < n; i++) {
+      const folder = columns.folder[i]!;
+      const start = folder < 0 ? 0 : prefix[folder]!;
+      let ok = start >= 0;
+      let h = start | 0;
+      for (let k = columns.nameOffset[i]!; ok && k < table.length; k++) {
+        const c = table[k]!;
+        if (c === 0) break;
+        if (usable[c] === 0) ok = false;
+        else h = (Math.imul(h, 919) + values[c]!) | 0;
+      }
+      if (!ok) {
+        const key = vfsKey(columns.path(i));
         if (!this.unhashable.has(key)) this.unhashable.set(key, i);
         continue;
       }
-      const first = this.byHash.get(h);
-      if (first === undefined) this.byHash.set(h, i);
+      const hash = h >>> 0;
+      const first = this.byHash.get(hash);
+      if (first === undefined) this.byHash.set(hash, i);
       else {
         let k = first;
         while (chain[k]! >= 0) k = chain[k]!;
@@ -72,7 +96,7 @@ export class ArchiveTreeSource implements VfsSource {
     const key = vfsKey(path);
     const h = this.hashKey(key);
     if (h >= 0) {
-      for (let i = this.byHash!.get(h) ?? -1; i >= 0; i = this.sameHash![i]!) if (asciiLower(this.archive.files[i]!.path) === key) return i;
+      for (let i = this.byHash!.get(h) ?? -1; i >= 0; i = this.sameHash![i]!) if (asciiLower(this.archive.columns.path(i)) === key) return i;
       return undefined;
     }
     return this.unhashable!.get(key);
@@ -85,17 +109,20 @@ export class ArchiveTreeSource implements VfsSource {
   async read(path: string): Promise<Uint8Array> {
     const i = this.find(path);
     if (i === undefined) throw new NotFoundError(`${this.name}: no entry ${JSON.stringify(normalizeVfsPath(path))}`);
-    return this.archive.read(this.archive.files[i]!);
+    return this.archive.readEntry(i);
   }
 
   async list(): Promise<string[]> {
-    return this.archive.files.map((f) => f.path);
+    const columns = this.archive.columns;
+    const out: string[] = new Array(columns.length);
+    for (let i = 0; i < columns.length; i++) out[i] = columns.path(i);
+    return out;
   }
 
   async pathsForHash(hash: number): Promise<string[]> {
     if (!this.byHash) this.build();
     const out: string[] = [];
-    for (let i = this.byHash!.get(hash >>> 0) ?? -1; i >= 0; i = this.sameHash![i]!) out.push(this.archive.files[i]!.path);
+    for (let i = this.byHash!.get(hash >>> 0) ?? -1; i >= 0; i = this.sameHash![i]!) out.push(this.archive.columns.path(i));
     return out;
   }
 
@@ -103,7 +130,7 @@ export class ArchiveTreeSource implements VfsSource {
     this.index ??= (async () => {
       const i = this.find(APL_FILE_NAME);
       if (i === undefined) return undefined;
-      return parseArchivePathIndex(await this.archive.read(this.archive.files[i]!));
+      return parseArchivePathIndex(await this.archive.readEntry(i));
     })();
     return this.index;
   }
