@@ -69,6 +69,25 @@ describe('arch06 index: the two real archive heads', () => {
     expect(ARCH06_HYPOTHESES.stringOrder.status).toBe('inferred');
   });
 
+  it.each(archives)('$name: the columns agree with the metadata, and edits to the records rebuild from the model', ({ head, meta }) => {
+    const ix = parseArch06Index(head);
+    const c = ix.columns;
+    expect(c.length).toBe(meta.header.fileCount);
+    for (let i = 0; i < c.length; i++) {
+      const m = meta.files[i]!;
+      expect([c.name(i), c.nameOffset[i], c.dataOffset[i], c.storedSize[i], c.rawSize[i], c.isCompressed[i], c.compressionLevel[i]]).toEqual([m.name, m.nameOffset, m.dataOffset, m.storedSize, m.size, m.isCompressed, m.compressionLevel]);
+      if ('fullPath' in m) expect(c.path(i)).toBe((m as { fullPath: string }).fullPath);
+    }
+    expect(Object.keys(ix)).not.toContain('columns');
+    // the record list is built once, then edited like any model; the columns keep the parsed tables
+    expect(ix.files).toBe(ix.files);
+    ix.files[0]!.compressionLevel = 3;
+    expect(writeArch06Index(ix)[48 + ix.header.stringTableSize + 29]).toBe(3);
+    expect(c.compressionLevel[0]).toBe(meta.files[0]!.compressionLevel);
+    ix.files = ix.files.slice(1);
+    expect(ix.files.length).toBe(meta.header.fileCount - 1);
+  });
+
   it('reads the first chunk header of every file where the head holds it', () => {
     const { head, meta } = archives[0]!;
     const ix = parseArch06Index(head);
