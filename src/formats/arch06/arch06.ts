@@ -149,16 +149,18 @@ export class Arch06FileColumns {
 
   /** Full path of entry `i`, `\` separators, as stored (`folder\name`, or `name` in the root). */
   path(i: number): string {
-    const folder = this.folder[i]!;
+    return this.joinPath(this.folder[i]!, this.name(i));
+  }
+
+  private joinPath(folder: number, name: string): string {
     const prefix = folder < 0 ? '' : this.folderNames[folder]!;
-    return prefix === '' ? this.name(i) : `${prefix}\\${this.name(i)}`;
+    return prefix === '' ? name : `${prefix}\\${name}`;
   }
 
   /** A new `Arch06FileRecord` for entry `i`. */
   record(i: number): Arch06FileRecord {
     const name = this.name(i);
     const folder = this.folder[i]!;
-    const prefix = folder < 0 ? '' : this.folderNames[folder]!;
     return {
       nameOffset: this.nameOffset[i]!,
       dataOffset: this.dataOffset[i]!,
@@ -168,7 +170,7 @@ export class Arch06FileColumns {
       compressionLevel: this.compressionLevel[i]!,
       name,
       folder,
-      path: prefix === '' ? name : `${prefix}\\${name}`,
+      path: this.joinPath(folder, name),
     };
   }
 }
