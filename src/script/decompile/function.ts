@@ -114,6 +114,9 @@ const WRITES_A = new Set([
   'VARARG', 'CLOSURE', 'NEWSTRUCT', 'GETSLOT', 'GETSLOTMT', 'SELFSLOT', 'SELFSLOTMT', 'TESTSET',
 ]);
 
+/** Families that load a value into the free register (the first instruction of a statement's expression). */
+const FRESH_TEMPORARY = new Set(['LOADK', 'LOADBOOL', 'GETGLOBAL', 'GETUPVAL', 'NEWTABLE', 'NEWSTRUCT', 'CLOSURE']);
+
 /** Expressions the compiler folds in a condition: never the operand of a TEST. */
 const LITERAL_KINDS = new Set<Expr['k']>(['nil', 'bool', 'number', 'string', 'lud', 'ui64']);
 
@@ -615,6 +618,12 @@ class FunctionBuilder {
       const at = isConstantOperand(valueReg) ? -1 : this.pendingAt(valueReg);
       const v = at >= 0 ? this.stack[at]! : undefined;
       if (v && (this.firstRef[k] ?? -1) >= v.start && this.constantsBefore(v.start, i.pc, k)) lowest = Math.max(lowest, valueReg);
+    }
+    // The next statement's first temporary sits above the stored value: that value stays, it is a local
+    // (`local function f … end; G = f` then more code).
+    if (i.family === 'SETGLOBAL' || i.family === 'SETUPVAL') {
+      const j = this.at[i.next];
+      if (i.a >= this.nactvar && this.pendingAt(i.a) >= 0 && j && !this.sources.has(j.pc) && FRESH_TEMPORARY.has(j.family) && j.a > i.a && j.a <= this.top()) lowest = Math.max(lowest, i.a);
     }
     if (lowest >= 0) this.declarePending(lowest + 1, i.pc, out);
     this.inferReads(i);
@@ -1404,6 +1413,16 @@ class FunctionBuilder {
     // `local function f` also when the body does not refer to f: the name the compiler gave the prototype says so
     // (stripped: the same code either way).
     if (self && !selfCapture && this.stack.length === 0 && i.a === this.nactvar && (sameFunctionName(self.name, child.name) || (child.name === undefined && !this.fn.debug))) selfCapture = true;
+    // Profile: a prototype named after a local that a global store then takes (`local function f … end; G = f`).
+    const nx = this.at[i.next];
+    if (!self && this.infer && this.fn.debug && this.stack.length === 0 && i.a === this.nactvar && nx?.family === 'SETGLOBAL' && nx.a === i.a) {
+      const protoName = child.name;
+      if (protoName && isLuaIdentifier(protoName) && this.globalName(nx.bx, nx.pc) !== protoName) {
+        self = this.newLocal(i.a, i.next);
+        self.name = protoName;
+        selfCapture = true;
+      }
+    }
     if (selfCapture && self) {
       if (this.stack.length > 0 || i.a !== this.nactvar) this.fail('local function below pending values', pc);
       this.scope[self.reg] = self;
