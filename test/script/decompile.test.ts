@@ -150,6 +150,10 @@ describe('stripped inference of locals around and/or networks, loops and multipl
     expect(stripped('local a; repeat local b = 12 until a and b')).toBe('local l_0_0 repeat local l_0_1 = 12 until l_0_0 and l_0_1');
   });
 
+  it('the leading nils of a concatenation merged into a declaration\'s LOADNIL stay operands (hksc 90_b2b_nil_explist)', () => {
+    expect(stripped('local b = nil; a = nil .. nil .. (a + b)')).toBe('local l_0_0 a = nil .. nil .. a + l_0_0');
+  });
+
   it('a call result stored into, with the code after the store writing above it, is a local (generated methods)', () => {
     expect(stripped('local t = f(); t.x = a or 1; return t').replace(' .', '.')).toBe('local l_0_0 = f() l_0_0.x = a or 1 return l_0_0');
     expect(stripped('local t = f(); t.x = 1; t.y = a or 2')).toMatch(/^local l_0_0 = f\(\)/);
@@ -185,7 +189,7 @@ describe('the proof over the corpus (hksc-tests and generated, every strip level
       expect(compileErrors).toEqual([]);
       expect(total).toBeGreaterThan(235);
       // Floors of what is proven today, the whole proof (line info included); BENCHMARKS.md has the exact figures.
-      expect(matched / total).toBeGreaterThan({ stripped: 0.975, profile: 0.965, debug: 0.98 }[level]);
+      expect(matched / total).toBeGreaterThan({ stripped: 0.98, profile: 0.975, debug: 0.98 }[level]);
     });
   }
 });

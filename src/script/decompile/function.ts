@@ -401,7 +401,9 @@ class FunctionBuilder {
     // The nils of one LOADNIL are one `local a, b, c` (declaring part of them would split the instruction).
     for (;;) {
       const last = this.stack.filter((p) => p.reg < below).pop();
-      const next = last?.nil ? this.stack.find((p) => p.reg === last.reg + last.span && p.nil && p.pc === last.pc) : undefined;
+      let next = last?.nil ? this.stack.find((p) => p.reg === last.reg + last.span && p.nil && p.pc === last.pc) : undefined;
+      // luaK_nil merges the next statement's leading nils into the LOADNIL (`local b = nil; a = nil .. nil .. x`).
+      if (next && this.nilsStartConcat(next.reg, this.at[next.pc]?.next ?? next.pc + 1)) next = undefined;
       if (!next) break;
       below = next.reg + 1;
     }
@@ -436,6 +438,19 @@ class FunctionBuilder {
       }
       out.push({ k: 'local', vars, exprs, line: this.line(p.pc) });
     }
+  }
+
+  /** The nil in register `reg` is the first operand of a concatenation that follows (before `reg` is written). */
+  private nilsStartConcat(reg: number, from: number): boolean {
+    let pc = from;
+    for (let n = 0; n < 64 && pc < this.size; n++) {
+      const i = this.at[pc];
+      if (!i || i.family === 'JMP' || this.isTest(i)) return false;
+      if (i.family === 'CONCAT') return i.b === reg;
+      if (WRITES_A.has(i.family) && i.a <= reg) return false;
+      pc = i.next;
+    }
+    return false;
   }
 
   /** Ends the current block's locals in registers ≥ `reg` where the block goes on: they were in a `do` block. */
