@@ -41,6 +41,8 @@ const luaDir = fileURLToPath(new URL('./lua/', import.meta.url));
 
 interface Timing {
   ms: number;
+  /** CPU time (user + system) in ms: far less sensitive to other processes on a loaded machine than `ms`. */
+  cpu: number;
   out: string;
 }
 
@@ -50,16 +52,23 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+const hasTime = spawnSync('/usr/bin/time', ['-f', '%U', 'true'], { encoding: 'latin1' }).status === 0;
+
 function runLua51(file: string, size: number): Timing | null {
   const t0 = performance.now();
-  const r = spawnSync('lua5.1', [file, String(size)], { encoding: 'latin1' });
+  // /usr/bin/time -f '%U %S' gives the child's CPU time (on its stderr, after the program's)
+  const r = hasTime
+    ? spawnSync('/usr/bin/time', ['-f', '%U %S', 'lua5.1', file, String(size)], { encoding: 'latin1' })
+    : spawnSync('lua5.1', [file, String(size)], { encoding: 'latin1' });
   const ms = performance.now() - t0;
   if (r.error !== undefined || r.status !== 0) return null;
-  return { ms, out: r.stdout };
+  const times = hasTime ? r.stderr.trim().split('\n').pop()!.split(' ').map(Number) : [NaN, NaN];
+  return { ms, cpu: (times[0]! + times[1]!) * 1000, out: r.stdout };
 }
 
 function runScry(source: Uint8Array, name: string, size: number, jit: boolean): Timing {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let out = '';
   const vm = createScriptVM({ numbers: 'double', jit, io: { stdout: (s) => void (out += s), stderr: () => {} } });
   const chunk = compileLua(source, { name: `${name}.lua`, numbers: 'double' });
@@ -68,7 +77,8 @@ function runScry(source: Uint8Array, name: string, size: number, jit: boolean): 
   arg.set(1, String(size));
   vm.setGlobal('arg', arg);
   vm.call(vm.load(chunk, `@${name}.lua`), [String(size)]);
-  return { ms: performance.now() - t0, out };
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, out };
 }
 
 interface Fengari {
@@ -95,6 +105,7 @@ function runFengari(fg: Fengari, source: string, name: string, size: number): Ti
     to_luastring(s: string): Uint8Array;
   };
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let out = '';
   const L = lauxlib['luaL_newstate']!();
   lualib['luaL_openlibs']!(L);
@@ -117,19 +128,27 @@ function runFengari(fg: Fengari, source: string, name: string, size: number): Ti
     || lua['lua_pcall']!(L, 0, 0, 0) !== lua.LUA_OK) {
     throw new Error(`fengari ${name}: ${lua['lua_tojsstring']!(L, -1) as string}`);
   }
-  return { ms: performance.now() - t0, out };
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, out };
+}
+
+/** Wall and CPU milliseconds (medians) of one runtime on one program. */
+interface Time {
+  ms: number;
+  cpu: number;
 }
 
 interface Row {
   name: string;
   size: number;
-  lua51: number;
-  scry: number;
-  scryJit: number;
-  fengari: number | null;
+  lua51: Time;
+  scry: Time;
+  scryJit: Time;
+  fengari: Time | null;
 }
 
 const geomean = (xs: number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+const medians = (ts: Timing[]): Time => ({ ms: median(ts.map((t) => t.ms)), cpu: median(ts.map((t) => t.cpu)) });
 
 export async function run(): Promise<string> {
   const small = process.env['VM_BENCH_SCALE'] === 'small';
@@ -145,48 +164,55 @@ export async function run(): Promise<string> {
     const bytes = new Uint8Array(readFileSync(file));
     const ref = runLua51(file, size);
     if (ref === null) return '### vm\n\nlua5.1 is not installed or failed: nothing to compare with.';
-    const lua51: number[] = [ref.ms];
-    for (let i = 1; i < runs; i++) lua51.push(runLua51(file, size)!.ms);
-    const scry: number[] = [];
-    const scryJit: number[] = [];
+    const lua51: Timing[] = [ref];
+    for (let i = 1; i < runs; i++) lua51.push(runLua51(file, size)!);
+    const scry: Timing[] = [];
+    const scryJit: Timing[] = [];
     if (small) runScry(bytes, p.name, size, false); // warm-up (the full sizes run long enough to warm up inside)
     for (let i = 0; i < runs; i++) {
       for (const jit of [false, true]) {
         const t = runScry(bytes, p.name, size, jit);
         if (t.out !== ref.out) problems.push(`scry${jit ? ' --jit' : ''} ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))} vs ${JSON.stringify(ref.out.slice(0, 200))})`);
-        (jit ? scryJit : scry).push(t.ms);
+        (jit ? scryJit : scry).push(t);
       }
     }
-    let fengari: number | null = null;
+    let fengari: Time | null = null;
     if (fg !== null) {
       // one timed run: fengari is slow enough that the warm-up is a small part of the run
       const source = new TextDecoder('latin1').decode(bytes);
       const t = runFengari(fg, source, p.name, size);
       if (t.out !== ref.out) problems.push(`fengari ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))})`);
-      fengari = t.ms;
+      fengari = { ms: t.ms, cpu: t.cpu };
     }
-    rows.push({ name: p.name, size, lua51: median(lua51), scry: median(scry), scryJit: median(scryJit), fengari });
+    const row: Row = { name: p.name, size, lua51: medians(lua51), scry: medians(scry), scryJit: medians(scryJit), fengari };
+    rows.push(row);
     // progress on stderr (a long run on a loaded machine)
-    process.stderr.write(`vm bench: ${p.name} lua5.1 ${median(lua51).toFixed(0)} ms, scry ${median(scry).toFixed(0)}, --jit ${median(scryJit).toFixed(0)}, fengari ${fengari?.toFixed(0) ?? '-'}\n`);
+    const show = (t: Time | null): string => (t === null ? '-' : `${t.ms.toFixed(0)} (cpu ${t.cpu.toFixed(0)})`);
+    process.stderr.write(`vm bench: ${p.name} lua5.1 ${show(row.lua51)} ms, scry ${show(row.scry)}, --jit ${show(row.scryJit)}, fengari ${show(fengari)}\n`);
   }
   const lines = [
     '### vm: classic programs (double mode), scry against lua5.1 and fengari',
     '',
-    `median of ${runs} runs for lua5.1 and scry (interpreter and --jit alternating), one run for fengari (it is the slowest by far); ms include compiling the source and creating the state`,
-    '',
-    '| program | size | lua5.1 ms | scry ms | × lua5.1 | scry --jit ms | × lua5.1 | fengari ms | × lua5.1 | fengari / scry |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `median of ${runs} runs for lua5.1 and scry (interpreter and --jit alternating), one run for fengari (it is the slowest by far); ms include compiling the source and creating the state; the second table is CPU time (user + system; lua5.1's from /usr/bin/time), far less sensitive to a loaded machine`,
   ];
-  for (const r of rows) {
-    const f = r.fengari;
-    lines.push(`| ${r.name} | ${r.size} | ${r.lua51.toFixed(0)} | ${r.scry.toFixed(0)} | ${(r.scry / r.lua51).toFixed(2)} | ${r.scryJit.toFixed(0)} | ${(r.scryJit / r.lua51).toFixed(2)} | ${f === null ? '' : f.toFixed(0)} | ${f === null ? '' : (f / r.lua51).toFixed(2)} | ${f === null ? '' : (f / r.scry).toFixed(2)} |`);
-  }
-  const gScry = geomean(rows.map((r) => r.scry / r.lua51));
-  const gJit = geomean(rows.map((r) => r.scryJit / r.lua51));
-  lines.push('', `geometric mean: scry ${gScry.toFixed(2)}× lua5.1, scry --jit ${gJit.toFixed(2)}× lua5.1`);
-  if (rows.every((r) => r.fengari !== null)) {
-    const gF = geomean(rows.map((r) => r.fengari! / r.lua51));
-    lines[lines.length - 1] += `; fengari ${gF.toFixed(2)}× lua5.1; scry ${(gF / gScry).toFixed(2)}× faster than fengari`;
+  for (const key of ['ms', 'cpu'] as const) {
+    lines.push(
+      '',
+      `| program | size | lua5.1 ${key} | scry ${key} | × lua5.1 | scry --jit ${key} | × lua5.1 | fengari ${key} | × lua5.1 | fengari / scry |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const r of rows) {
+      const f = r.fengari === null ? null : r.fengari[key];
+      const l = r.lua51[key];
+      lines.push(`| ${r.name} | ${r.size} | ${l.toFixed(0)} | ${r.scry[key].toFixed(0)} | ${(r.scry[key] / l).toFixed(2)} | ${r.scryJit[key].toFixed(0)} | ${(r.scryJit[key] / l).toFixed(2)} | ${f === null ? '' : f.toFixed(0)} | ${f === null ? '' : (f / l).toFixed(2)} | ${f === null ? '' : (f / r.scry[key]).toFixed(2)} |`);
+    }
+    const gScry = geomean(rows.map((r) => r.scry[key] / r.lua51[key]));
+    const gJit = geomean(rows.map((r) => r.scryJit[key] / r.lua51[key]));
+    lines.push('', `geometric mean (${key === 'ms' ? 'wall' : 'CPU'} time): scry ${gScry.toFixed(2)}× lua5.1, scry --jit ${gJit.toFixed(2)}× lua5.1`);
+    if (rows.every((r) => r.fengari !== null)) {
+      const gF = geomean(rows.map((r) => r.fengari![key] / r.lua51[key]));
+      lines[lines.length - 1] += `; fengari ${gF.toFixed(2)}× lua5.1; scry ${(gF / gScry).toFixed(2)}× faster than fengari`;
+    }
   }
   if (problems.length > 0) lines.push('', '**wrong output (these timings do not count):**', '', ...problems.map((s) => `- ${s}`));
   return lines.join('\n');

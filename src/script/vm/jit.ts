@@ -28,9 +28,10 @@
 import * as tableModule from './table.ts';
 import * as valueModule from './value.ts';
 import * as protoModule from './proto.ts';
+import * as metaModule from './meta.ts';
 import type { callHost } from './interp.ts';
 import type { LuaThread, CallInfo } from './thread.ts';
-import type { Proto } from './proto.ts';
+import type { ClosureSide, Proto } from './proto.ts';
 
 /**
  * A compiled function: runs frame `ci` from `pc` (a block start). Returns the pc where the interpreter takes over
@@ -86,15 +87,18 @@ function flowOf(code: Int32Array, pc: number): Flow | null {
   const op = code[pc]!;
   switch (op) {
     case Op.MOVE: case Op.LOADKN: case Op.LOADKV: case Op.LOADNIL: case Op.GETUPVAL: case Op.SETUPVAL:
-    case Op.SETFIELD: case Op.SETTABLE: case Op.CALL:
+    case Op.SETFIELD: case Op.SETTABLE: case Op.CALL: case Op.SETGLOBAL: case Op.SELF:
     case Op.ADD_RR: case Op.ADD_RK: case Op.ADD_KR: case Op.SUB_RR: case Op.SUB_RK: case Op.SUB_KR:
     case Op.MUL_RR: case Op.MUL_RK: case Op.MUL_KR: case Op.DIV_RR: case Op.DIV_RK: case Op.DIV_KR:
     case Op.MOD_RR: case Op.MOD_RK: case Op.MOD_KR: case Op.POW_RR: case Op.POW_RK: case Op.POW_KR:
-    case Op.UNM: case Op.NOP:
+    case Op.UNM: case Op.NOT: case Op.LEN: case Op.CONCAT: case Op.NOP:
+    case Op.NEWTABLE: case Op.SETLIST: case Op.CLOSE: case Op.VARARG:
       return { next: pc + 4, targets: [], branch: false };
+    case Op.SETLIST_X:
+      return { next: pc + 8, targets: [], branch: false };
     case Op.GETFIELD: case Op.GETTABLE:
       return { next: pc + 12, targets: [], branch: false };
-    case Op.GETGLOBAL:
+    case Op.GETGLOBAL: case Op.CLOSURE:
       return { next: code[pc + 3]!, targets: [], branch: false };
     case Op.LOADBOOL: {
       const t = code[pc + 3]!;
@@ -126,9 +130,145 @@ for (const [name, sym] of [['ADD', '+'], ['SUB', '-'], ['MUL', '*'], ['DIV', '/'
   ARITH[ops[`${name}_KR`]!] = { sym, b: 'k', c: 'r' };
 }
 
+const range = (from: number, n: number): number[] => Array.from({ length: Math.max(0, n) }, (_, i) => from + i);
+
+/**
+ * The registers a translated instruction reads and writes in compiled code's locals. A call's results and an open
+ * vararg land in the register file and are reloaded from it; they are not writes here.
+ */
+function registersOf(code: Int32Array, pc: number): { reads: number[]; writes: number[] } {
+  const op = code[pc]!;
+  const a = code[pc + 1]!;
+  const b = code[pc + 2]!;
+  const c = code[pc + 3]!;
+  const ar = ARITH[op];
+  if (ar !== undefined) return { reads: [...(ar.b === 'r' ? [b] : []), ...(ar.c === 'r' ? [c] : [])], writes: [a] };
+  const rk = (x: number): number[] => (x >= 0 ? [x] : []);
+  switch (op) {
+    case Op.MOVE: case Op.UNM: case Op.NOT: case Op.LEN: return { reads: [b], writes: [a] };
+    case Op.LOADKN: case Op.LOADKV: case Op.LOADBOOL: case Op.GETUPVAL: case Op.GETGLOBAL: case Op.NEWTABLE: case Op.CLOSURE:
+      return { reads: [], writes: [a] };
+    case Op.LOADNIL: return { reads: [], writes: range(a, b - a + 1) };
+    case Op.SETUPVAL: case Op.SETGLOBAL: case Op.TEST_J: case Op.EQ_RK_J: case Op.LT_RK_J: case Op.LE_RK_J:
+      return { reads: [a], writes: [] };
+    case Op.GETFIELD: return { reads: [b], writes: [a] };
+    case Op.GETTABLE: return { reads: [b, ...rk(c)], writes: [a] };
+    case Op.SETFIELD: return { reads: [a, ...rk(c)], writes: [] };
+    case Op.SETTABLE: return { reads: [a, ...rk(b), ...rk(c)], writes: [] };
+    case Op.SELF: return { reads: [b, ...rk(c)], writes: [a, a + 1] };
+    case Op.CONCAT: return { reads: range(b, c - b + 1), writes: [a, b] };
+    case Op.EQ_RR_J: case Op.LT_RR_J: case Op.LE_RR_J: return { reads: [a, b], writes: [] };
+    case Op.LT_KR_J: case Op.LE_KR_J: return { reads: [b], writes: [] };
+    case Op.TESTSET_J: return { reads: [b], writes: [a] };
+    case Op.CALL: return { reads: b !== 0 ? range(a, b) : [a], writes: [] };
+    case Op.RETURN: return { reads: b !== 0 ? range(a, b - 1) : [], writes: [] };
+    case Op.FORPREP: return { reads: [a, a + 1, a + 2], writes: [a] };
+    case Op.FORLOOP: return { reads: [a, a + 1, a + 2], writes: [a, a + 3] };
+    case Op.SETLIST: case Op.SETLIST_X: return { reads: b !== 0 ? range(a, b + 1) : [a], writes: [] };
+    case Op.VARARG: return { reads: [], writes: b !== 0 ? range(a, b - 1) : [] };
+    default: return { reads: [], writes: [] };
+  }
+}
+
+/**
+ * Registers known to hold numbers after the instruction at `pc` on its fall-through edge (`jump` false) or its jump
+ * edge, given those known before (`known`, changed in place for the fall-through edge). A checked operand is known
+ * after its check (compiled code bails out otherwise); a call forgets every register at or above its function, and
+ * the registers closures capture (the callee may assign them).
+ */
+function transfer(code: Int32Array, pc: number, known: Set<number>, captured: Set<number>): Set<number> | null {
+  const op = code[pc]!;
+  const a = code[pc + 1]!;
+  const b = code[pc + 2]!;
+  const c = code[pc + 3]!;
+  const ar = ARITH[op];
+  if (ar !== undefined) {
+    if (ar.b === 'r') known.add(b);
+    if (ar.c === 'r') known.add(c);
+    known.add(a);
+    return null;
+  }
+  switch (op) {
+    case Op.MOVE:
+      if (known.has(b)) known.add(a);
+      else known.delete(a);
+      return null;
+    case Op.LOADKN: case Op.LEN:
+      known.add(a);
+      return null;
+    case Op.UNM:
+      known.add(b);
+      known.add(a);
+      return null;
+    case Op.LT_RR_J: case Op.LE_RR_J:
+      known.add(a);
+      known.add(b);
+      return new Set(known);
+    case Op.LT_RK_J: case Op.LE_RK_J:
+      known.add(a);
+      return new Set(known);
+    case Op.LT_KR_J: case Op.LE_KR_J:
+      known.add(b);
+      return new Set(known);
+    case Op.TESTSET_J: {
+      const j = new Set(known);
+      if (known.has(b)) j.add(a);
+      else j.delete(a);
+      return j;
+    }
+    case Op.CALL:
+      for (const r of [...known]) if (r >= a || captured.has(r)) known.delete(r);
+      return null;
+    case Op.FORPREP:
+      known.add(a);
+      known.add(a + 1);
+      known.add(a + 2);
+      return new Set(known);
+    case Op.FORLOOP: {
+      const j = new Set(known);
+      j.add(a + 3);
+      return j;
+    }
+    case Op.VARARG:
+      if (b === 0) for (const r of [...known]) if (r >= a) known.delete(r);
+      for (const r of registersOf(code, pc).writes) known.delete(r);
+      return new Set(known);
+    default:
+      for (const r of registersOf(code, pc).writes) known.delete(r);
+      return new Set(known);
+  }
+}
+
+/** The dirty registers (see compileProto) after the instruction at `pc`, updated in place. */
+function dirtyAfter(code: Int32Array, pc: number, dirty: Set<number>, used: Set<number>): void {
+  const op = code[pc]!;
+  if (op === Op.CALL || (op === Op.VARARG && code[pc + 2] === 0)) {
+    dirty.clear();
+    return;
+  }
+  for (const r of registersOf(code, pc).writes) if (used.has(r)) dirty.add(r);
+}
+
+/** A number as JavaScript source that evaluates to exactly it. */
+function lit(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (Object.is(x, -0)) return '-0';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  return String(x);
+}
+
 /**
  * Translates `p` to JavaScript; returns the compiled function (or null when nothing in it can be translated).
- * `float32`: the VM's number mode (MOD rounds its quotient to float32 as the interpreter does).
+ * `float32`: the VM's number mode (every number a register receives is rounded to float32, as the interpreter's
+ * Float32Array register file rounds it).
+ *
+ * Registers live in JavaScript locals — `v<r>` the value slot (`0` for a number, as in `sv`) and `n<r>` the number —
+ * loaded from the register file on entry and after every call, and written back to it (the registers compiled code
+ * writes) before every call, every bail-out and every operation that may raise an error, so that the interpreter, a
+ * host function, a callee reading an upvalue or an error handler always sees the frame as the interpreter would
+ * have left it. Registers proved to hold numbers (`transfer`) are used without their type checks; on entry at a
+ * block start the proof is checked (compiled code bails out at once when it does not hold).
  */
 export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn | null {
   const code = p.code;
@@ -136,24 +276,27 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
   // labels: entry, every jump target, every conditional fall-through; reachable translated code only
   const labels = new Set<number>([0]);
   const flows = new Map<number, Flow | null>();
-  const work = [0];
   const seen = new Set<number>();
-  while (work.length > 0) {
-    const pc = work.pop()!;
-    if (pc < 0 || pc >= end || seen.has(pc)) continue;
-    seen.add(pc);
-    const f = flowOf(code, pc);
-    flows.set(pc, f);
-    if (f === null) continue;
-    for (const t of f.targets) {
-      labels.add(t);
-      work.push(t);
+  const explore = (from: number): void => {
+    const work = [from];
+    while (work.length > 0) {
+      const pc = work.pop()!;
+      if (pc < 0 || pc >= end || seen.has(pc)) continue;
+      seen.add(pc);
+      const f = flowOf(code, pc);
+      flows.set(pc, f);
+      if (f === null) continue;
+      for (const t of f.targets) {
+        labels.add(t);
+        work.push(t);
+      }
+      if (f.next >= 0) {
+        if (f.branch) labels.add(f.next);
+        work.push(f.next);
+      }
     }
-    if (f.next >= 0) {
-      if (f.branch) labels.add(f.next);
-      work.push(f.next);
-    }
-  }
+  };
+  explore(0);
   // loop back-edge targets of code only the interpreter reaches are entries too (the interpreter enters there)
   for (let pc = 0; pc < end; pc += 4) {
     const op = code[pc]!;
@@ -161,33 +304,16 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
       const t = code[pc + 2]!;
       if (t <= pc && t >= 0 && t < end && !seen.has(t)) {
         labels.add(t);
-        work.push(t);
-        while (work.length > 0) {
-          const q = work.pop()!;
-          if (q < 0 || q >= end || seen.has(q)) continue;
-          seen.add(q);
-          const f = flowOf(code, q);
-          flows.set(q, f);
-          if (f === null) continue;
-          for (const x of f.targets) {
-            labels.add(x);
-            work.push(x);
-          }
-          if (f.next >= 0) {
-            if (f.branch) labels.add(f.next);
-            work.push(f.next);
-          }
-        }
+        explore(t);
       }
     }
   }
   if (![...flows.values()].some((f) => f !== null)) return null;
 
   // blocks: from each label, straight-line until a label, a bail-out or a jump
-  const out: string[] = [];
   const starts = [...labels].filter((l) => l < end).sort((x, y) => x - y);
-  for (let li = 0; li < starts.length; li++) {
-    const start = starts[li]!;
+  const blocks = new Map<number, number[]>();
+  for (const start of starts) {
     const block: number[] = [];
     let pc = start;
     for (;;) {
@@ -196,151 +322,381 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
       if (f === null || f === undefined || f.next < 0 || f.next >= end || labels.has(f.next)) break;
       pc = f.next;
     }
+    blocks.set(start, block);
+  }
+
+  // registers in locals, registers compiled code writes, registers closures of this function capture
+  const used = new Set<number>();
+  const written = new Set<number>();
+  for (const [pc, f] of flows) {
+    if (f === null) continue;
+    const { reads, writes } = registersOf(code, pc);
+    for (const r of reads) used.add(r);
+    for (const r of writes) {
+      used.add(r);
+      written.add(r);
+    }
+  }
+  const captured = new Set<number>();
+  for (const s of p.side) {
+    if (s.kind !== 'closure') continue;
+    for (let i = 0; i < s.captureKind.length; i++) if (s.captureKind[i] === 1) captured.add(s.captureIndex[i]!);
+  }
+  // registers outside the frame (bytecode the decoder let through): the interpreter runs the function
+  if ([...used].some((r) => r < 0 || r >= p.frameSize)) return null;
+
+  // registers known to be numbers at each block start (from the blocks that lead there; entry 0 knows nothing)
+  const known = new Map<number, Set<number> | null>();
+  for (const s of starts) known.set(s, null);
+  known.set(0, new Set());
+  const meet = (label: number, facts: Set<number>): boolean => {
+    const old = known.get(label);
+    if (old === undefined) return false;
+    if (old === null) {
+      known.set(label, new Set(facts));
+      return true;
+    }
+    let changed = false;
+    for (const r of [...old]) {
+      if (!facts.has(r)) {
+        old.delete(r);
+        changed = true;
+      }
+    }
+    return changed;
+  };
+  const work: number[] = [0];
+  for (;;) {
+    while (work.length > 0) {
+      const s = work.pop()!;
+      const facts = new Set(known.get(s)!);
+      const block = blocks.get(s)!;
+      for (let i = 0; i < block.length; i++) {
+        const pc = block[i]!;
+        const f = flows.get(pc)!;
+        if (f === null) break;
+        const jump = transfer(code, pc, facts, captured);
+        for (const t of f.targets) if (meet(t, jump ?? facts)) work.push(t);
+        if (i === block.length - 1 && f.next >= 0 && f.next < end && meet(f.next, facts)) work.push(f.next);
+      }
+    }
+    // a block start no translated code leads to is entered from the interpreter only: it knows nothing
+    const orphan = starts.find((s) => known.get(s) === null);
+    if (orphan === undefined) break;
+    known.set(orphan, new Set());
+    work.push(orphan);
+  }
+
+  // registers compiled code may have changed since the register file last had them (a call writes these back)
+  const dirtyAt = new Map<number, Set<number>>();
+  for (const s of starts) dirtyAt.set(s, new Set());
+  const dwork = [...starts];
+  while (dwork.length > 0) {
+    const s = dwork.pop()!;
+    const dirty = new Set(dirtyAt.get(s)!);
+    const block = blocks.get(s)!;
+    for (let i = 0; i < block.length; i++) {
+      const pc = block[i]!;
+      const f = flows.get(pc)!;
+      if (f === null) break;
+      dirtyAfter(code, pc, dirty, used);
+      const succ = [...f.targets, ...(i === block.length - 1 && f.next >= 0 && f.next < end ? [f.next] : [])];
+      for (const t of succ) {
+        const d = dirtyAt.get(t);
+        if (d === undefined) continue;
+        const before = d.size;
+        for (const r of dirty) d.add(r);
+        if (d.size !== before) dwork.push(t);
+      }
+    }
+  }
+
+  const L = new Lower(p, float32, written, used, captured, end);
+  const out: string[] = [];
+  for (let li = 0; li < starts.length; li++) {
+    const start = starts[li]!;
+    const block = blocks.get(start)!;
     const len = block.length;
-    out.push(`case ${start}: if (steps < ${len}) { vm.steps = steps; ci.pc = ${start}; return ${start}; } steps -= ${len};`);
-    for (let i = 0; i < len; i++) out.push(instruction(code, block[i]!, p, len - i, float32, flows.get(block[i]!) ?? null, end));
+    const facts = new Set(known.get(start)!);
+    const dirty = new Set(dirtyAt.get(start)!);
+    out.push(`case ${start}: if (steps < ${len}) { out = ${start}; break run; } steps -= ${len};`);
+    for (let i = 0; i < len; i++) {
+      const pc = block[i]!;
+      const f = flows.get(pc) ?? null;
+      out.push(L.instruction(pc, len - i, f, facts, dirty));
+      if (f !== null) {
+        transfer(code, pc, facts, captured);
+        dirtyAfter(code, pc, dirty, used);
+      }
+    }
     const f = flows.get(block[len - 1]!);
     if (f !== null && f !== undefined && f.next >= 0) {
       // falls into the next case only when that is where control goes
-      if (f.next !== starts[li + 1]) out.push(f.next >= end ? `vm.steps = steps; ci.pc = ${f.next}; return ${f.next};` : `pc = ${f.next}; continue;`);
+      if (f.next !== starts[li + 1]) out.push(f.next >= end ? `out = ${f.next}; break run;` : `pc = ${f.next}; continue;`);
     }
+  }
+  const regs = [...used].sort((x, y) => x - y);
+  const guards: string[] = [];
+  for (const s of starts) {
+    const facts = [...known.get(s)!].filter((r) => used.has(r));
+    if (s !== 0 && facts.length > 0) guards.push(`case ${s}: if (${facts.map((r) => `v${r} !== 0`).join(' || ')}) { ci.pc = pc; return pc; } break;`);
   }
   const body = [
     'return function jitted(L, ci, base, pc, depth) {',
-    'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps;',
-    'for (;;) { switch (pc) {',
+    'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps; let out = 0;',
+    regs.length > 0 ? `let ${regs.map((r) => `v${r} = sv[base + ${r}], n${r} = sn[base + ${r}]`).join(', ')};` : '',
+    guards.length > 0 ? `switch (pc) { ${guards.join(' ')} }` : '',
+    'run: for (;;) { switch (pc) {',
     ...out,
-    'default: vm.steps = steps; ci.pc = pc; return pc;',
+    'default: out = pc; break run;',
     '} }',
+    `${L.spill} vm.steps = steps; ci.pc = out; return out;`,
     '};',
   ].join('\n');
-  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'pushLuaFrame', 'jitOf', 'kv', 'kn', 'k', 'ic', body) as (...a: unknown[]) => JitFn;
-  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, rt.pushLuaFrame, rt.jitOf, p.kv, p.kn, p.k, p.ic);
+  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'pushLuaFrame', 'jitOf', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
+  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, rt.pushLuaFrame, rt.jitOf, metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
 }
 
-/** JavaScript for one instruction; `r` = instructions of its block from this one on (for bail-out refunds). */
-function instruction(code: Int32Array, pc: number, p: Proto, r: number, float32: boolean, flow: Flow | null, end: number): string {
-  const bail = `{ vm.steps = steps + ${r}; ci.pc = ${pc}; return ${pc}; }`;
-  if (flow === null) return `vm.steps = steps + ${r}; ci.pc = ${pc}; return ${pc};`;
-  const op = code[pc]!;
-  const a = code[pc + 1]!;
-  const b = code[pc + 2]!;
-  const c = code[pc + 3]!;
-  const R = (x: number): string => `base + ${x}`;
-  const jump = (t: number): string => (t >= end ? `{ vm.steps = steps; ci.pc = ${t}; return ${t}; }` : `{ pc = ${t}; continue; }`);
-  const store = (dst: string, v: string): string => `if (typeof ${v} === 'number') { sn[${dst}] = ${v}; sv[${dst}] = 0; } else sv[${dst}] = ${v};`;
-  const rk = (x: number, name: string): string =>
-    x >= 0 ? `const ${name}x = sv[${R(x)}]; const ${name} = ${name}x === 0 ? sn[${R(x)}] : ${name}x;` : `const ${name} = k[${~x}];`;
-  const ar = ARITH[op];
-  if (ar !== undefined) {
-    const checks: string[] = [];
-    if (ar.b === 'r') checks.push(`sv[${R(b)}] === 0`);
-    if (ar.c === 'r') checks.push(`sv[${R(c)}] === 0`);
-    const x = ar.b === 'r' ? `sn[${R(b)}]` : `kn[${b}]`;
-    const y = ar.c === 'r' ? `sn[${R(c)}]` : `kn[${c}]`;
-    let e: string;
-    if (ar.sym === '%') e = `const q = ${float32 ? 'Math.fround(x / y)' : 'x / y'}; sn[${R(a)}] = x - Math.floor(q) * y;`;
-    else if (ar.sym === '^') e = `sn[${R(a)}] = Math.pow(x, y);`;
-    else e = `sn[${R(a)}] = x ${ar.sym} y;`;
-    return `if (${checks.join(' && ')}) { const x = ${x}, y = ${y}; ${e} sv[${R(a)}] = 0; } else ${bail}`;
+/** JavaScript for the instructions of one function (registers in locals, see {@link compileProto}). */
+class Lower {
+  readonly p: Proto;
+  readonly code: Int32Array;
+  readonly float32: boolean;
+  readonly end: number;
+  /** Writes every register compiled code writes back to the register file. */
+  readonly spill: string;
+  /** Reloads every register in a local from the register file. */
+  readonly reload: string;
+  readonly captured: Set<number>;
+  readonly used: Set<number>;
+  constructor(p: Proto, float32: boolean, written: Set<number>, used: Set<number>, captured: Set<number>, end: number) {
+    this.p = p;
+    this.code = p.code;
+    this.float32 = float32;
+    this.end = end;
+    this.captured = captured;
+    this.used = used;
+    this.spill = [...written].sort((x, y) => x - y).map((r) => `sv[base + ${r}] = v${r}; sn[base + ${r}] = n${r};`).join(' ');
+    this.reload = [...used].sort((x, y) => x - y).map((r) => `v${r} = sv[base + ${r}]; n${r} = sn[base + ${r}];`).join(' ');
   }
-  switch (op) {
-    case Op.NOP:
-      return '';
-    case Op.MOVE:
-      return `sv[${R(a)}] = sv[${R(b)}]; sn[${R(a)}] = sn[${R(b)}];`;
-    case Op.LOADKN:
-      return `sn[${R(a)}] = kn[${b}]; sv[${R(a)}] = 0;`;
-    case Op.LOADKV:
-      return `sv[${R(a)}] = kv[${b}];`;
-    case Op.LOADNIL:
-      return `for (let i = ${R(a)}; i <= ${R(b)}; i++) sv[i] = undefined;`;
-    case Op.LOADBOOL:
-      return `sv[${R(a)}] = ${b === 1};` + (c === pc + 4 ? '' : jump(c));
-    case Op.GETUPVAL:
-      return `{ const u = cl.up[${b}]; const t = u.thread; if (t === null) { const v = u.v; ${store(R(a), 'v')} } else { sv[${R(a)}] = t.sv[u.idx]; sn[${R(a)}] = t.sn[u.idx]; } }`;
-    case Op.SETUPVAL:
-      return `{ const u = cl.up[${b}]; const t = u.thread; if (t === null) { const x = sv[${R(a)}]; u.v = x === 0 ? sn[${R(a)}] : x; } else { t.sv[u.idx] = sv[${R(a)}]; t.sn[u.idx] = sn[${R(a)}]; } }`;
-    case Op.GETGLOBAL: {
-      if (typeof p.k[b] !== 'string') return bail;
-      const ic = pc >> 2;
-      return `{ const env = cl.env; const key = k[${b}]; const g = ic[${ic}]; let v; if (g < env.hused && env.hk[g] === key) v = env.hv[g]; else { const e = env.entryOf(key); if (e >= 0) { ic[${ic}] = e; v = env.hv[e]; } } if (v === undefined && env.metatable !== null) ${bail} ${store(R(a), 'v')} }`;
+
+  /** A number expression as the register file would hold it (float32 rounding in float mode). */
+  fr(e: string): string {
+    return this.float32 ? `Math.fround(${e})` : e;
+  }
+
+  /** The native value of register r. */
+  val(r: number, known: Set<number>): string {
+    return known.has(r) ? `n${r}` : `(v${r} === 0 ? n${r} : v${r})`;
+  }
+
+  /** Native value of an RK operand. */
+  rk(x: number, known: Set<number>): string {
+    if (x >= 0) return this.val(x, known);
+    const v = this.p.k[~x];
+    return typeof v === 'number' ? lit(v) : typeof v === 'string' ? JSON.stringify(v) : `k[${~x}]`;
+  }
+
+  /** Stores native value expression `e` (evaluated once) into register r. */
+  store(r: number, e: string): string {
+    return `{ const x = ${e}; if (typeof x === 'number') { n${r} = ${this.fr('x')}; v${r} = 0; } else v${r} = x; }`;
+  }
+
+  /** JavaScript for the instruction at `pc`; `r` = instructions of its block from this one on (for refunds). */
+  instruction(pc: number, r: number, flow: Flow | null, known: Set<number>, dirty: Set<number>): string {
+    const { code, p, end } = this;
+    const bail = `{ out = ${pc}; steps += ${r}; break run; }`;
+    if (flow === null) return `out = ${pc}; steps += ${r}; break run;`;
+    // before anything that may raise an error or run other code: the frame as the interpreter would have it
+    const sync = `${this.spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
+    const op = code[pc]!;
+    const a = code[pc + 1]!;
+    const b = code[pc + 2]!;
+    const c = code[pc + 3]!;
+    const jump = (t: number): string => (t >= end ? `{ out = ${t}; break run; }` : `{ pc = ${t}; continue; }`);
+    const isNum = (x: number): string => (known.has(x) ? 'true' : `v${x} === 0`);
+    const truthy = (x: number): string => (known.has(x) ? 'true' : `(v${x} !== undefined && v${x} !== false)`);
+    const ar = ARITH[op];
+    if (ar !== undefined) {
+      const checks: string[] = [];
+      if (ar.b === 'r' && !known.has(b)) checks.push(`v${b} === 0`);
+      if (ar.c === 'r' && !known.has(c)) checks.push(`v${c} === 0`);
+      const x = ar.b === 'r' ? `n${b}` : lit(p.kn[b]!);
+      const y = ar.c === 'r' ? `n${c}` : lit(p.kn[c]!);
+      let e: string;
+      if (ar.sym === '%') e = `${x} - Math.floor(${this.float32 ? `Math.fround(${x} / ${y})` : `${x} / ${y}`}) * ${y}`;
+      else if (ar.sym === '^') e = `Math.pow(${x}, ${y})`;
+      else e = `${x} ${ar.sym} ${y}`;
+      const set = `n${a} = ${this.fr(e)}; v${a} = 0;`;
+      return checks.length === 0 ? set : `if (${checks.join(' && ')}) { ${set} } else ${bail}`;
     }
-    case Op.GETFIELD: {
-      const ic = pc >> 2;
-      return `{ const t = sv[${R(b)}]; if (!(t instanceof LuaTable)) ${bail} const key = k[${c}]; const g = ic[${ic}]; let v; if (g < t.hused && t.hk[g] === key) v = t.hv[g]; else { const e = t.entryOf(key); if (e >= 0) { ic[${ic}] = e; v = t.hv[e]; } } if (v === undefined && t.metatable !== null) ${bail} ${store(R(a), 'v')} }`;
+    switch (op) {
+      case Op.NOP:
+        return '';
+      case Op.MOVE:
+        return a === b ? '' : `v${a} = v${b}; n${a} = n${b};`;
+      case Op.LOADKN:
+        return `n${a} = ${this.fr(lit(p.kn[b]!))}; v${a} = 0;`;
+      case Op.LOADKV:
+        return typeof p.k[b] === 'number' ? `n${a} = ${this.fr(lit(p.kn[b]!))}; v${a} = 0;` : `v${a} = kv[${b}];`;
+      case Op.LOADNIL:
+        return range(a, b - a + 1).map((x) => `v${x} = undefined;`).join(' ');
+      case Op.LOADBOOL:
+        return `v${a} = ${b === 1};` + (c === pc + 4 ? '' : jump(c));
+      case Op.NOT:
+        return `v${a} = !${truthy(b)};`;
+      case Op.LEN:
+        return `{ const x = v${b}; if (x instanceof LuaTable) n${a} = ${this.fr('x.length()')}; else if (typeof x === 'string') n${a} = ${this.fr('x.length')}; else ${bail} v${a} = 0; }`;
+      case Op.GETUPVAL:
+        return `{ const u = cl.up[${b}]; const t = u.thread; if (t === null) ${this.store(a, 'u.v')} else { v${a} = t.sv[u.idx]; n${a} = t.sn[u.idx]; } }`;
+      case Op.SETUPVAL:
+        return `{ const u = cl.up[${b}]; const t = u.thread; if (t === null) u.v = ${this.val(a, known)}; else { t.sv[u.idx] = v${a}; t.sn[u.idx] = n${a}; } }`;
+      case Op.GETGLOBAL: {
+        if (typeof p.k[b] !== 'string') return bail;
+        const key = JSON.stringify(p.k[b]);
+        const ic = pc >> 2;
+        return `{ const env = cl.env; const g = ic[${ic}]; let v; if (g < env.hused && env.hk[g] === ${key}) v = env.hv[g]; else { const e = env.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; v = env.hv[e]; } } if (v === undefined && env.metatable !== null) ${bail} ${this.store(a, 'v')} }`;
+      }
+      case Op.SETGLOBAL: {
+        if (typeof p.k[b] !== 'string') return bail;
+        const key = JSON.stringify(p.k[b]);
+        const ic = pc >> 2;
+        return `{ const env = cl.env; if (env.metatable !== null) ${bail} const v = ${this.val(a, known)}; const g = ic[${ic}]; if (g < env.hused && env.hk[g] === ${key}) env.hv[g] = v; else { const e = env.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; env.hv[e] = v; } else { ${sync} env.setStr(${key}, v); } } }`;
+      }
+      case Op.GETFIELD: {
+        const key = JSON.stringify(p.k[c]);
+        const ic = pc >> 2;
+        return `{ const t = v${b}; if (!(t instanceof LuaTable)) ${bail} const g = ic[${ic}]; let v; if (g < t.hused && t.hk[g] === ${key}) v = t.hv[g]; else { const e = t.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; v = t.hv[e]; } } if (v === undefined && t.metatable !== null) ${bail} ${this.store(a, 'v')} }`;
+      }
+      case Op.GETTABLE: {
+        const get = c >= 0 && known.has(c) ? `t.getNum(n${c})` : `typeof key === 'number' ? t.getNum(key) : t.get(key)`;
+        return `{ const t = v${b}; if (!(t instanceof LuaTable)) ${bail} const key = ${this.rk(c, known)}; const v = ${get}; if (v === undefined && t.metatable !== null) ${bail} ${this.store(a, 'v')} }`;
+      }
+      case Op.SETFIELD: {
+        const key = JSON.stringify(p.k[b]);
+        const ic = pc >> 2;
+        return `{ const t = v${a}; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const v = ${this.rk(c, known)}; const g = ic[${ic}]; if (g < t.hused && t.hk[g] === ${key}) t.hv[g] = v; else { const e = t.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; t.hv[e] = v; } else { ${sync} t.setStr(${key}, v); } } }`;
+      }
+      case Op.SETTABLE: {
+        const numKey = b >= 0 ? known.has(b) : typeof p.k[~b] === 'number';
+        const slow = `else if (key === key) { ${sync} t.set(key, v); } else ${bail}`;
+        const arr = `{ const ar = t.arr; const i = key - 1; if (i >= 0 && i < ar.length && (i | 0) === i) ar[i] = v; ${slow} }`;
+        return `{ const t = v${a}; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const key = ${this.rk(b, known)}; const v = ${this.rk(c, known)}; ` +
+          (numKey ? arr : `if (typeof key === 'number') ${arr} else if (key !== undefined) { ${sync} t.set(key, v); } else ${bail}`) + ' }';
+      }
+      case Op.SELF:
+        return `{ const obj = ${this.val(b, known)}; const key = ${this.rk(c, known)}; let v; ` +
+          `if (obj instanceof LuaTable) { v = obj.get(key); if (v === undefined && obj.metatable !== null) ${bail} } ` +
+          `else if (typeof obj === 'string' && vm.stringIndex !== null && typeof key === 'string') { v = vm.stringIndex.getStr(key); if (v === undefined) ${bail} } else ${bail} ` +
+          `v${a + 1} = v${b}; n${a + 1} = n${b}; ${this.store(a, 'v')} }`;
+      case Op.CONCAT: {
+        const regs = range(b, c - b + 1);
+        const ok = regs.map((x) => (known.has(x) ? 'true' : `(typeof v${x} === 'string' || v${x} === 0)`)).join(' && ');
+        const parts = regs.map((x) => (known.has(x) ? `toStr(n${x})` : `(v${x} === 0 ? toStr(n${x}) : v${x})`)).join(' + ');
+        return `if (${ok}) { const s = ${parts}; const size = 24 + s.length; if (s.length > vm.limits.maxStringLength || vm.gcAllocated + size > vm.gcThreshold) ${bail} vm.gcAllocated += size; v${b} = s; v${a} = s; } else ${bail}`;
+      }
+      case Op.UNM:
+        return known.has(b) ? `n${a} = -n${b}; v${a} = 0;` : `if (v${b} === 0) { n${a} = -n${b}; v${a} = 0; } else ${bail}`;
+      case Op.JMP:
+        return jump(b);
+      case Op.FORPREP: {
+        const check = [a, a + 1, a + 2].filter((x) => !known.has(x)).map((x) => `v${x} !== 0`);
+        return `${check.length > 0 ? `if (${check.join(' || ')}) ${bail} ` : ''}n${a} = ${this.fr(`n${a} - n${a + 2}`)}; ${jump(b)}`;
+      }
+      case Op.FORLOOP:
+        return `n${a} = ${this.fr(`n${a} + n${a + 2}`)}; if (0 < n${a + 2} ? n${a} <= n${a + 1} : n${a + 1} <= n${a}) { n${a + 3} = n${a}; v${a + 3} = 0; ${jump(b)} }`;
+      case Op.TEST_J:
+        return `if (${truthy(a)} === ${b === 1}) ${jump(c)}`;
+      case Op.TESTSET_J:
+        return `if (${truthy(b)} === ${(c & 1) === 1}) { v${a} = v${b}; n${a} = n${b}; ${jump(c & ~3)} }`;
+      case Op.EQ_RR_J:
+        if (known.has(a) && known.has(b)) return `if ((n${a} === n${b}) === ${(c & 1) === 1}) ${jump(c & ~3)}`;
+        return `{ const x = v${a}; const y = v${b}; let eq; if (x === 0) eq = y === 0 && n${a} === n${b}; else if (x === y) eq = true; else if (typeof x === 'object' && typeof y === 'object') ${bail} else eq = false; if (eq === ${(c & 1) === 1}) ${jump(c & ~3)} }`;
+      case Op.EQ_RK_J: {
+        const kc = ~b;
+        const eq = typeof p.k[kc] === 'number' ? (known.has(a) ? `n${a} === ${lit(p.kn[kc]!)}` : `(v${a} === 0 && n${a} === ${lit(p.kn[kc]!)})`) : `v${a} === kv[${kc}]`;
+        return `if ((${eq}) === ${(c & 1) === 1}) ${jump(c & ~3)}`;
+      }
+      case Op.LT_RR_J: case Op.LE_RR_J: {
+        const cmp = op === Op.LT_RR_J ? '<' : '<=';
+        const test = `if ((n${a} ${cmp} n${b}) === ${(c & 1) === 1}) ${jump(c & ~3)}`;
+        return known.has(a) && known.has(b) ? test : `if (${isNum(a)} && ${isNum(b)}) { ${test} } else ${bail}`;
+      }
+      case Op.LT_RK_J: case Op.LE_RK_J: {
+        const cmp = op === Op.LT_RK_J ? '<' : '<=';
+        const test = `if ((n${a} ${cmp} ${lit(p.kn[b]!)}) === ${(c & 1) === 1}) ${jump(c & ~3)}`;
+        return known.has(a) ? test : `if (v${a} === 0) { ${test} } else ${bail}`;
+      }
+      case Op.LT_KR_J: case Op.LE_KR_J: {
+        const cmp = op === Op.LT_KR_J ? '<' : '<=';
+        const test = `if ((${lit(p.kn[a]!)} ${cmp} n${b}) === ${(c & 1) === 1}) ${jump(c & ~3)}`;
+        return known.has(b) ? test : `if (v${b} === 0) { ${test} } else ${bail}`;
+      }
+      case Op.NEWTABLE: {
+        const size = 64 + 24 * (b + c);
+        return `if (${b + c} > vm.limits.maxTableEntries || vm.gcAllocated + ${size} > vm.gcThreshold) ${bail} vm.gcAllocated += ${size}; v${a} = new LuaTable(${b}, ${c}, vm.limits.maxTableEntries);`;
+      }
+      case Op.SETLIST: case Op.SETLIST_X: {
+        const first = (c - 1) * 50;
+        if (b !== 0) {
+          const sets = range(1, b).map((i) => `ar[${first + i - 1}] = ${this.val(a + i, known)};`).join(' ');
+          return `{ const t = v${a}; if (!(t instanceof LuaTable) || ${first + b} > t.arr.length) ${bail} const ar = t.arr; ${sets} }`;
+        }
+        return `{ const t = v${a}; const ra = base + ${a}; const n = L.top - ra - 1; if (!(t instanceof LuaTable) || ${first} + n > t.arr.length) ${bail} ${this.spill} const ar = t.arr; ` +
+          `for (let i = 1; i <= n; i++) { const x = sv[ra + i]; ar[${first} + i - 1] = x === 0 ? sn[ra + i] : x; } }`;
+      }
+      case Op.CLOSE:
+        return `if (L.openUp !== null && L.openUp.idx >= base + ${a}) { ${this.spill} L.closeUpvals(base + ${a}); }`;
+      case Op.CLOSURE: {
+        const s = p.side[b] as ClosureSide;
+        const nu = s.proto.nups;
+        const ups = range(0, nu).map((i) => (s.captureKind[i] === 1 ? `L.findUpval(base + ${s.captureIndex[i]!})` : `cl.up[${s.captureIndex[i]!}]`));
+        return `if (vm.gcAllocated + ${40 + 8 * nu} > vm.gcThreshold) ${bail} vm.gcAllocated += ${40 + 8 * nu}; v${a} = new LuaClosure(side[${b}].proto, [${ups.join(', ')}], cl.env);`;
+      }
+      case Op.VARARG: {
+        const np = p.numparams;
+        if (b !== 0) {
+          const sets = range(0, b - 1).map((i) => `if (${i} < nvar) { v${a + i} = sv[from + ${i}]; n${a + i} = sn[from + ${i}]; } else v${a + i} = undefined;`).join(' ');
+          return `{ const nvar = base - ci.func - 1 - ${np}; const from = base - nvar; ${sets} }`;
+        }
+        return `{ ${sync} const nvar = base - ci.func - 1 - ${np}; const from = base - nvar; const ra = base + ${a}; L.ensure(ra + nvar + 1); sn = L.sn; ` +
+          `for (let i = 0; i < nvar; i++) { sv[ra + i] = sv[from + i]; sn[ra + i] = sn[from + i]; } L.top = ra + nvar; ${this.reload} }`;
+      }
+      case Op.CALL: {
+        // a host function is called here; a Lua function gets its frame and, once hot, its compiled code is called as
+        // a JavaScript function (up to MAX_NESTED deep); otherwise the interpreter runs it
+        const nargs = b !== 0 ? `${b - 1}` : `L.top - ra - 1`;
+        const fill = c !== 0 ? `for (let i = n; i < ${c - 1}; i++) sv[ra + i] = undefined;` : 'L.top = ra + n;';
+        // the call writes back the registers changed since the last call and reloads the ones it may change: from
+        // its function up, and those closures capture; debug.setlocal (vm.frameWrites) makes it reload them all
+        const spill = [...dirty].sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
+        const sync = `${spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
+        const reload = [...this.used].filter((x) => x >= a || this.captured.has(x)).sort((x, y) => x - y).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
+        const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} out = ${pc + 4}; break run; } steps -= ${r - 1};`;
+        return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ` +
+          `if (f instanceof HostFunction) { ${sync} const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
+          `else if (f instanceof LuaClosure) { ${sync} const nci = pushLuaFrame(L, f, ra, ${nargs}, ${c - 1}); ` +
+          `const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
+          `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } ` +
+          `else ${bail} ${after} }`;
+      }
+      case Op.RETURN: {
+        // an entry frame (called from a host function or the host) returns through the interpreter, as do hooks
+        const close = `if (L.openUp !== null && L.openUp.idx >= base) { ${this.spill} L.closeUpvals(base); }`;
+        const head = `if (ci.entry || L.hookMask !== 0) ${bail} ${close} const dst = ci.func; const want = ci.nresults;`;
+        const tail = `L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED};`;
+        if (b === 0) {
+          return `{ ${head} ${this.spill} const ra = base + ${a}; const n = L.top - ra; ` +
+            `if (want < 0) { for (let i = 0; i < n; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } L.top = dst + n; } ` +
+            `else { const m = n < want ? n : want; for (let i = 0; i < m; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } for (let i = m; i < want; i++) sv[dst + i] = undefined; } ${tail} }`;
+        }
+        const n = b - 1;
+        const all = range(0, n).map((i) => `sv[dst + ${i}] = v${a + i}; sn[dst + ${i}] = n${a + i};`).join(' ');
+        const some = range(0, n).map((i) => `if (${i} < want) { sv[dst + ${i}] = v${a + i}; sn[dst + ${i}] = n${a + i}; }`).join(' ');
+        return `{ ${head} if (want === ${n}) { ${all} } else if (want < 0) { ${all} L.top = dst + ${n}; } else { ${some} for (let i = ${n}; i < want; i++) sv[dst + i] = undefined; } ${tail} }`;
+      }
+      default:
+        return bail;
     }
-    case Op.GETTABLE:
-      return `{ const t = sv[${R(b)}]; if (!(t instanceof LuaTable)) ${bail} ${rk(c, 'key')} const v = typeof key === 'number' ? t.getNum(key) : t.get(key); if (v === undefined && t.metatable !== null) ${bail} ${store(R(a), 'v')} }`;
-    case Op.SETFIELD: {
-      const ic = pc >> 2;
-      return `{ const t = sv[${R(a)}]; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const key = k[${b}]; ${rk(c, 'v')} const g = ic[${ic}]; if (g < t.hused && t.hk[g] === key) t.hv[g] = v; else { const e = t.entryOf(key); if (e >= 0) { ic[${ic}] = e; t.hv[e] = v; } else { ci.pc = ${pc}; vm.steps = steps + ${r - 1}; t.setStr(key, v); } } }`;
-    }
-    case Op.SETTABLE:
-      return `{ const t = sv[${R(a)}]; ${rk(b, 'key')} ${rk(c, 'v')} if (t instanceof LuaTable && t.metatable === null && key !== undefined && key === key) { ci.pc = ${pc}; vm.steps = steps + ${r - 1}; t.set(key, v); } else ${bail} }`;
-    case Op.UNM:
-      return `if (sv[${R(b)}] === 0) { sn[${R(a)}] = -sn[${R(b)}]; sv[${R(a)}] = 0; } else ${bail}`;
-    case Op.JMP:
-      return jump(b);
-    case Op.FORPREP:
-      return `{ const ra = ${R(a)}; if (sv[ra] !== 0 || sv[ra + 1] !== 0 || sv[ra + 2] !== 0) ${bail} sn[ra] = sn[ra] - sn[ra + 2]; } ${jump(b)}`;
-    case Op.FORLOOP:
-      return `{ const ra = ${R(a)}; const step = sn[ra + 2]; sn[ra] = sn[ra] + step; const idx = sn[ra]; if (0 < step ? idx <= sn[ra + 1] : sn[ra + 1] <= idx) { sn[ra + 3] = idx; sv[ra + 3] = 0; ${jump(b)} } }`;
-    case Op.TEST_J: {
-      const want = b === 1;
-      return `{ const v = sv[${R(a)}]; if ((v !== undefined && v !== false) === ${want}) ${jump(c)} }`;
-    }
-    case Op.TESTSET_J: {
-      const want = (c & 1) === 1;
-      return `{ const v = sv[${R(b)}]; if ((v !== undefined && v !== false) === ${want}) { sv[${R(a)}] = v; sn[${R(a)}] = sn[${R(b)}]; ${jump(c & ~3)} } }`;
-    }
-    case Op.EQ_RR_J: {
-      const want = (c & 1) === 1;
-      return `{ const x = sv[${R(a)}]; const y = sv[${R(b)}]; let eq; if (x === 0) eq = y === 0 && sn[${R(a)}] === sn[${R(b)}]; else if (x === y) eq = true; else if (typeof x === 'object' && typeof y === 'object') ${bail} else eq = false; if (eq === ${want}) ${jump(c & ~3)} }`;
-    }
-    case Op.EQ_RK_J: {
-      const want = (c & 1) === 1;
-      const kc = ~b;
-      return `{ const x = sv[${R(a)}]; const y = kv[${kc}]; const eq = x === 0 ? y === 0 && sn[${R(a)}] === kn[${kc}] : x === y; if (eq === ${want}) ${jump(c & ~3)} }`;
-    }
-    case Op.LT_RR_J: case Op.LE_RR_J: {
-      const cmp = op === Op.LT_RR_J ? '<' : '<=';
-      const want = (c & 1) === 1;
-      return `if (sv[${R(a)}] === 0 && sv[${R(b)}] === 0) { if ((sn[${R(a)}] ${cmp} sn[${R(b)}]) === ${want}) ${jump(c & ~3)} } else ${bail}`;
-    }
-    case Op.LT_RK_J: case Op.LE_RK_J: {
-      const cmp = op === Op.LT_RK_J ? '<' : '<=';
-      const want = (c & 1) === 1;
-      return `if (sv[${R(a)}] === 0) { if ((sn[${R(a)}] ${cmp} kn[${b}]) === ${want}) ${jump(c & ~3)} } else ${bail}`;
-    }
-    case Op.LT_KR_J: case Op.LE_KR_J: {
-      const cmp = op === Op.LT_KR_J ? '<' : '<=';
-      const want = (c & 1) === 1;
-      return `if (sv[${R(b)}] === 0) { if ((kn[${a}] ${cmp} sn[${R(b)}]) === ${want}) ${jump(c & ~3)} } else ${bail}`;
-    }
-    case Op.CALL: {
-      // a host function is called here; a Lua function gets its frame and, once hot, its compiled code is called as
-      // a JavaScript function (up to MAX_NESTED deep); otherwise the interpreter runs it
-      const nargs = b !== 0 ? `${b - 1}` : `L.top - ra - 1`;
-      const fill = c !== 0 ? `for (let i = n; i < ${c - 1}; i++) sv[ra + i] = undefined;` : 'L.top = ra + n;';
-      const after = `steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0) { ci.pc = ${pc + 4}; return ${pc + 4}; } steps -= ${r - 1};`;
-      return `{ const ra = ${R(a)}; const f = sv[ra]; ` +
-        `if (f instanceof HostFunction) { ci.pc = ${pc}; vm.steps = steps + ${r - 1}; const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} ${after} } ` +
-        `else if (f instanceof LuaClosure) { ci.pc = ${pc}; vm.steps = steps + ${r - 1}; const nci = pushLuaFrame(L, f, ra, ${nargs}, ${c - 1}); ` +
-        `const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
-        `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; ${after} } ` +
-        `else ${bail} }`;
-    }
-    case Op.RETURN: {
-      // an entry frame (called from a host function or the host) returns through the interpreter, as do hooks
-      const n = b !== 0 ? `${b - 1}` : `L.top - ra`;
-      return `{ if (ci.entry || L.hookMask !== 0) ${bail} const ra = ${R(a)}; const n = ${n}; ` +
-        `if (L.openUp !== null && L.openUp.idx >= base) L.closeUpvals(base); const dst = ci.func; const want = ci.nresults; ` +
-        `if (want < 0) { for (let i = 0; i < n; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } L.top = dst + n; } ` +
-        `else { const m = n < want ? n : want; for (let i = 0; i < m; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } for (let i = m; i < want; i++) sv[dst + i] = undefined; } ` +
-        `L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED}; }`;
-    }
-    default:
-      return bail;
   }
 }

@@ -170,6 +170,8 @@ export class LuaVM {
   /** Bytes allocated since the last cycle, and the count that starts the next one (read by the interpreter). */
   gcAllocated = 0;
   gcThreshold = 64 * 1024;
+  /** Writes into a frame's registers from outside it (`debug.setlocal`): compiled code reloads its registers. */
+  frameWrites = 0;
 
   constructor(options: VMOptions = {}) {
     this.float32 = (options.numbers ?? 'double') === 'float';

@@ -159,7 +159,10 @@ export function openDebug(vm: LuaVM): void {
       const lv = getStack(co, level);
       if (lv === null || !('ci' in lv)) argError(L, first, 'level out of range');
       const loc = localSlot(co, lv.ci, n);
-      if (loc !== null) co.set(loc.slot, v);
+      if (loc !== null) {
+        co.set(loc.slot, v);
+        L.vm.frameWrites++;
+      }
       L.set(ra, loc?.name);
       return 1;
     },
