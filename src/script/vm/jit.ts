@@ -112,6 +112,10 @@ function flowOf(code: Int32Array, pc: number): Flow | null {
       return { next: -1, targets: [code[pc + 2]!], branch: false };
     case Op.FORLOOP:
       return { next: pc + 4, targets: [code[pc + 2]!], branch: true };
+    case Op.TFORLOOP_J:
+      return { next: pc + 8, targets: [code[pc + 3]!], branch: true };
+    case Op.TFORLOOP_S:
+      return { next: pc + 8, targets: [pc + 4], branch: true };
     case Op.TEST_J:
       return { next: pc + 8, targets: [code[pc + 3]!], branch: true };
     case Op.EQ_RR_J: case Op.EQ_RK_J: case Op.LT_RR_J: case Op.LE_RR_J: case Op.LT_RK_J: case Op.LE_RK_J:
@@ -166,6 +170,7 @@ function registersOf(code: Int32Array, pc: number): { reads: number[]; writes: n
     case Op.FORLOOP: return { reads: [a, a + 1, a + 2], writes: [a, a + 3] };
     case Op.SETLIST: case Op.SETLIST_X: return { reads: b !== 0 ? range(a, b + 1) : [a], writes: [] };
     case Op.VARARG: return { reads: [], writes: b !== 0 ? range(a, b - 1) : [] };
+    case Op.TFORLOOP_J: case Op.TFORLOOP_S: return { reads: [a, a + 1, a + 2], writes: range(a + 2, Math.max(b, 3) + 1) };
     default: return { reads: [], writes: [] };
   }
 }
@@ -229,6 +234,9 @@ function transfer(code: Int32Array, pc: number, known: Set<number>, captured: Se
       j.add(a + 3);
       return j;
     }
+    case Op.TFORLOOP_J: case Op.TFORLOOP_S:
+      for (const r of [...known]) if (r >= a + 2 || captured.has(r)) known.delete(r);
+      return new Set(known);
     case Op.VARARG:
       if (b === 0) for (const r of [...known]) if (r >= a) known.delete(r);
       for (const r of registersOf(code, pc).writes) known.delete(r);
@@ -679,6 +687,28 @@ class Lower {
           `const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
           `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } ` +
           `else ${bail} ${after} }`;
+      }
+      case Op.TFORLOOP_J: case Op.TFORLOOP_S: {
+        // the generic for: next and ipairs' iterator inline (as the interpreter does them), any other function called
+        // as CALL calls it, with the iterator's slots cb.. as the call's
+        const cb = a + 3;
+        const nres = b;
+        const target = op === Op.TFORLOOP_J ? c : pc + 4;
+        const fill = range(2, nres - 2).map((i) => `v${cb + i} = undefined;`).join(' ');
+        const spill = [...new Set([...dirty, cb, cb + 1, cb + 2])].sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
+        const reload = [...this.used].filter((x) => x >= cb || this.captured.has(x)).sort((x, y) => x - y).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
+        const call = `{ ${spill} ci.pc = ${pc}; vm.steps = steps; const ra = base + ${cb}; const fw = vm.frameWrites; L.top = ra + 3; ` +
+          `if (f instanceof HostFunction) { const n = callHost(L, f, ra, 2, ${nres}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; for (let i = n; i < ${nres}; i++) sv[ra + i] = undefined; } ` +
+          `else { const nci = pushLuaFrame(L, f, ra, 2, ${nres}); const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
+          `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } ` +
+          `${reload} steps = vm.steps; if (L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} leave = true; } }`;
+        return `{ let leave = false; v${cb} = v${a}; n${cb} = n${a}; v${cb + 1} = v${a + 1}; n${cb + 1} = n${a + 1}; v${cb + 2} = v${a + 2}; n${cb + 2} = n${a + 2}; const f = v${cb}; ` +
+          `if (f === vm.nextFn && v${cb + 1} instanceof LuaTable) { const r = v${cb + 1}.next(${this.val(cb + 2, new Set())}, vm.nextOut); if (r === undefined) ${bail} ` +
+          `if (r) { ${this.store(cb, 'vm.nextOut.k')} ${nres > 1 ? this.store(cb + 1, 'vm.nextOut.v') : ''} ${fill} } else v${cb} = undefined; } ` +
+          `else if (f === vm.ipairsAux && v${cb + 1} instanceof LuaTable && v${cb + 2} === 0) { const i = ${this.fr(`n${cb + 2} + 1`)}; const v = v${cb + 1}.getInt(i); ` +
+          `if (v === undefined) v${cb} = undefined; else { n${cb} = i; v${cb} = 0; ${nres > 1 ? this.store(cb + 1, 'v') : ''} ${fill} } } ` +
+          `else if (f instanceof HostFunction || f instanceof LuaClosure) ${call} else ${bail} ` +
+          `if (v${cb} !== undefined) { v${cb - 1} = v${cb}; n${cb - 1} = n${cb}; if (leave) { out = ${target}; break run; } ${jump(target)} } else if (leave) { out = ${pc + 8}; break run; } }`;
       }
       case Op.RETURN: {
         // an entry frame (called from a host function or the host) returns through the interpreter, as do hooks

@@ -183,4 +183,26 @@ describe('JavaScript tier', () => {
     // ten float32 additions of 0.1f come to 1.00000011920928955078125 (%.14g: 1.0000001192093); doubles give 1
     expect(f.jit.out.split('\t')[0]).toBe('1.0000001192093');
   });
+
+  it('translates the generic for: next, pairs and ipairs inline, host and Lua iterators called', () => {
+    const src = `
+      local t = {}
+      for i = 1, 100 do t[i] = i * 3 end
+      t.x = 5 t.y = "s"
+      local s, c = 0, 0
+      for r = 1, 5 do
+        for i, v in ipairs(t) do s = s + i * v end
+        for k, v in pairs(t) do c = c + 1 end
+        for k in next, t do c = c + 1 end
+        for w in string.gmatch("a bb ccc", "%a+") do c = c + #w end
+        local function iter(st, i) if i < st then return i + 1, i * 2 end end
+        for i, d in iter, 10, 0 do s = s + d end
+      end
+      print(s, c)`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    // s: 5 * (3 * (1² + … + 100²) + 2 * (0 + … + 9)) = 5 * (1015050 + 90); c: 5 * (102 + 102 + 6)
+    expect(r.jit.out).toBe('5075700\t1050\n');
+    expect(r.interp.out).toBe(r.jit.out);
+  });
 });
