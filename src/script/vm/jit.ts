@@ -683,8 +683,13 @@ class Lower {
         const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} out = ${pc + 4}; break run; } steps -= ${r - 1};`;
         return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ` +
           `if (f instanceof HostFunction) { ${sync} const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
-          `else if (f instanceof LuaClosure) { ${sync} const nci = pushLuaFrame(L, f, ra, ${nargs}, ${c - 1}); ` +
-          `const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
+          `else if (f instanceof LuaClosure) { ${sync} const q = f.p; let g = q.jit; let nci; ` +
+          // a compiled callee with fixed parameters whose frame fits the stack: pushLuaFrame's work inline
+          `const na = ${nargs}; const fb = ra + 1; const ftop = fb + q.frameSize; ` +
+          `if (g !== null && !q.isVararg && ftop <= sv.length && depth < ${MAX_NESTED} && L.hookMask === 0) { ` +
+          `for (let i = fb + (na < q.numparams ? na : q.numparams); i < ftop; i++) sv[i] = undefined; ` +
+          `nci = L.pushCi(); nci.func = ra; nci.base = fb; nci.top = ftop; nci.cl = f; nci.hf = null; nci.pc = 0; nci.nresults = ${c - 1}; nci.nargs = na; q.calls++; } ` +
+          `else { nci = pushLuaFrame(L, f, ra, na, ${c - 1}); g = depth < ${MAX_NESTED} ? jitOf(L, q) : null; if (g === null) return ${JIT_FRAMES}; } ` +
           `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } ` +
           `else ${bail} ${after} }`;
       }
