@@ -168,8 +168,13 @@ export class AstBuilder {
       }
       case 'call': {
         const args = e.args.map((a) => this.expr(a));
-        if (e.method !== undefined) return { type: 'MethodCallExpression', receiver: this.expr(e.fn), method: { type: 'Identifier', name: e.method, ...at }, args, argStyle: 'parens', ...at };
-        return { type: 'CallExpression', callee: this.expr(e.fn), args, argStyle: 'parens', ...at };
+        // A call's line is its `(`, which cannot start a line; `f"…"` takes the string's line instead. A string
+        // spanning lines was most likely written `f[[…]]`, whose call is on the string's last line: a chunk with
+        // line info keeps that form, so the layout can put the string on that line.
+        const only = e.args[0];
+        const argStyle = e.line !== undefined && e.args.length === 1 && only?.k === 'string' && only.value.includes('\n') ? 'string' : 'parens';
+        if (e.method !== undefined) return { type: 'MethodCallExpression', receiver: this.expr(e.fn), method: { type: 'Identifier', name: e.method, ...at }, args, argStyle, ...at };
+        return { type: 'CallExpression', callee: this.expr(e.fn), args, argStyle, ...at };
       }
       case 'function':
         return this.func(e.fn, e.line);
