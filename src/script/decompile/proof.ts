@@ -73,6 +73,9 @@ export function proveHksChunk(original: HksChunk, source: string, options: Compa
       chunkDifferences: [],
     };
   }
+  // The compiler builds the chunk model; its writer serialises it in either byte order, so the recompiled chunk
+  // is compared as it would be written in the original's (Halo Infinite's chunks are big-endian).
+  recompiled = { ...recompiled, header: { ...recompiled.header, littleEndian: original.header.littleEndian } };
   const mine = new Map(listFunctions(recompiled.main, 'main').map((e) => [e.path, e.fn]));
   const functions: FunctionProof[] = paths.map(({ path, fn }) => {
     const other = mine.get(path);

@@ -64,7 +64,8 @@ export class StructTable {
   /** The printed type of a slot or meta slot (`object` for untyped). */
   slotTypeName(slot: HksSlot): string | null {
     if (slot.typeId === LuaType.STRUCT) return this.ids.get(slot.structId)?.name ?? null;
-    if (slot.typeId === LuaType.NIL) return 'object';
+    // Halo Infinite's compiler stores ui64 slots, which hksc (and scry's compiler) refuse: declared untyped.
+    if (slot.typeId === LuaType.NIL || slot.typeId === LuaType.UI64) return 'object';
     const n = typeName(slot.typeId);
     return /^[a-z0-9]+$/.test(n) ? n : null;
   }
