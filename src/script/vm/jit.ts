@@ -1,18 +1,19 @@
 /**
  * The JavaScript tier: a hot function's pre-decoded code translated to JavaScript source (`new Function`) so that V8
- * compiles it — operands become literals, straight-line runs of instructions lose the dispatch, and the number paths
- * are JavaScript arithmetic on the same register file the interpreter uses.
+ * compiles it — operands and constants become literals, straight-line runs of instructions lose the dispatch, and
+ * registers live in JavaScript locals (two per register: the value slot and the number, as the register file has
+ * them), with type checks removed where an analysis proves a register holds a number.
  *
- * The translation covers the instructions whose common case is simple (moves, constants, upvalues, number
- * arithmetic and comparisons, tests, jumps, numeric for loops, table fields and indexes without metatables, calls and
- * returns). Everything else — and every uncommon case of a covered instruction (a non-number operand, a metatable,
- * a tail call, an entry frame's return) — *bails out*: the compiled function saves the instruction's pc in its frame
- * and returns, and the interpreter runs it. Since both tiers share the registers, the frames and the saved pcs, a
- * bail-out is exact: compiled code never raises an error and never calls a metamethod; the interpreter does all of
- * that, with its own messages, hooks and traceback. A compiled call of a Lua function pushes the callee's frame as
- * the interpreter does and calls the callee's compiled code as a JavaScript function (at most MAX_NESTED deep); when
- * the callee bails out or yields, every compiled caller returns at once, each frame's pc saved at its call, and the
- * interpreter continues the top frame.
+ * The translation covers the instructions whose common case is simple (see `flowOf`). Everything else — and every
+ * uncommon case of a covered instruction (a non-number operand, a metatable, a tail call, an entry frame's return,
+ * an allocation that would start a collection cycle) — *bails out*: the compiled function writes its locals back to
+ * the register file, saves the instruction's pc in its frame and returns, and the interpreter runs it. Since both
+ * tiers share the register file (written back before anything else can look at it), the frames and the saved pcs,
+ * a bail-out is exact: compiled code never raises an error and never calls a metamethod; the interpreter does all
+ * of that, with its own messages, hooks and traceback. A compiled call of a Lua function pushes the callee's frame
+ * as the interpreter does and calls the callee's compiled code as a JavaScript function (at most MAX_NESTED deep);
+ * when the callee bails out or yields, every compiled caller returns at once, each frame's pc saved at its call and
+ * its registers written back, and the interpreter continues the top frame.
  *
  * Budget: the interpreter counts one step per instruction. Compiled code charges a whole straight-line block at its
  * start; when fewer steps remain than the block needs it bails out at the block's start and the interpreter counts
@@ -87,7 +88,7 @@ function flowOf(code: Int32Array, pc: number): Flow | null {
   const op = code[pc]!;
   switch (op) {
     case Op.MOVE: case Op.LOADKN: case Op.LOADKV: case Op.LOADNIL: case Op.GETUPVAL: case Op.SETUPVAL:
-    case Op.SETFIELD: case Op.SETTABLE: case Op.CALL: case Op.SETGLOBAL: case Op.SELF:
+    case Op.SETFIELD: case Op.SETTABLE: case Op.CALL: case Op.TAILCALL: case Op.SETGLOBAL: case Op.SELF:
     case Op.ADD_RR: case Op.ADD_RK: case Op.ADD_KR: case Op.SUB_RR: case Op.SUB_RK: case Op.SUB_KR:
     case Op.MUL_RR: case Op.MUL_RK: case Op.MUL_KR: case Op.DIV_RR: case Op.DIV_RK: case Op.DIV_KR:
     case Op.MOD_RR: case Op.MOD_RK: case Op.MOD_KR: case Op.POW_RR: case Op.POW_RK: case Op.POW_KR:
@@ -164,7 +165,7 @@ function registersOf(code: Int32Array, pc: number): { reads: number[]; writes: n
     case Op.EQ_RR_J: case Op.LT_RR_J: case Op.LE_RR_J: return { reads: [a, b], writes: [] };
     case Op.LT_KR_J: case Op.LE_KR_J: return { reads: [b], writes: [] };
     case Op.TESTSET_J: return { reads: [b], writes: [a] };
-    case Op.CALL: return { reads: b !== 0 ? range(a, b) : [a], writes: [] };
+    case Op.CALL: case Op.TAILCALL: return { reads: b !== 0 ? range(a, b) : [a], writes: [] };
     case Op.RETURN: return { reads: b !== 0 ? range(a, b - 1) : [], writes: [] };
     case Op.FORPREP: return { reads: [a, a + 1, a + 2], writes: [a] };
     case Op.FORLOOP: return { reads: [a, a + 1, a + 2], writes: [a, a + 3] };
@@ -221,7 +222,7 @@ function transfer(code: Int32Array, pc: number, known: Set<number>, captured: Se
       else j.delete(a);
       return j;
     }
-    case Op.CALL:
+    case Op.CALL: case Op.TAILCALL:
       for (const r of [...known]) if (r >= a || captured.has(r)) known.delete(r);
       return null;
     case Op.FORPREP:
@@ -250,7 +251,7 @@ function transfer(code: Int32Array, pc: number, known: Set<number>, captured: Se
 /** The dirty registers (see compileProto) after the instruction at `pc`, updated in place. */
 function dirtyAfter(code: Int32Array, pc: number, dirty: Set<number>, used: Set<number>): void {
   const op = code[pc]!;
-  if (op === Op.CALL || (op === Op.VARARG && code[pc + 2] === 0)) {
+  if (op === Op.CALL || op === Op.TAILCALL || (op === Op.VARARG && code[pc + 2] === 0)) {
     dirty.clear();
     return;
   }
@@ -450,7 +451,7 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
     if (s !== 0 && facts.length > 0) guards.push(`case ${s}: if (${facts.map((r) => `v${r} !== 0`).join(' || ')}) { ci.pc = pc; return pc; } break;`);
   }
   const body = [
-    'return function jitted(L, ci, base, pc, depth) {',
+    `return function jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}(L, ci, base, pc, depth) {`,
     'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps; let out = 0;',
     regs.length > 0 ? `let ${regs.map((r) => `v${r} = sv[base + ${r}], n${r} = sn[base + ${r}]`).join(', ')};` : '',
     guards.length > 0 ? `switch (pc) { ${guards.join(' ')} }` : '',
@@ -670,9 +671,13 @@ class Lower {
         return `{ ${sync} const nvar = base - ci.func - 1 - ${np}; const from = base - nvar; const ra = base + ${a}; L.ensure(ra + nvar + 1); sn = L.sn; ` +
           `for (let i = 0; i < nvar; i++) { sv[ra + i] = sv[from + i]; sn[ra + i] = sn[from + i]; } L.top = ra + nvar; ${this.reload} }`;
       }
-      case Op.CALL: {
+      case Op.CALL: case Op.TAILCALL: {
         // a host function is called here; a Lua function gets its frame and, once hot, its compiled code is called as
-        // a JavaScript function (up to MAX_NESTED deep); otherwise the interpreter runs it
+        // a JavaScript function (up to MAX_NESTED deep); otherwise the interpreter runs it. A tail call of a host
+        // function is a call with all its results (the RETURN after it returns them); of a Lua function, the
+        // interpreter replaces the frame
+        const tail = op === Op.TAILCALL;
+        const c = tail ? 0 : code[pc + 3]!;
         const nargs = b !== 0 ? `${b - 1}` : `L.top - ra - 1`;
         const fill = c !== 0 ? `for (let i = n; i < ${c - 1}; i++) sv[ra + i] = undefined;` : 'L.top = ra + n;';
         // the call writes back the registers changed since the last call and reloads the ones it may change: from
@@ -683,14 +688,14 @@ class Lower {
         const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} out = ${pc + 4}; break run; } steps -= ${r - 1};`;
         return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ` +
           `if (f instanceof HostFunction) { ${sync} const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
-          `else if (f instanceof LuaClosure) { ${sync} const q = f.p; let g = q.jit; let nci; ` +
+          (tail ? '' : `else if (f instanceof LuaClosure) { ${sync} const q = f.p; let g = q.jit; let nci; ` +
           // a compiled callee with fixed parameters whose frame fits the stack: pushLuaFrame's work inline
           `const na = ${nargs}; const fb = ra + 1; const ftop = fb + q.frameSize; ` +
           `if (g !== null && !q.isVararg && ftop <= sv.length && depth < ${MAX_NESTED} && L.hookMask === 0) { ` +
           `for (let i = fb + (na < q.numparams ? na : q.numparams); i < ftop; i++) sv[i] = undefined; ` +
           `nci = L.pushCi(); nci.func = ra; nci.base = fb; nci.top = ftop; nci.cl = f; nci.hf = null; nci.pc = 0; nci.nresults = ${c - 1}; nci.nargs = na; q.calls++; } ` +
           `else { nci = pushLuaFrame(L, f, ra, na, ${c - 1}); g = depth < ${MAX_NESTED} ? jitOf(L, q) : null; if (g === null) return ${JIT_FRAMES}; } ` +
-          `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } ` +
+          `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } `) +
           `else ${bail} ${after} }`;
       }
       case Op.TFORLOOP_J: case Op.TFORLOOP_S: {

@@ -205,4 +205,18 @@ describe('JavaScript tier', () => {
     expect(r.jit.out).toBe('5075700\t1050\n');
     expect(r.interp.out).toBe(r.jit.out);
   });
+
+  it('tail calls: of a host function in compiled code, of a Lua function through the interpreter (no stack growth)', () => {
+    const src = `
+      local function up(s) return string.upper(s) end
+      local function down(n, acc) if n == 0 then return acc end return down(n - 1, acc + n) end
+      local t = {}
+      for i = 1, 50 do t[i] = up("ab" .. i) .. down(30000 + i, 0) end
+      print(t[1], t[50], select('#', up("x")))`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    // down(n, 0) = n (n + 1) / 2: 30001 * 30002 / 2 = 450045001, 30050 * 30051 / 2 = 451516275
+    expect(r.jit.out).toBe('AB1450045001\tAB50451516275\t1\n');
+    expect(r.interp.out).toBe(r.jit.out);
+  });
 });
