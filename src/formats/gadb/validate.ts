@@ -65,7 +65,9 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   // Items.
   const { itemKeys, itemSizes, data } = strings;
   if (itemKeys.length === 0 || itemKeys[0] !== 0) err('strings.root', '/strings/itemKeys[0]', 'the first item must be the root name at key 0');
-  for (let i = 0; i < itemKeys.length; i++) {
+  // Each check below first runs as a loop with no exit but its answer (V8 keeps such loops optimized); only a model
+  // that fails one walks it again to say where.
+  for (let i = itemsValid(itemKeys, itemSizes, data.byteLength) ? itemKeys.length : 0; i < itemKeys.length; i++) {
     const k = itemKeys[i]!;
     if ((k & 3) !== 0) err('strings.keyAligned', `/strings/itemKeys[${i}]`, `item key ${k} is not a multiple of 4`);
     if (i > 0 && k <= itemKeys[i - 1]!) err('strings.keyOrder', `/strings/itemKeys[${i}]`, `item keys must be strictly ascending (${itemKeys[i - 1]} then ${k})`);
@@ -83,7 +85,7 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   } else {
     // Each record's cells inside the pool, records in order and not overlapping.
     const { cellCount } = records;
-    for (let r = 0, end = 0; r < records.count; r++) {
+    for (let r = cellStartsValid(starts, cellCount, records.count, cells.length) ? records.count : 0, end = 0; r < records.count; r++) {
       const s = starts[r]!;
       if (s < end || s + cellCount[r]! > cells.length) {
         err('model.cellCount', `/records/cellStart[${r}]`, `record ${r}'s cells [${s}, ${s + cellCount[r]!}) overlap the previous record's or run past the ${cells.length} cells of the pool`);
@@ -97,7 +99,7 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   // (The path is built only for a reference that fails: this visits every name of 694,632 records.)
   const notItem = (key: number, path: () => string): void => err('strings.reference', path(), `string-block reference ${key} is not an item key`);
   let rec = 0;
-  for (let c = 0; c < categories.length; c++) {
+  for (let c = namesAreItems(g, map) ? categories.length : 0; c < categories.length; c++) {
     const cat = categories[c]!;
     if (map.of(cat.nameKey) < 0) notItem(cat.nameKey, () => `/categories[${c}]/nameKey`);
     if (map.of(cat.typeNameKey) < 0) notItem(cat.typeNameKey, () => `/categories[${c}]/typeNameKey`);
@@ -110,7 +112,7 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   }
   // The run checks depend on (first, n) alone: a record whose run passed passes (runs by first descriptor: n + 1).
   const passed = new Int32Array(d.count + 1);
-  for (let r = 0; r < records.count; r++) {
+  for (let r = runsValid(g) ? records.count : 0; r < records.count; r++) {
     const first = records.firstDescriptor[r]!;
     const n = records.descriptorCount[r]!;
     if (first <= d.count && passed[first] === n + 1) continue;
@@ -136,4 +138,65 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   warn('/header/headerSize', 'header size', header.headerSize, GADB_HEADER_SIZE + g.headerExtra.byteLength);
   warn('/header/headerStringLength', 'inline header string length', header.headerStringLength, g.headerString.byteLength);
   return out.finish();
+}
+
+/** Every item key aligned and above the previous one, every item inside the data. */
+function itemsValid(keys: Uint32Array, sizes: Uint32Array, dataLength: number): boolean {
+  let ok = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if ((k & 3) !== 0 || (i > 0 && k <= keys[i - 1]!) || k + sizes[i]! > dataLength) ok = false;
+  }
+  return ok;
+}
+
+/** Records' cells in order, not overlapping, inside the pool. */
+function cellStartsValid(starts: Uint32Array, cellCount: Uint16Array, count: number, pool: number): boolean {
+  let ok = true;
+  for (let r = 0, end = 0; r < count; r++) {
+    const s = starts[r]!;
+    if (s < end || s + cellCount[r]! > pool) ok = false;
+    end = s + cellCount[r]!;
+  }
+  return ok;
+}
+
+/** Every category name and secondary name an item key. */
+function namesAreItems(g: Gadb, map: GadbItemIndex): boolean {
+  const { categories, records } = g;
+  const nameKey = records.nameKey;
+  let ok = true;
+  let rec = 0;
+  for (let c = 0; c < categories.length; c++) {
+    const cat = categories[c]!;
+    if (map.of(cat.nameKey) < 0 || map.of(cat.typeNameKey) < 0 || map.of(cat.unk08Key) < 0) ok = false;
+    rec += cat.primaryCount;
+    const end = Math.min(records.count, rec + cat.secondaryCount);
+    for (; rec < end; rec++) if (map.of(nameKey[rec]!) < 0) ok = false;
+  }
+  return ok;
+}
+
+/** Every record's run inside the table, its first descriptor 24-bit, its permutation column inside the run. */
+function runsValid(g: Gadb): boolean {
+  const { records, descriptors: d } = g;
+  const { firstDescriptor, descriptorCount } = records;
+  const sortedToDeclared = d.sortedToDeclared;
+  const total = d.count;
+  const passed = new Int32Array(total + 1);
+  let ok = true;
+  for (let r = 0, count = records.count; r < count; r++) {
+    const first = firstDescriptor[r]!;
+    const n = descriptorCount[r]!;
+    if (first <= total && passed[first] === n + 1) continue;
+    if (first > 0xffffff || first + n > total) {
+      ok = false;
+      continue;
+    }
+    let runOk = true;
+    for (let j = 0; j < n; j++) if (sortedToDeclared[first + j]! >= n) runOk = false;
+    if (!runOk) ok = false;
+    else if (passed[first] === 0) passed[first] = n + 1;
+  }
+  return ok;
 }
