@@ -106,6 +106,10 @@ export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, it
     for (let i = 0; i < n; i++) plan.place(i);
     return plan.result();
   }
+  // The common case (a file written by the first-use rule, or by scry, unchanged): one tight walk that only
+  // confirms every item is first used at its own key.
+  const identitySize = firstUseInKeyOrder(g);
+  if (identitySize >= 0) return identityPlan(itemKeys, items, identitySize);
   if (n > 0) plan.place(items.of(0));
   const { categories, records } = g;
   const nameKey = records.nameKey;
@@ -145,6 +149,73 @@ export function planGadbStringBlockWithItems(g: Gadb, order: GadbStringOrder, it
     plan.reference(cat.unk08Key);
   }
   return plan.result();
+}
+
+/**
+ * The first-use walk of `planGadbStringBlockWithItems` for the case where every item is first used at its own key:
+ * the block size when each reference is either below the size laid out so far or the next item's key exactly,
+ * and every item gets placed; -1 as soon as one is not (the general planner then does the work). No object, no
+ * callback: one pass over the records, their names and their block cells in ascending field-hash order.
+ */
+function firstUseInKeyOrder(g: Gadb): number {
+  const { itemKeys: keys, itemSizes: sizes } = g.strings;
+  const n = keys.length;
+  if (n === 0 || keys[0] !== 0) return n === 0 ? 0 : -1;
+  let size = sizes[0]!;
+  let placed = 1;
+  const { categories, records, cells } = g;
+  const { nameKey, firstDescriptor, descriptorCount, cellCount } = records;
+  const starts = gadbRecordCellStarts(g);
+  const runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
+  let rec = 0;
+  for (let c = 0; c < categories.length; c++) {
+    const cat = categories[c]!;
+    for (const key of [cat.nameKey, cat.typeNameKey, cat.unk08Key]) {
+      if (key < size) continue;
+      if (key !== size || placed >= n || keys[placed] !== key) return -1;
+      size += sizes[placed++]!;
+    }
+    const primaryEnd = rec + cat.primaryCount;
+    const end = primaryEnd + cat.secondaryCount;
+    for (; rec < end; rec++) {
+      if (rec >= primaryEnd) {
+        const key = nameKey[rec]!;
+        if (key >= size) {
+          if (key !== size || placed >= n || keys[placed] !== key) return -1;
+          size += sizes[placed++]!;
+        }
+      }
+      const fields = descriptorCount[rec]!;
+      if (fields === 0) continue;
+      const u = runs.run(firstDescriptor[rec]!, fields);
+      const spans = runs.spans;
+      const base = starts[rec]!;
+      const own = cellCount[rec]!;
+      for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
+        const link = spans[q]!;
+        const stop = base + Math.min(own, link + spans[q + 1]!);
+        for (let k = base + link; k < stop; k++) {
+          const v = cells[k]!;
+          if (v < size) continue;
+          if (v !== size || placed >= n || keys[placed] !== v) return -1;
+          size += sizes[placed++]!;
+        }
+      }
+    }
+  }
+  return placed === n ? size : -1;
+}
+
+/** The plan that keeps every item at its key (`size`: the block's size). */
+function identityPlan(keys: Uint32Array, items: GadbItemIndex, size: number): GadbStringPlan {
+  const n = keys.length;
+  const newOffset = new Int32Array(n);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    newOffset[i] = keys[i]!;
+    order[i] = i;
+  }
+  return { order, newOffset, items, size, identity: true };
 }
 
 /** The state of a string-block plan (see `planGadbStringBlockWithItems`). */
