@@ -122,7 +122,6 @@ export function pushLuaFrame(L: LuaThread, cl: LuaClosure, fi: number, nargs: nu
   ci.pc = 0;
   ci.nresults = nres;
   ci.nargs = nargs;
-  p.calls++;
   if (L.hookMask & 1) L.vm.callHook(L, 'call', -1);
   return ci;
 }
@@ -432,7 +431,23 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           key = x === NUM ? sn[base + c]! : x;
         } else key = k[~c];
         if (t instanceof IsLuaTable) {
-          v = typeof key === 'number' ? t.getNum(key) : t.get(key);
+          if (typeof key === 'number') {
+            const arr = t.arr;
+            const i = key - 1;
+            if (i >= 0 && i < arr.length && (i | 0) === i) v = arr[i];
+            else {
+              // a number key of the hash part (t[0], t[-1], a sparse index): the entry this instruction found last
+              const g = ic[pc >> 2]!;
+              if (g < t.hused && t.hk[g] === key) v = t.hv[g];
+              else {
+                const e = t.entryOf(key);
+                if (e >= 0) {
+                  ic[pc >> 2] = e;
+                  v = t.hv[e];
+                } else v = undefined;
+              }
+            }
+          } else v = t.get(key);
           if (v === undefined && t.metatable !== null) {
             ci.pc = pc;
             vm.steps = steps;
@@ -500,7 +515,21 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         } else v = k[~c];
         ci.pc = pc;
         vm.steps = steps;
-        if (t instanceof IsLuaTable && t.metatable === null && key !== undefined && key === key) t.set(key, v);
+        if (t instanceof IsLuaTable && t.metatable === null && typeof key === 'number' && key === key) {
+          const arr = t.arr;
+          const i = key - 1;
+          if (i >= 0 && i < arr.length && (i | 0) === i) arr[i] = v;
+          else {
+            // a number key of the hash part: an existing entry (the one this instruction found last) takes the value
+            const g = ic[pc >> 2]!;
+            if (g < t.hused && t.hk[g] === key) t.hv[g] = v;
+            else {
+              t.set(key, v);
+              const e = t.entryOf(key);
+              if (e >= 0) ic[pc >> 2] = e;
+            }
+          }
+        } else if (t instanceof IsLuaTable && t.metatable === null && key !== undefined && key === key) t.set(key, v);
         else {
           vm.steps = steps;
           if (t instanceof IsLuaTable && t.metatable === null) rawSet(L, t, key, v);
@@ -1039,18 +1068,45 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         let nargs = b !== 0 ? b - 1 : L.top - ra - 1;
         let f = sv[ra];
         ci.pc = pc;
-        if (!(f instanceof IsLuaClosure || f instanceof IsHostFunction)) {
+        let lua = f instanceof IsLuaClosure;
+        if (!lua && !(f instanceof IsHostFunction)) {
           vm.steps = steps;
           nargs = resolveCallable(L, ra, nargs);
           sn = L.sn;
           f = sv[ra];
+          lua = f instanceof IsLuaClosure;
         }
-        if (f instanceof IsLuaClosure) {
-          vm.steps = steps;
-          ci = pushLuaFrame(L, f, ra, nargs, c - 1);
-          steps = vm.steps;
-          sn = L.sn;
-          cl = f;
+        if (lua) {
+          const g = f as LuaClosure;
+          const gp = g.p;
+          const nb = ra + 1;
+          const end = nb + gp.frameSize;
+          const cit = L.ciTop + 1;
+          if (!gp.isVararg && L.hookMask === 0 && cit < L.cis.length && end <= sv.length) {
+            // pushLuaFrame's common case inline: a fixed-arity function, no hook, room on the stack and a pooled frame
+            const np = gp.numparams;
+            for (let i = nb + (nargs < np ? nargs : np); i < end; i++) sv[i] = undefined;
+            L.ciTop = cit;
+            ci = L.cis[cit]!;
+            ci.func = ra;
+            ci.base = nb;
+            ci.top = end;
+            ci.cl = g;
+            ci.hf = null;
+            ci.pc = 0;
+            ci.nresults = c - 1;
+            ci.nargs = nargs;
+            ci.tailcalls = 0;
+            ci.entry = false;
+            ci.hookPc = -1;
+          } else {
+            vm.steps = steps;
+            ci = pushLuaFrame(L, g, ra, nargs, c - 1);
+            steps = vm.steps;
+            sn = L.sn;
+          }
+          f = g;
+          cl = g;
           p = f.p;
           code = p.code;
           kv = p.kv;

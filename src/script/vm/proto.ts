@@ -198,8 +198,6 @@ export interface Proto {
    * against the key stored there (`hk[i] === key`) replaces the hash lookup.
    */
   readonly ic: Int32Array;
-  /** Executions so far (the JavaScript tier compiles hot functions). */
-  calls: number;
   /** The JavaScript tier's compiled form, once made (`jit.ts`). */
   jit: JitFn | null;
   /** Entries and loop back-edges counted towards compiling it (-Infinity once tried). */
@@ -645,7 +643,6 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
     name: dbg?.name ?? null,
     lineDefined: dbg?.lineDefined ?? -1,
     ic: new Int32Array(fn.code.length + 1),
-    calls: 0,
     jit: null,
     hot: 0,
   };
