@@ -93,8 +93,8 @@ export class LuaTable {
     return i === undefined ? undefined : this.hv[i];
   }
 
-  /** The hash-part entry of string key `key` (dead entries included), or -1: the interpreter's inline caches. */
-  entryOf(key: string): number {
+  /** The hash-part entry of key `key` (dead entries included), or -1: the interpreter's inline caches. */
+  entryOf(key: LuaValue): number {
     const m = this.hmap;
     if (m === null) return -1;
     const i = m.get(key);

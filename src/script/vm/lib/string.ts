@@ -132,9 +132,15 @@ function strFormat(L: LuaThread, ra: number, nargs: number): number {
       case 'o':
       case 'u':
       case 'x':
-      case 'X':
-        out += formatInteger(doubleToLong(checkNumber(L, ra, nargs, argi)), spec);
+      case 'X': {
+        const n = Math.trunc(checkNumber(L, ra, nargs, argi));
+        // a plain conversion of an integer that is exact as a double is JavaScript's own digits; the rest
+        // (flags, width, precision, 64-bit wrap of negatives for %x/%o/%u) goes through formatInteger
+        if (i - start === 1 && n >= 0 && n <= Number.MAX_SAFE_INTEGER) out += conv === 'x' ? n.toString(16) : conv === 'X' ? n.toString(16).toUpperCase() : conv === 'o' ? n.toString(8) : String(n);
+        else if (i - start === 1 && (conv === 'd' || conv === 'i') && n >= -Number.MAX_SAFE_INTEGER && n < 0) out += String(n);
+        else out += formatInteger(doubleToLong(n), spec);
         break;
+      }
       case 'e':
       case 'E':
       case 'f':

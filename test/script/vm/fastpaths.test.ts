@@ -1,0 +1,71 @@
+/**
+ * The interpreter's fast paths against Debian's lua5.1: number keys of the hash part read and written through the
+ * per-instruction entry cache (the same instruction meeting other tables, keys that move to the array part on a
+ * rehash, keys set to nil and set again, -0 and 0), a CALL of a fixed-arity function whose frame is set up inline
+ * (missing arguments, extra ones, locals that must start nil), and string.format's integer conversions without
+ * flags (JavaScript digits) beside the ones formatInteger keeps (negatives under %x/%o/%u, huge values, flags).
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { compileLua } from '../../../src/script/compile/index.ts';
+import { createScriptVM } from '../../../src/script/vm/index.ts';
+import { hasLua51 } from './helpers.ts';
+
+const PROGRAM = String.raw`
+local out = {}
+local function put(...) local t = {...} for i = 1, select('#', ...) do t[i] = tostring(t[i]) end out[#out + 1] = table.concat(t, ' ') end
+
+-- one GETTABLE / SETTABLE pair running over several tables whose number keys live in the hash part
+local function get(t, k) return t[k] end
+local function set(t, k, v) t[k] = v end
+local a, b = { [0] = 'a0', [-1] = 'a-1' }, { [0] = 'b0', [2.5] = 'b2.5' }
+for round = 1, 3 do
+  put(get(a, 0), get(b, 0), get(a, -1), get(b, 2.5), get(a, 2.5), get(b, -1))
+  set(a, 0, 'a0/' .. round); set(b, 0, 'b0/' .. round)
+end
+set(a, 0, nil); put('dead', get(a, 0)); set(a, 0, 'again'); put('revived', get(a, 0), get(a, -0))
+-- keys that a rehash moves into the array part, read through the same instructions before and after
+local c = {}
+for i = 0, 40 do set(c, i, i * 2) end
+local sum = 0
+for i = 0, 40 do sum = sum + get(c, i) end
+put('sum', sum, #c, get(c, 0), get(c, 40), get(c, 41))
+for i = 40, 0, -1 do set(c, i, nil) end
+put('cleared', get(c, 0), get(c, 20), next(c))
+-- constant number keys
+local d = { [0] = 1 }
+for _ = 1, 3 do d[0] = d[0] * 3; d[-5] = (d[-5] or 0) + 1 end
+put('const', d[0], d[-5], d[1e300], d[-0])
+
+-- fixed-arity calls: missing and extra arguments, locals that start nil, deep recursion through pooled frames
+local function f3(x, y, z) local u, v; return x, y, z, u, v end
+put(f3()); put(f3(1)); put(f3(1, 2, 3, 4, 5))
+local function depth(n) if n == 0 then return 0 end local r = depth(n - 1) return r + 1 end
+put('depth', depth(150), depth(3))
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+put('fib', fib(20))
+
+-- string.format's integer conversions
+local nums = { 0, -0, 1, -1, 255, -255, 3.7, -3.7, 2^31, -2^31, 2^53, 2^53 + 2, -2^53, 2^63, -2^63 }
+for _, n in ipairs(nums) do
+  put(string.format('%d %i %x %X %o %u|%5d|%-5x|%05X|%.3d|%#x|%+d', n, n, n, n, n, n, n, n, n, n, n, n))
+end
+print(table.concat(out, '\n'))
+`;
+
+function runScry(jit: boolean): string {
+  let out = '';
+  const vm = createScriptVM({ numbers: 'double', jit: jit ? 1 : false, io: { stdout: (s) => void (out += s), stderr: () => {} } });
+  vm.call(vm.load(compileLua(PROGRAM, { name: 'fastpaths.lua', numbers: 'double' }), '@fastpaths.lua'));
+  return out;
+}
+
+describe.skipIf(!hasLua51)('interpreter fast paths match lua5.1', () => {
+  const ref = spawnSync('lua5.1', ['-'], { input: PROGRAM, encoding: 'latin1', timeout: 10_000 });
+  it('lua5.1 runs the program', () => {
+    expect(ref.status).toBe(0);
+  });
+  it.each([false, true])('scry (jit %s) prints what lua5.1 prints', (jit) => {
+    expect(runScry(jit)).toBe(ref.stdout);
+  });
+});
