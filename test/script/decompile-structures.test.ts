@@ -18,9 +18,9 @@ const proven = (bytes: Uint8Array): { matched: number; total: number; chunk: str
 };
 
 describe('structures: hksc s_* programs prove at every strip level', () => {
-  // Every function of these proves stripped, profile and debug. Not yet (BENCHMARKS.md says why): s_typedforlist,
+  // Every function of these proves stripped, profile and debug. Not yet (BENCHMARKS.md says why):
   // s_typedlhs stripped / profile.
-  const all = ['s_constructor', 's_len', 's_metastruct', 's_proxytable', 's_self', 's_typed_param', 's_typedfornum', 's_typedupval'];
+  const all = ['s_constructor', 's_len', 's_metastruct', 's_proxytable', 's_self', 's_typed_param', 's_typedforlist', 's_typedfornum', 's_typedupval'];
   for (const name of all) {
     it(name, () => {
       for (const level of ['stripped', 'profile', 'debug']) {

@@ -166,6 +166,9 @@ class FunctionBuilder {
   private floor = 0;
   /** First pc of the statement being built. */
   private stmtStart = 0;
+  /** Registers above the locals the next statement's temporaries start at (see `forIn`). */
+  private pad = 0;
+  private padUsed = false;
   /** Registers a CHECKTYPE / CHECKTYPES checked, with the type name, until the store or declaration they guard. */
   private readonly checks = new Map<number, string>();
 
@@ -230,7 +233,7 @@ class FunctionBuilder {
 
   private top(): number {
     const t = this.stack[this.stack.length - 1];
-    return t ? t.reg + t.span : this.nactvar;
+    return t ? t.reg + t.span : this.nactvar + this.pad;
   }
 
   private constant(index: number, pc: number): Expr {
@@ -257,6 +260,7 @@ class FunctionBuilder {
 
   private push(p: Omit<Pending, 'start'>): void {
     this.stack.push({ ...p, start: Math.min(this.opStart, p.pc) });
+    if (this.pad > 0) this.padUsed = true;
   }
 
   /** Index in the stack of the pending entry covering register `reg`, or -1. */
@@ -950,6 +954,8 @@ class FunctionBuilder {
       if (!this.massign && this.stack.every((p) => p.leftover)) this.stmtStart = pc;
       this.opStart = Infinity;
       pc = this.step(i, end, ctx, out);
+      // The first statement with temporaries ended: the next ones start at the locals again.
+      if (this.padUsed && this.stack.length === 0 && !this.massign) this.pad = 0;
     }
     if (this.stack.length > 0) this.declareLocals(pc, out);
     if (this.stack.length > 0) this.foldLeftovers(0);
@@ -1718,7 +1724,13 @@ class FunctionBuilder {
     while (exprs.length > 1 && entries[exprs.length - 1]!.nil) exprs.pop();
     const hidden = this.bindLoopLocals(base, 3, pc, 'hidden');
     const vars = this.bindLoopLocals(base + 3, tf.c, jmp.next, 'for');
+    // Values past the three control values keep their registers until the body's first statement ends (Lua 5.1's
+    // forlist reserves the loop variables above them): that statement's temporaries start higher.
+    const last = entries[entries.length - 1];
+    this.pad = last ? Math.max(0, last.reg + last.span - base - 3) : 0;
+    this.padUsed = false;
     const body = this.block(jmp.next, tf.pc, { end: tf.pc, breakTo: back.next });
+    this.pad = 0;
     this.unbind([...hidden, ...vars]);
     out.push({ k: 'forin', vars, exprs, body, line: this.line(tf.pc) });
     return back.next;
