@@ -122,6 +122,16 @@ describe('a function that cannot be decompiled', () => {
     expect(r.proof?.functions.map((x) => [x.path, x.matched])).toEqual([['main', true], ['main/0', false], ['main/0/0', true]]);
     expect(r.source).toMatch(/return l_0_0, l_1_0_1/);
   });
+
+  it('keeps the name of a child the prototype names (profile build: `local function`)', () => {
+    const chunk = compileLua('local function outer()\n  local function inner(n) if n > 0 then return inner(n - 1) end end\n  return inner\nend\nreturn outer', { strip: 'profile', name: 't.lua' });
+    const f = chunk.main.children[0]!;
+    f.code = Uint32Array.from([encodeHksABC(op('NOT'), 0, 5, 0), ...f.code]);
+    f.maxStackSize = 6;
+    const r = decompileHks(chunk, { verify: true });
+    expect(r.proof?.functions.find((x) => x.path === 'main/0/0')?.matched).toBe(true);
+    expect(r.source).toMatch(/local function inner\(l_2_0\)/);
+  });
 });
 
 describe('stripped inference of locals around and/or networks, loops and multiple assignment', () => {

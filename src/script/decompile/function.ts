@@ -121,7 +121,8 @@ const FRESH_TEMPORARY = new Set(['LOADK', 'LOADBOOL', 'GETGLOBAL', 'GETUPVAL', '
 const LITERAL_KINDS = new Set<Expr['k']>(['nil', 'bool', 'number', 'string', 'lud', 'ui64']);
 
 const LUA_RESERVED = new Set(['and', 'break', 'do', 'else', 'elseif', 'end', 'false', 'for', 'function', 'if', 'in', 'local', 'nil', 'not', 'or', 'repeat', 'return', 'then', 'true', 'until', 'while', 'hstructure', 'hmake']);
-const isLuaIdentifier = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !LUA_RESERVED.has(s);
+/** A name Lua (and HavokScript) accepts as an identifier: not a reserved word. */
+export const isLuaIdentifier = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !LUA_RESERVED.has(s);
 
 /** Whether a prototype's name is the one the compiler builds from `written` (it keeps at most 511 bytes). */
 function sameFunctionName(written: string, protoName: string | null | undefined): boolean {

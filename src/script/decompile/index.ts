@@ -11,7 +11,7 @@ import type { HksChunk, HksFunction } from '../../formats/hks/chunk.ts';
 import type { HksDialect } from '../../formats/hks/opcodes.ts';
 import { printLua, printLuaLayout } from '../print.ts';
 import { decodeHksCode, type HksDecodedCode } from './decode.ts';
-import { DecompileFailure, decompileFunctionBody } from './function.ts';
+import { DecompileFailure, decompileFunctionBody, isLuaIdentifier } from './function.ts';
 import type { FunctionIR, LocalVar, NameRef, Stmt } from './ir.ts';
 import { debugLocals, HKS_VARARG_HASARG } from './locals.ts';
 import { hksStripLevel, proveHksChunk, type ChunkProof, type FunctionProof } from './proof.ts';
@@ -175,6 +175,9 @@ function stubChildren(fn: HksFunction, code: HksDecodedCode, path: string, upval
     const child = fn.children[c]!;
     const vars: LocalVar[] = [];
     const names: NameRef[] = [];
+    // A prototype named by a bare identifier (profile and debug builds) keeps its name as `local function`.
+    const protoName = child.debug?.name;
+    const self = protoName && isLuaIdentifier(protoName) ? { ...stubLocal(index, `f${c}`), name: protoName } : null;
     for (const [j, d] of closure.data.entries()) {
       const kind = d & 0xff;
       const idx = (d >>> 8) & 0x1ffff;
@@ -182,16 +185,20 @@ function stubChildren(fn: HksFunction, code: HksDecodedCode, path: string, upval
         names.push(upvalues[idx]!);
         continue;
       }
+      if (kind === 1 && self && idx === closure.a) {
+        names.push(self);
+        continue;
+      }
       if (kind !== 1) return out;
       const debugName = child.debug?.upvalueNames[j];
-      const v: LocalVar = { ...stubLocal(index, `${c}_${j}`), name: debugName && /^[A-Za-z_][A-Za-z0-9_]*$/.test(debugName) ? debugName : `l_${index}_${c}_${j}` };
+      const v: LocalVar = { ...stubLocal(index, `${c}_${j}`), name: debugName && isLuaIdentifier(debugName) ? debugName : `l_${index}_${c}_${j}` };
       vars.push(v);
       names.push(v);
     }
     const ir = decompileFn(child, `${path}/${c}`, names, options, numbers, structs);
     const body: Stmt[] = [];
     if (vars.length > 0) body.push({ k: 'local', vars, exprs: [] });
-    body.push({ k: 'local', vars: [stubLocal(index, `f${c}`)], exprs: [{ k: 'function', fn: ir }] });
+    body.push(self ? { k: 'localfunction', v: self, fn: ir } : { k: 'local', vars: [stubLocal(index, `f${c}`)], exprs: [{ k: 'function', fn: ir }] });
     out.push({ k: 'do', body });
   }
   return out;
