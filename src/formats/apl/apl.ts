@@ -57,28 +57,45 @@ export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
   r.need(size, '/stringTableSize');
   const table = r.bytes(size, '/strings');
   const strings: AplString[] = [];
-  const byOffset = new Map<number, string>();
   const all = latin1Decode(table);
   let start = 0;
   for (let nul = all.indexOf('\0'); nul >= 0; nul = all.indexOf('\0', start)) {
-    const text = all.slice(start, nul);
-    strings.push({ offset: start, text });
-    byOffset.set(start, text);
+    strings.push({ offset: start, text: all.slice(start, nul) });
     start = nul + 1;
   }
   const tail = table.slice(start);
   const count = r.guardCount(r.u32('/count'), 8, '/count');
+  const entriesAt = r.pos;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries: AplEntry[] = new Array(count);
+  // entries usually follow the string order (both are in hash order): try the next string before searching
+  let next = 0;
   for (let i = 0; i < count; i++) {
-    const hash = r.u32(`/entries/${i}/hash`);
-    const at = r.pos;
-    const offset = r.u32(`/entries/${i}/offset`);
-    const path = byOffset.get(offset);
-    if (path === undefined) throw new FormatError(APL_FORMAT, at, `/entries/${i}/offset`, `offset ${offset} is not the start of a string in the ${size}-byte table`, { actual: offset });
-    entries[i] = { hash, offset, path };
+    const at = entriesAt + 8 * i;
+    const hash = dv.getUint32(at, true);
+    const offset = dv.getUint32(at + 4, true);
+    const k = next < strings.length && strings[next]!.offset === offset ? next : stringAtOffset(strings, offset);
+    if (k < 0) throw new FormatError(APL_FORMAT, at + 4, `/entries/${i}/offset`, `offset ${offset} is not the start of a string in the ${size}-byte table`, { actual: offset });
+    entries[i] = { hash, offset, path: strings[k]!.text };
+    next = k + 1;
   }
+  r.seek(entriesAt + 8 * count);
   r.end('/');
   return { version, strings, stringTableTail: tail, entries };
+}
+
+/** Index of the string starting at `offset` (strings are in offset order), or -1. */
+function stringAtOffset(strings: readonly AplString[], offset: number): number {
+  let lo = 0;
+  let hi = strings.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const o = strings[mid]!.offset;
+    if (o === offset) return mid;
+    if (o < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 export function writeArchivePathIndex(index: ArchivePathIndex): Uint8Array {

@@ -102,6 +102,28 @@ export class ArchiveTreeSource implements VfsSource {
     return this.unhashable!.get(key);
   }
 
+  /**
+   * The first entry in the root whose name is `name` (lower case, no separator) without case: what `find` answers
+   * for such a path, without building the hash index (mounting needs only the path index file).
+   */
+  private rootEntry(name: string): number | undefined {
+    const columns = this.archive.columns;
+    const table = columns.stringTable;
+    for (let i = 0; i < columns.length; i++) {
+      const folder = columns.folder[i]!;
+      if (folder >= 0 && columns.folderNames[folder] !== '') continue;
+      let k = columns.nameOffset[i]!;
+      let j = 0;
+      for (; j < name.length && k < table.length; j++, k++) {
+        let c = table[k]!;
+        if (c >= 65 && c <= 90) c += 32;
+        if (c !== name.charCodeAt(j)) break;
+      }
+      if (j === name.length && (k === table.length || table[k] === 0)) return i;
+    }
+    return undefined;
+  }
+
   async has(path: string): Promise<boolean> {
     return this.find(path) !== undefined;
   }
@@ -128,7 +150,7 @@ export class ArchiveTreeSource implements VfsSource {
 
   pathIndex(): Promise<ArchivePathIndex | undefined> {
     this.index ??= (async () => {
-      const i = this.find(APL_FILE_NAME);
+      const i = this.rootEntry(APL_FILE_NAME);
       if (i === undefined) return undefined;
       return parseArchivePathIndex(await this.archive.readEntry(i));
     })();

@@ -48,7 +48,11 @@ export interface MountVectorOptions {
 
 export class MountVector {
   private readonly vector: VfsSource[] = [];
-  private rows: PathTableRow[] = [];
+  /** The merged hash → path table as two columns, sorted by hash then path. */
+  private hashes: Uint32Array = new Uint32Array(0);
+  private paths: string[] = [];
+  /** `pathTable` as row objects, built on first read after a change. */
+  private rows: PathTableRow[] | undefined;
   private readonly table: P919Table;
 
   constructor(options: MountVectorOptions = {}) {
@@ -70,7 +74,7 @@ export class MountVector {
     }
     const pathIndex = source.pathIndex ? await source.pathIndex() : undefined;
     this.vector.splice(index, 0, source);
-    if (pathIndex) this.mergeRows(pathIndex.entries.map((e) => ({ hash: e.hash, zero: 0, path: e.path })));
+    if (pathIndex) this.mergeRows(pathIndex.entries);
     return index;
   }
 
@@ -82,34 +86,65 @@ export class MountVector {
     const i = this.vector.indexOf(source);
     if (i < 0) throw new VfsError('E_VFS', source.name, `${source.name} is not mounted`);
     this.vector.splice(i, 1);
-    this.rows = [];
+    this.hashes = new Uint32Array(0);
+    this.paths = [];
+    this.rows = undefined;
     for (const s of this.vector) {
       const ix = s.pathIndex ? await s.pathIndex() : undefined;
-      if (ix) this.mergeRows(ix.entries.map((e) => ({ hash: e.hash, zero: 0, path: e.path })));
+      if (ix) this.mergeRows(ix.entries);
     }
   }
 
   /** Merges rows into the sorted table in one linear pass (identical rows kept once: `vfs.pathTableDuplicates`). */
-  private mergeRows(add: PathTableRow[]): void {
-    const cmp = (a: PathTableRow, b: PathTableRow): number => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  private mergeRows(add: readonly { hash: number; path: string }[]): void {
+    const before = (a: { hash: number; path: string }, b: { hash: number; path: string }): number => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
     let sorted = true;
-    for (let i = 1; i < add.length && sorted; i++) if (cmp(add[i - 1]!, add[i]!) > 0) sorted = false;
-    if (!sorted) add = [...add].sort(cmp);
-    const a = this.rows;
-    const out: PathTableRow[] = [];
+    for (let i = 1; i < add.length && sorted; i++) if (before(add[i - 1]!, add[i]!) > 0) sorted = false;
+    if (!sorted) add = [...add].sort(before);
+    const ah = this.hashes;
+    const ap = this.paths;
+    const n = ah.length;
+    const m = add.length;
+    const hashes = new Uint32Array(n + m);
+    const paths: string[] = new Array(n + m);
     let i = 0;
     let j = 0;
-    while (i < a.length || j < add.length) {
-      const next = j >= add.length || (i < a.length && cmp(a[i]!, add[j]!) <= 0) ? a[i++]! : add[j++]!;
-      const last = out[out.length - 1];
-      if (last === undefined || last.hash !== next.hash || last.path !== next.path) out.push(next);
+    let o = 0;
+    while (i < n || j < m) {
+      let hash: number;
+      let path: string;
+      const b = j < m ? add[j]! : undefined;
+      if (b === undefined || (i < n && (ah[i]! < b.hash || (ah[i] === b.hash && ap[i]! <= b.path)))) {
+        hash = ah[i]!;
+        path = ap[i++]!;
+      } else {
+        hash = b.hash >>> 0;
+        path = b.path;
+        j++;
+      }
+      if (o > 0 && hashes[o - 1] === hash && paths[o - 1] === path) continue;
+      hashes[o] = hash;
+      paths[o++] = path;
     }
-    this.rows = out;
+    paths.length = o;
+    this.hashes = o === n + m ? hashes : hashes.slice(0, o);
+    this.paths = paths;
+    this.rows = undefined;
   }
 
-  /** The merged hash → path table, sorted by hash. */
+  /** The merged hash → path table, sorted by hash (row objects are built on first read after a mount). */
   get pathTable(): readonly PathTableRow[] {
+    if (!this.rows) {
+      const rows: PathTableRow[] = new Array(this.paths.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = { hash: this.hashes[i]!, zero: 0, path: this.paths[i]! };
+      this.rows = rows;
+    }
     return this.rows;
+  }
+
+  /** Number of rows of the merged path table (without building `pathTable`). */
+  get pathTableSize(): number {
+    return this.paths.length;
   }
 
   /** P919 of a virtual path with this vector's table (undefined when it holds an unknown character). */
@@ -121,15 +156,16 @@ export class MountVector {
   /** Paths the table knows for a hash (binary search; usually one). */
   pathsForHash(hash: number): string[] {
     const h = hash >>> 0;
+    const hashes = this.hashes;
     let lo = 0;
-    let hi = this.rows.length;
+    let hi = hashes.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.rows[mid]!.hash < h) lo = mid + 1;
+      if (hashes[mid]! < h) lo = mid + 1;
       else hi = mid;
     }
     const out: string[] = [];
-    for (let i = lo; i < this.rows.length && this.rows[i]!.hash === h; i++) out.push(this.rows[i]!.path);
+    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.push(this.paths[i]!);
     return out;
   }
 
