@@ -6,11 +6,47 @@
  * 2. Extract: a generated archive of ~200 MB (stored entries of 1–4 MiB and 16 KiB LZB16-chunked entries of
  *    repetitive text, as small retail files are): read every entry through the lazy reader. Floor: copying the
  *    same number of bytes (one `slice` of the archive) in the same run.
- * 3. LZB16 decode MB/s on the 16 KiB chunks and on the four real chunks. Floor: copying the decoded bytes.
+ * 3. LZB16 decode MB/s on the 16 KiB chunks and on the four real chunks. Floors: copying the decoded bytes
+ *    (`slice`, which allocates as the decoder does), `set` into a buffer already allocated (memcpy), and summing
+ *    the compressed input; decoding into a preallocated output is measured beside it.
+ *
+ * Each section also prints the CPU time (user + system, `process.cpuUsage`) of its rows: on a shared machine it
+ * moves far less with the load than wall time.
  */
-import { measure, measureAsync, report, sumU32 } from './harness.ts';
-import { Arch06Archive, ArchiveTreeSource, MountVector, decodeLzb16, encodeLzb16, packArch06, parseArch06Index, scanArch06Chunks, type Arch06PackEntry } from '../src/index.ts';
+import { measure, measureAsync, report, sumU32, type Measurement } from './harness.ts';
+import { Arch06Archive, ArchiveTreeSource, MountVector, decodeLzb16, decodeLzb16Into, encodeLzb16, packArch06, parseArch06Index, scanArch06Chunks, type Arch06PackEntry } from '../src/index.ts';
 import { loadFixture } from '../test/support/fixtures.ts';
+
+/** CPU milliseconds (user + system) of the median-by-CPU of `runs` calls, after one warm-up. */
+function cpuMs(fn: () => unknown, runs = 5): number {
+  fn();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    fn();
+    const c = process.cpuUsage(c0);
+    t.push((c.user + c.system) / 1000);
+  }
+  return t.sort((a, b) => a - b)[runs >> 1]!;
+}
+
+async function cpuMsAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> {
+  await fn();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    await fn();
+    const c = process.cpuUsage(c0);
+    t.push((c.user + c.system) / 1000);
+  }
+  return t.sort((a, b) => a - b)[runs >> 1]!;
+}
+
+/** One line of CPU times against the first (the floor). */
+function cpuLine(rows: Array<[string, number]>): string {
+  const floor = rows[0]![1];
+  return `CPU (median ms, × the first): ${rows.map(([n, ms]) => `${n} ${ms.toFixed(1)} (${(ms / floor).toFixed(2)}×)`).join('; ')}.`;
+}
 
 const EXTS = ['.bndl', '.embb', '.tex', '.mesh', '.mat', '.anix', '.scripts', '.fxp'];
 
@@ -43,8 +79,13 @@ async function indexSection(): Promise<string> {
     return vfs;
   };
   const mounted = await measureAsync('open + mount all 8 (path indexes merged into one table)', mount, { runs: 3 });
+  const cpu = cpuLine([
+    ['sum', cpuMs(() => packed.forEach(sumU32))],
+    ['parse', cpuMs(() => packed.forEach((b) => parseArch06Index(b)), 3)],
+    ['open + mount', await cpuMsAsync(mount)],
+  ]);
   const vfs = await mount();
-  const rows = vfs.pathTable.length;
+  const rows = vfs.pathTableSize;
   await vfs.resolve(paths[0]!);
   const queries = Array.from({ length: 100_000 }, (_, i) => paths[(i * 7919) % count]!);
   const lookups = await measureAsync('100,000 lookups through the mount vector (first lookup builds each P919 index)', async () => {
@@ -56,7 +97,7 @@ async function indexSection(): Promise<string> {
   const lookupsUpper = await measureAsync('100,000 upper-case lookups (case folded)', async () => {
     for (const q of upper) await vfs.resolve(q);
   }, { runs: 3 });
-  return `${report(`arch06 index: ${archives} archives totalling ${count.toLocaleString('en')} entries, ${(total / 1e6).toFixed(1)} MB of tables`, [open, mounted, lookups, lookupsUpper], floor)}\n\nMerged path table: ${rows.toLocaleString('en')} rows. Peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB.`;
+  return `${report(`arch06 index: ${archives} archives totalling ${count.toLocaleString('en')} entries, ${(total / 1e6).toFixed(1)} MB of tables`, [open, mounted, lookups, lookupsUpper], floor)}\n\n${cpu} Merged path table: ${rows.toLocaleString('en')} rows. Peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB.`;
 }
 
 function textChunk(seed: number, size: number): Uint8Array {
@@ -111,25 +152,58 @@ function lzbSection(): string {
   const chunks = Array.from({ length: 2000 }, (_, k) => textChunk(k + 7, 16384));
   const encoded = chunks.map((c) => encodeLzb16(c)!);
   const total = chunks.reduce((s, c) => s + c.length, 0);
-  const floor = measure(`floor: copy ${(total / 1e6).toFixed(0)} MB`, () => {
+  const inputBytes = encoded.reduce((s, e) => s + e.length, 0);
+  const target = new Uint8Array(16384);
+  const floor = measure(`floor: copy ${(total / 1e6).toFixed(0)} MB (slice of each chunk)`, () => {
     for (const c of chunks) c.slice();
   }, { bytes: total, runs: 5 });
-  const dec = measure(`LZB16 decode 2000 × 16 KiB (ratio ${(encoded.reduce((s, e) => s + e.length, 0) / total).toFixed(2)})`, () => {
-    for (let k = 0; k < encoded.length; k++) decodeLzb16(encoded[k]!, 16384);
+  const memcpy = measure('memcpy of each chunk into one buffer (set)', () => {
+    for (const c of chunks) target.set(c);
   }, { bytes: total, runs: 5 });
+  const sumIn = measure(`sum u32 of the compressed input (${(inputBytes / 1e6).toFixed(1)} MB)`, () => {
+    for (const e of encoded) sumU32(e);
+  }, { bytes: inputBytes, runs: 5 });
+  const decodeAll = () => {
+    for (let k = 0; k < encoded.length; k++) decodeLzb16(encoded[k]!, 16384);
+  };
+  const decodeInto = () => {
+    for (let k = 0; k < encoded.length; k++) decodeLzb16Into(encoded[k]!, target, 0, 16384);
+  };
+  const dec = measure(`LZB16 decode 2000 × 16 KiB (ratio ${(inputBytes / total).toFixed(2)})`, decodeAll, { bytes: total, runs: 5 });
+  const decInto = measure('LZB16 decode 2000 × 16 KiB into one preallocated buffer', decodeInto, { bytes: total, runs: 5 });
   const real = ['island', 'mtnpass', 'snowmtn', 'volcano'].map((r) => {
     const entry = loadFixture('arch06', `Patch_00.fortwallgameplay_${r}.bndl.entry.bin`);
     const c = scanArch06Chunks(entry, r === 'island' ? 740 : 760)[0]!;
     return { payload: entry.subarray(8, 8 + c.storedSize), raw: c.rawSize };
   });
+  const realOut = real.map((r) => decodeLzb16(r.payload, r.raw));
   const realBytes = real.reduce((s, r) => s + r.raw, 0) * 10000;
-  const realM = measure('LZB16 decode the 4 real chunks × 10,000', () => {
-    for (let k = 0; k < 10000; k++) for (const r of real) decodeLzb16(r.payload, r.raw);
+  const realFloor = measure('floor: slice of the 4 real outputs × 10,000', () => {
+    for (let k = 0; k < 10000; k++) for (const o of realOut) o.slice();
   }, { bytes: realBytes, runs: 5 });
-  const enc = measure('LZB16 encode 2000 × 16 KiB', () => {
+  const decodeReal = () => {
+    for (let k = 0; k < 10000; k++) for (const r of real) decodeLzb16(r.payload, r.raw);
+  };
+  const realM = measure('LZB16 decode the 4 real chunks × 10,000', decodeReal, { bytes: realBytes, runs: 5 });
+  const encodeAll = () => {
     for (const c of chunks) encodeLzb16(c);
-  }, { bytes: total, runs: 3 });
-  return report('LZB16', [dec, realM, enc], floor);
+  };
+  const enc = measure('LZB16 encode 2000 × 16 KiB', encodeAll, { bytes: total, runs: 3 });
+  const sizeRatio = (inputBytes / total).toFixed(3);
+  const cpu = cpuLine([
+    ['slice', cpuMs(() => chunks.forEach((c) => c.slice()))],
+    ['decode', cpuMs(decodeAll)],
+    ['decode into', cpuMs(decodeInto)],
+    ['encode', cpuMs(encodeAll, 3)],
+  ]);
+  const realCpu = cpuLine([
+    ['real slice', cpuMs(() => {
+      for (let k = 0; k < 10000; k++) for (const o of realOut) o.slice();
+    })],
+    ['real decode', cpuMs(decodeReal)],
+  ]);
+  const rows: Measurement[] = [memcpy, sumIn, dec, decInto, enc];
+  return `${report('LZB16', rows, floor)}\n\n${report('LZB16 on the four real chunks', [realM], realFloor)}\n\nCompressed size / raw: ${sizeRatio}. ${cpu} ${realCpu}`;
 }
 
 export async function run(): Promise<string> {
