@@ -18,7 +18,7 @@ import type { Gadb } from '../src/formats/gadb/types.ts';
 import { generateGadb, GADB_GENERATOR_VERSION } from '../src/gamedb/generate/index.ts';
 import { GadbEditor } from '../src/gamedb/edit/editor.ts';
 import { diffCount, diffGadb } from '../src/gamedb/edit/diff.ts';
-import { exportGadbJson, importGadbJson } from '../src/gamedb/edit/json.ts';
+import { exportGadbJson, readGadbJson } from '../src/gamedb/edit/json.ts';
 import { exportSqlite } from '../src/gamedb/edit/sqlite.ts';
 import { recordFields, type RecordAddress } from '../src/gamedb/edit/model.ts';
 
@@ -108,8 +108,9 @@ export async function run(): Promise<string> {
     jsonBytes = chunks.reduce((n, c) => n + c.length, 0);
   }, { runs: 1, warmup: false, bytes: bytes.length });
   let identical = false;
-  const jsonImport = measure('lossless JSON import (JSON.parse + importGadbJson + writeGadb)', () => {
-    const back = writeGadb(importGadbJson(JSON.parse(chunks.join(''))));
+  const jsonUtf8 = chunks.map((c) => new TextEncoder().encode(c));
+  const jsonImport = measure('lossless JSON import (readGadbJson over the UTF-8 chunks + writeGadb)', () => {
+    const back = writeGadb(readGadbJson(jsonUtf8));
     identical = Buffer.from(back).equals(Buffer.from(bytes));
   }, { runs: 1, warmup: false, bytes: bytes.length });
   chunks = [];

@@ -137,6 +137,12 @@ describe('scry db export / import / sql', () => {
       expect((await runCli(['db', 'import', p(`${name}.json`), '-o', p(`${name}.back`)])).code).toBe(0);
       expect(readFileSync(p(`${name}.back`)).equals(readFileSync(f))).toBe(true);
     }
+    // Broken JSON: bad input (exit 3) with the line and column, and no output file.
+    writeFileSync(p('broken.json'), readFileSync(p('r.json'), 'utf8').replace('"descriptors": [\n[', '"descriptors": [\n[}'));
+    const bad = await runCli(['db', 'import', p('broken.json'), '-o', p('broken.back')]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/line 3, column 2\)/);
+    expect(existsSync(p('broken.back'))).toBe(false);
   });
 
   it('exports JSONL and CSV, and answers SQL from a cache in the work folder (never beside the input)', async () => {

@@ -7,7 +7,7 @@
  * leaves the original untouched.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -18,7 +18,7 @@ import { applyChangeFiles, parseChangeFile } from '../../gamedb/edit/changes.ts'
 import { conflictsOf, type ConflictSource } from '../../gamedb/edit/conflicts.ts';
 import { diffCount, diffGadb, formatDiffText, showValue } from '../../gamedb/edit/diff.ts';
 import { GadbEditor, type EditMessage } from '../../gamedb/edit/editor.ts';
-import { exportGadbJson, importGadbJson } from '../../gamedb/edit/json.ts';
+import { exportGadbJson, readGadbJson } from '../../gamedb/edit/json.ts';
 import { p919Hasher, type FieldNamer } from '../../gamedb/edit/model.ts';
 import { applyGadbPatch, makeGadbPatch, type PatchRecordRule } from '../../gamedb/edit/patch.ts';
 import { exportCsv, exportJsonl } from '../../gamedb/edit/tables.ts';
@@ -394,8 +394,8 @@ const exportCmd: Command = {
     const format = (ctx.options['format'] ?? 'json') as string;
     const out = outputPath(ctx, path);
     const overwrite = ctx.options['force'] === true;
-    if (format === 'json') writeFileAtomic(out.path, concatText(exportGadbJson(g, { namer: s.namer })), { overwrite });
-    else if (format === 'jsonl') writeFileAtomic(out.path, concatText(exportJsonl(g, { namer: s.namer })), { overwrite });
+    if (format === 'json') writeTextChunksAtomic(out.path, exportGadbJson(g, { namer: s.namer }), overwrite);
+    else if (format === 'jsonl') writeTextChunksAtomic(out.path, exportJsonl(g, { namer: s.namer }), overwrite);
     else if (format === 'csv') {
       mkdirSync(out.path, { recursive: true });
       const files = exportCsv(g, { namer: s.namer });
@@ -413,29 +413,50 @@ const exportCmd: Command = {
   },
 };
 
-function concatText(chunks: Iterable<string>): Uint8Array {
+/**
+ * Writes text chunks to `path` as they are produced (about 1 MiB at a time into a temporary file, then published
+ * atomically): a game-scale export never exists as one string or one buffer.
+ */
+function writeTextChunksAtomic(path: string, chunks: Iterable<string>, overwrite: boolean): void {
+  const temp = scryTempPath(path);
+  const fd = openSync(temp, 'wx');
   const enc = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  let pending = '';
-  const flush = (): void => {
-    const b = enc.encode(pending);
-    parts.push(b);
-    total += b.length;
-    pending = '';
+  const put = (text: string): void => {
+    const b = enc.encode(text);
+    for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
   };
-  for (const c of chunks) {
-    pending += c;
-    if (pending.length > 1 << 22) flush();
+  try {
+    let pending = '';
+    for (const c of chunks) {
+      pending += c;
+      if (pending.length > 1 << 20) {
+        put(pending);
+        pending = '';
+      }
+    }
+    put(pending);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw e;
   }
-  flush();
-  const out = new Uint8Array(total);
-  let p = 0;
-  for (const b of parts) {
-    out.set(b, p);
-    p += b.length;
+  closeSync(fd);
+  replaceFileAtomic(temp, path, { overwrite });
+}
+
+/** A file's bytes, 1 MiB at a time (the buffer is reused: each chunk is valid until the next is read). */
+function* fileChunks(path: string): Generator<Uint8Array> {
+  const fd = openSync(path, 'r');
+  const buf = new Uint8Array(1 << 20);
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) return;
+      yield buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
   }
-  return out;
 }
 
 const importCmd: Command = {
@@ -449,13 +470,8 @@ const importCmd: Command = {
     const s = setup(ctx);
     const path = ctx.resolvePath(ctx.args[0]!);
     const out = outputPath(ctx, path);
-    let doc: unknown;
-    try {
-      doc = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (e) {
-      throw new UsageError(`${ctx.args[0]}: not JSON: ${(e as Error).message}`);
-    }
-    const g = importGadbJson(doc, { hasher: s.hasher });
+    // Read as a stream: the document never exists whole; bad JSON is a JsonSyntaxError (offset, line, column).
+    const g = readGadbJson(fileChunks(path), { hasher: s.hasher });
     const bytes = writeChecked(ctx, g, out);
     if (ctx.json) ctx.printJson({ output: out.path, bytes: bytes.length });
     else ctx.out(`${basename(out.path)}: ${bytes.length} bytes`);

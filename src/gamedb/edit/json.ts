@@ -21,6 +21,7 @@ import { StringInterner } from './interner.ts';
 import { NULL_LINK, blockTextBytes, encodeLink, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type NameHasher, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
+import { JsonReader } from '../../binary/json-reader.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
 
@@ -29,18 +30,19 @@ const utf8 = new TextDecoder();
 function textJson(b: Uint8Array): unknown {
   return isUtf8(b) ? utf8.decode(b) : { hex: toHex(b) };
 }
-function textFromJson(v: unknown, where: string): Uint8Array {
-  if (typeof v === 'string') return new TextEncoder().encode(v);
+const utf8Encoder = new TextEncoder();
+function textFromJson(v: unknown, where: () => string): Uint8Array {
+  if (typeof v === 'string') return utf8Encoder.encode(v);
   if (v && typeof v === 'object' && 'hex' in v && typeof (v as { hex: unknown }).hex === 'string') return fromHex((v as { hex: string }).hex);
-  throw new FormatError('gadb-json', 0, where, `expected text, got ${JSON.stringify(v)}`);
+  throw new FormatError('gadb-json', 0, where(), `expected text, got ${JSON.stringify(v)}`);
 }
 function floatJson(x: number): unknown {
   return Number.isFinite(x) && !Object.is(x, -0) ? x : { f32: hashText(f32Bits(x)) };
 }
-function floatFromJson(v: unknown, where: string): number {
+function floatFromJson(v: unknown, where: () => string): number {
   if (typeof v === 'number') return v;
   if (v && typeof v === 'object' && 'f32' in v) return f32FromBits(parseInt(String((v as { f32: string }).f32).slice(2), 16) >>> 0);
-  throw new FormatError('gadb-json', 0, where, `expected a number, got ${JSON.stringify(v)}`);
+  throw new FormatError('gadb-json', 0, where(), `expected a number, got ${JSON.stringify(v)}`);
 }
 
 function blockJson(d: GadbDecoding, v: ElementValue): unknown {
@@ -52,14 +54,14 @@ function blockJson(d: GadbDecoding, v: ElementValue): unknown {
   if (d.kind === 'opaque') return { hex: toHex(v as Uint8Array) };
   return v;
 }
-function blockFromJson(d: GadbDecoding, v: unknown, where: string): ElementValue {
+function blockFromJson(d: GadbDecoding, v: unknown, where: () => string): ElementValue {
   if (d.kind === 'fixed') {
     if (d.element === 'i64') return BigInt(String(v));
-    if (!Array.isArray(v)) throw new FormatError('gadb-json', 0, where, 'expected an array');
+    if (!Array.isArray(v)) throw new FormatError('gadb-json', 0, where(), 'expected an array');
     return v.map((x) => floatFromJson(x, where));
   }
   if (d.kind === 'curve') {
-    if (!Array.isArray(v)) throw new FormatError('gadb-json', 0, where, 'expected a list of keys');
+    if (!Array.isArray(v)) throw new FormatError('gadb-json', 0, where(), 'expected a list of keys');
     return v.map((k) => (k as unknown[]).map((x) => floatFromJson(x, where)));
   }
   if (d.kind === 'opaque') return fromHex(String((v as { hex: string }).hex));
@@ -231,15 +233,17 @@ interface JsonRecord {
   values: Record<string, unknown>;
   residual?: Record<string, number>;
 }
-interface JsonCategory {
+interface JsonCategoryHead {
   name: unknown;
   typeName: unknown;
   unk08: unknown;
   sortKey: number;
   primaryCount: number;
+}
+interface JsonCategory extends JsonCategoryHead {
   records: JsonRecord[];
 }
-interface JsonDoc {
+interface JsonHead {
   format: string;
   version: number;
   container: Gadb['container'];
@@ -249,145 +253,338 @@ interface JsonDoc {
   root: string;
   valueSectionUnk00: number;
   pairs: number[];
+}
+interface JsonDoc extends JsonHead {
   descriptors: number[][];
   categories: JsonCategory[];
 }
 
+export interface ImportJsonOptions {
+  hasher?: NameHasher;
+}
+
 /** Rebuilds a model from `exportGadbJson`'s document (already `JSON.parse`d). Field names are hashed with `hasher`. */
-export function importGadbJson(doc: unknown, options: { hasher?: NameHasher } = {}): Gadb {
-  const hasher = options.hasher ?? p919Hasher();
+export function importGadbJson(doc: unknown, options: ImportJsonOptions = {}): Gadb {
   const j = doc as JsonDoc;
-  if (!j || typeof j !== 'object' || j.format !== GADB_JSON_FORMAT || j.version !== 1) {
-    throw new FormatError('gadb-json', 0, '/format', `not a ${GADB_JSON_FORMAT} version 1 document`);
+  const b = new GadbJsonBuilder(j, options);
+  for (const row of j.descriptors) b.descriptor(row);
+  b.endDescriptors();
+  j.categories.forEach((c, ci) => {
+    b.category(c, ci);
+    c.records.forEach((r, ri) => b.record(r, ri));
+  });
+  return b.finish();
+}
+
+/**
+ * Reads the lossless JSON straight from its UTF-8 bytes — one buffer or a stream of chunks (a file read piece by
+ * piece) — into a model, without the document ever existing as one string or one object tree: one record is a
+ * JavaScript value at a time. The same model as `importGadbJson(JSON.parse(text))`. The document must have the
+ * exporter's member order where it matters (`descriptors` before `categories`, a category's `records` last);
+ * malformed JSON is a `JsonSyntaxError` (offset, line, column), a well-formed document of the wrong shape a
+ * `FormatError`.
+ */
+export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: ImportJsonOptions = {}): Gadb {
+  const r = new JsonReader(input, { format: 'gadb-json' });
+  r.enterObject();
+  const head: Record<string, unknown> = {};
+  let b: GadbJsonBuilder | null = null;
+  let descriptorsDone = false;
+  let categoriesDone = false;
+  for (let key = r.nextKey(); key !== null; key = r.nextKey()) {
+    if (key === 'descriptors') {
+      if (b || descriptorsDone) throw r.error('"descriptors" given twice');
+      b = new GadbJsonBuilder(head as unknown as JsonHead, options);
+      r.enterArray();
+      while (r.nextElement()) b.descriptor(r.smallValue() as number[]);
+      b.endDescriptors();
+      descriptorsDone = true;
+    } else if (key === 'categories') {
+      if (!b) throw r.error('"categories" before "descriptors" (the streaming reader needs the exporter\'s order)');
+      if (categoriesDone) throw r.error('"categories" given twice');
+      r.enterArray();
+      for (let ci = 0; r.nextElement(); ci++) {
+        r.enterObject();
+        const c: Record<string, unknown> = {};
+        let hadRecords = false;
+        for (let ck = r.nextKey(); ck !== null; ck = r.nextKey()) {
+          if (ck !== 'records') {
+            if (hadRecords) throw r.error(`category member "${ck}" after "records" (the streaming reader needs "records" last)`);
+            c[ck] = r.value();
+            continue;
+          }
+          hadRecords = true;
+          b.category(c as unknown as JsonCategoryHead, ci);
+          r.enterArray();
+          for (let ri = 0; r.nextElement(); ri++) b.record(r.value() as JsonRecord, ri);
+        }
+        if (!hadRecords) throw new FormatError('gadb-json', r.offset, `/categories/${ci}`, 'a category without "records"');
+      }
+      categoriesDone = true;
+    } else {
+      if (b) throw r.error(`top-level member "${key}" after "descriptors" (the streaming reader needs the exporter's order)`);
+      head[key] = r.value();
+    }
   }
-  const root = fromHex(j.root);
-  const nRows = j.descriptors.length;
-  const descriptors: Gadb['descriptors'] = {
-    count: nRows,
-    declaredHash: new Uint32Array(nRows),
-    sortedHash: new Uint32Array(nRows),
-    schemaOrdinal: new Uint8Array(nRows),
-    sortedToDeclared: new Uint8Array(nRows),
-    typeCode: new Uint8Array(nRows),
-    elementCount: new Uint16Array(nRows),
-    link: new Uint16Array(nRows),
-  };
-  for (let k = 0; k < nRows; k++) {
-    const row = j.descriptors[k]!;
-    descriptors.declaredHash[k] = row[0]!;
-    descriptors.sortedHash[k] = row[1]!;
-    descriptors.schemaOrdinal[k] = row[2]!;
-    descriptors.sortedToDeclared[k] = row[3]!;
-    descriptors.typeCode[k] = row[4]!;
-    descriptors.elementCount[k] = row[5]!;
-    descriptors.link[k] = row[6]!;
+  r.finish();
+  // A document that is not this format says so before saying what it lacks.
+  if (!b) new GadbJsonBuilder(head as unknown as JsonHead, options);
+  if (!b || !categoriesDone) throw new FormatError('gadb-json', r.offset, '/', 'missing "descriptors" or "categories"');
+  return b.finish();
+}
+
+/** Growable u32 column. */
+function grow<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 1024));
+  next.set(a);
+  return next;
+}
+
+/** Builds the model from the document's parts, in document order (shared by the parsed and the streaming import). */
+class GadbJsonBuilder {
+  readonly g: Gadb;
+  private readonly hasher: NameHasher;
+  private readonly interner: StringInterner;
+  private nRows = 0;
+  private nRecords = 0;
+  private nCells = 0;
+  private ci = -1;
+  private cname = '';
+  private primaryCount = 0;
+  private readonly labels = new Map<string, number>();
+  private readonly fieldHashes = new Map<string, number>();
+  private readonly textKeys = new Map<number, Map<string, number>>();
+  private readonly runs = new Map<number, ReturnType<typeof recordFields>>();
+  private readonly byHash = new Map<number, unknown>();
+  /** Links written as labels, resolved when every record is known: cell, label id, record. */
+  private linkCells = new Uint32Array(1024);
+  private linkLabels = new Uint32Array(1024);
+  private linkRecords = new Uint32Array(1024);
+  private nLinks = 0;
+  private readonly linkLabelIds = new Map<string, number>();
+  private readonly linkLabelNames: string[] = [];
+
+  constructor(j: JsonHead, options: ImportJsonOptions) {
+    this.hasher = options.hasher ?? p919Hasher();
+    if (!j || typeof j !== 'object' || j.format !== GADB_JSON_FORMAT || j.version !== 1) {
+      throw new FormatError('gadb-json', 0, '/format', `not a ${GADB_JSON_FORMAT} version 1 document`);
+    }
+    for (const k of ['root', 'headerExtra', 'headerString'] as const) if (typeof j[k] !== 'string') throw new FormatError('gadb-json', 0, `/${k}`, 'expected a hex string');
+    if (!j.header || typeof j.header !== 'object') throw new FormatError('gadb-json', 0, '/header', 'expected the header object');
+    if (!Array.isArray(j.pairs)) throw new FormatError('gadb-json', 0, '/pairs', 'expected an array');
+    const root = fromHex(j.root);
+    const hint = Math.max(16, Math.min(j.header.recordCount >>> 0, 1 << 24));
+    const g: Gadb = {
+      container: j.container,
+      header: { version: j.header.version, stringBlockSize: 0, categoryCount: 0, recordCount: j.header.recordCount, unk14: j.header.unk14, cellCount: 0, descriptorCount: 0, unk20: j.header.unk20, unk24: j.header.unk24, headerSize: 0x2c, headerStringLength: 0 },
+      headerExtra: fromHex(j.headerExtra),
+      headerString: fromHex(j.headerString),
+      strings: { data: root.slice(), itemKeys: Uint32Array.of(0), itemSizes: Uint32Array.of(root.length) },
+      descriptors: { count: 0, declaredHash: new Uint32Array(1024), sortedHash: new Uint32Array(1024), schemaOrdinal: new Uint8Array(1024), sortedToDeclared: new Uint8Array(1024), typeCode: new Uint8Array(1024), elementCount: new Uint16Array(1024), link: new Uint16Array(1024) },
+      valueSectionUnk00: j.valueSectionUnk00,
+      categories: [],
+      records: { count: 0, nameKey: new Uint32Array(hint), cellCount: new Uint16Array(hint), descriptorCount: new Uint8Array(hint), firstDescriptor: new Uint32Array(hint), unk0A: new Uint8Array(hint), flags: new Uint8Array(hint) },
+      cells: new Uint32Array(hint * 12),
+      pairs: Uint32Array.from(j.pairs),
+    };
+    g.header.headerSize = 0x2c + g.headerExtra.length;
+    g.header.headerStringLength = g.headerString.length;
+    this.g = g;
+    this.interner = new StringInterner(g);
   }
-  let nRecords = 0;
-  let nCells = 0;
-  for (const c of j.categories) for (const r of c.records) {
-    nRecords++;
-    nCells += r.cells;
+
+  descriptor(row: number[]): void {
+    const d = this.g.descriptors;
+    const k = this.nRows++;
+    if (k >= d.declaredHash.length) {
+      const n = k + 1;
+      d.declaredHash = grow(d.declaredHash, n);
+      d.sortedHash = grow(d.sortedHash, n);
+      d.schemaOrdinal = grow(d.schemaOrdinal, n);
+      d.sortedToDeclared = grow(d.sortedToDeclared, n);
+      d.typeCode = grow(d.typeCode, n);
+      d.elementCount = grow(d.elementCount, n);
+      d.link = grow(d.link, n);
+    }
+    d.declaredHash[k] = row[0]!;
+    d.sortedHash[k] = row[1]!;
+    d.schemaOrdinal[k] = row[2]!;
+    d.sortedToDeclared[k] = row[3]!;
+    d.typeCode[k] = row[4]!;
+    d.elementCount[k] = row[5]!;
+    d.link[k] = row[6]!;
   }
-  const g: Gadb = {
-    container: j.container,
-    header: { version: j.header.version, stringBlockSize: 0, categoryCount: j.categories.length, recordCount: j.header.recordCount, unk14: j.header.unk14, cellCount: nCells, descriptorCount: nRows, unk20: j.header.unk20, unk24: j.header.unk24, headerSize: 0x2c, headerStringLength: 0 },
-    headerExtra: fromHex(j.headerExtra),
-    headerString: fromHex(j.headerString),
-    strings: { data: root.slice(), itemKeys: Uint32Array.of(0), itemSizes: Uint32Array.of(root.length) },
-    descriptors,
-    valueSectionUnk00: j.valueSectionUnk00,
-    categories: [],
-    records: { count: nRecords, nameKey: new Uint32Array(nRecords), cellCount: new Uint16Array(nRecords), descriptorCount: new Uint8Array(nRecords), firstDescriptor: new Uint32Array(nRecords), unk0A: new Uint8Array(nRecords), flags: new Uint8Array(nRecords) },
-    cells: new Uint32Array(nCells),
-    pairs: Uint32Array.from(j.pairs),
-  };
-  g.header.headerSize = 0x2c + g.headerExtra.length;
-  g.header.headerStringLength = g.headerString.length;
-  const interner = new StringInterner(g);
-  const text = (v: unknown, where: string): number => {
+
+  endDescriptors(): void {
+    const d = this.g.descriptors;
+    const n = this.nRows;
+    d.count = n;
+    d.declaredHash = d.declaredHash.slice(0, n);
+    d.sortedHash = d.sortedHash.slice(0, n);
+    d.schemaOrdinal = d.schemaOrdinal.slice(0, n);
+    d.sortedToDeclared = d.sortedToDeclared.slice(0, n);
+    d.typeCode = d.typeCode.slice(0, n);
+    d.elementCount = d.elementCount.slice(0, n);
+    d.link = d.link.slice(0, n);
+    this.g.header.descriptorCount = n;
+  }
+
+  private text(v: unknown, where: () => string, kind: number = GadbItemKind.Text): number {
+    let cache = this.textKeys.get(kind);
+    if (!cache) this.textKeys.set(kind, (cache = new Map()));
+    if (typeof v === 'string') {
+      const hit = cache.get(v);
+      if (hit !== undefined) return hit;
+    }
     const b = textFromJson(v, where);
     const item = new Uint8Array((b.length + 1 + 3) & ~3);
     item.set(b);
-    return interner.intern(GadbItemKind.Text, item);
-  };
-  // Link labels.
-  const labels = new Map<string, number>();
-  j.categories.forEach((c, ci) => {
-    const cname = typeof c.name === 'string' ? c.name : utf8.decode(textFromJson(c.name, '/categories'));
-    c.records.forEach((r, ri) => {
-      const rname = ri < c.primaryCount ? `#${ri}` : typeof r.name === 'string' ? r.name : utf8.decode(textFromJson(r.name, '/records'));
-      labels.set(`${cname}/${rname}`, encodeLink(ci, ri));
-    });
-  });
-  const fieldHashes = new Map<string, number>();
-  const hashOfLabel = (label: string): number => {
-    let h = fieldHashes.get(label);
+    const key = this.interner.intern(kind, item);
+    if (typeof v === 'string') cache.set(v, key);
+    return key;
+  }
+
+  category(c: JsonCategoryHead, ci: number): void {
+    const where = (): string => `/categories/${ci}`;
+    this.ci = ci;
+    this.cname = typeof c.name === 'string' ? c.name : utf8.decode(textFromJson(c.name, where));
+    this.primaryCount = c.primaryCount;
+    // secondaryCount grows with each record (primaryCount + secondaryCount = the records given).
+    const cat: GadbCategory = { nameKey: this.text(c.name, where), typeNameKey: this.text(c.typeName, where), unk08Key: this.text(c.unk08, where), primaryCount: c.primaryCount, secondaryCount: -c.primaryCount, sortKey: c.sortKey };
+    this.g.categories.push(cat);
+  }
+
+  record(jr: JsonRecord, ri: number): void {
+    const g = this.g;
+    const ci = this.ci;
+    const rw = (): string => `/categories/${ci}/records/${ri}`;
+    if (!jr || typeof jr !== 'object') throw new FormatError('gadb-json', 0, rw(), 'expected a record object');
+    const r = this.nRecords++;
+    const rec = g.records;
+    if (r >= rec.nameKey.length) {
+      const n = r + 1;
+      rec.nameKey = grow(rec.nameKey, n);
+      rec.cellCount = grow(rec.cellCount, n);
+      rec.descriptorCount = grow(rec.descriptorCount, n);
+      rec.firstDescriptor = grow(rec.firstDescriptor, n);
+      rec.unk0A = grow(rec.unk0A, n);
+      rec.flags = grow(rec.flags, n);
+    }
+    g.categories[ci]!.secondaryCount = ri + 1 - this.primaryCount;
+    const rname = ri < this.primaryCount ? `#${ri}` : typeof jr.name === 'string' ? jr.name : utf8.decode(textFromJson(jr.name, rw));
+    this.labels.set(`${this.cname}/${rname}`, encodeLink(ci, ri));
+    if (ri >= this.primaryCount) rec.nameKey[r] = this.text(jr.name, rw);
+    rec.firstDescriptor[r] = jr.first;
+    rec.descriptorCount[r] = jr.fields;
+    rec.cellCount[r] = jr.cells;
+    rec.flags[r] = jr.flags;
+    rec.unk0A[r] = jr.unk0A;
+    const cc = jr.cells;
+    const base = this.nCells;
+    this.nCells += cc;
+    if (this.nCells > g.cells.length) g.cells = grow(g.cells, this.nCells);
+    const cells = g.cells;
+    const byHash = this.byHash;
+    byHash.clear();
+    const values = jr.values;
+    for (const k in values) byHash.set(this.hashOfLabel(k), values[k]);
+    const runKey = jr.first * 256 + jr.fields;
+    let fields = this.runs.get(runKey);
+    if (!fields) this.runs.set(runKey, (fields = recordFields(g, r)));
+    for (const f of fields) {
+      const raw = byHash.get(f.hash);
+      const elems = f.count === 1 && !(Array.isArray(raw) && raw.length === 0 && f.info?.decoding.kind !== 'curve' && f.info?.decoding.kind !== 'fixed') ? [raw] : (raw as unknown[]);
+      const fw = (): string => `${rw()}/values/${fieldLabel(f.hash)}`;
+      if (!Array.isArray(elems)) throw new FormatError('gadb-json', 0, fw(), 'expected an array of elements');
+      const info = f.info ?? gadbTypeInfo(f.typeByte);
+      for (let e = 0; e < elems.length; e++) {
+        const v = elems[e];
+        if (!info) {
+          cells[base + f.link + e] = Number(v) >>> 0;
+          continue;
+        }
+        const d = info.decoding;
+        if (d.kind === 'bool') {
+          const bit = f.link + e;
+          if (v === true) cells[base + (bit >>> 5)] = (cells[base + (bit >>> 5)]! | (1 << (bit & 31))) >>> 0;
+          continue;
+        }
+        const k = base + f.link + e;
+        if (d.kind === 'f32') cells[k] = typeof v === 'number' ? f32Bits(v) : f32Bits(floatFromJson(v, fw));
+        else if (d.kind === 'i32') cells[k] = Number(v) >>> 0;
+        else if (d.kind === 'link') {
+          if (v === null) cells[k] = NULL_LINK;
+          else if (typeof v === 'string') this.deferLink(k, v, r);
+          else cells[k] = Number((v as { raw: number }).raw) >>> 0;
+        } else if (d.kind === 'text') cells[k] = this.text(v, fw, info.itemKind);
+        else cells[k] = this.interner.intern(info.itemKind, encodeBlockValue(d, blockFromJson(d, v, fw), fw()));
+      }
+    }
+    if (jr.residual) for (const [k, x] of Object.entries(jr.residual)) cells[base + Number(k)] = (cells[base + Number(k)]! ^ x) >>> 0;
+  }
+
+  private hashOfLabel(label: string): number {
+    let h = this.fieldHashes.get(label);
     if (h === undefined) {
-      h = parseHash(label) ?? hasher(label) >>> 0;
-      fieldHashes.set(label, h);
+      h = parseHash(label) ?? this.hasher(label) >>> 0;
+      this.fieldHashes.set(label, h);
     }
     return h;
-  };
-  let r = 0;
-  let base = 0;
-  for (let ci = 0; ci < j.categories.length; ci++) {
-    const c = j.categories[ci]!;
-    const where = `/categories/${ci}`;
-    const cat: GadbCategory = { nameKey: text(c.name, where), typeNameKey: text(c.typeName, where), unk08Key: text(c.unk08, where), primaryCount: c.primaryCount, secondaryCount: c.records.length - c.primaryCount, sortKey: c.sortKey };
-    g.categories.push(cat);
-    for (let ri = 0; ri < c.records.length; ri++, r++) {
-      const jr = c.records[ri]!;
-      const rw = `${where}/records/${ri}`;
-      if (ri >= c.primaryCount) g.records.nameKey[r] = text(jr.name, rw);
-      g.records.firstDescriptor[r] = jr.first;
-      g.records.descriptorCount[r] = jr.fields;
-      g.records.cellCount[r] = jr.cells;
-      g.records.flags[r] = jr.flags;
-      g.records.unk0A[r] = jr.unk0A;
-      const cc = jr.cells;
-      const values = jr.values;
-      const byHash = new Map<number, unknown>();
-      for (const [k, v] of Object.entries(values)) byHash.set(hashOfLabel(k), v);
-      for (const f of recordFields(g, r)) {
-        const raw = byHash.get(f.hash);
-        const elems = f.count === 1 && !(Array.isArray(raw) && raw.length === 0 && f.info?.decoding.kind !== 'curve' && f.info?.decoding.kind !== 'fixed') ? [raw] : (raw as unknown[]);
-        const fw = `${rw}/values/${fieldLabel(f.hash)}`;
-        if (!Array.isArray(elems)) throw new FormatError('gadb-json', 0, fw, 'expected an array of elements');
-        const info = f.info ?? gadbTypeInfo(f.typeByte);
-        for (let e = 0; e < elems.length; e++) {
-          const v = elems[e];
-          if (!info) {
-            g.cells[base + f.link + e] = Number(v) >>> 0;
-            continue;
-          }
-          const d = info.decoding;
-          if (d.kind === 'bool') {
-            const bit = f.link + e;
-            if (v === true) g.cells[base + (bit >>> 5)] = (g.cells[base + (bit >>> 5)]! | (1 << (bit & 31))) >>> 0;
-            continue;
-          }
-          const k = base + f.link + e;
-          if (d.kind === 'f32') g.cells[k] = f32Bits(floatFromJson(v, fw));
-          else if (d.kind === 'i32') g.cells[k] = Number(v) >>> 0;
-          else if (d.kind === 'link') {
-            if (v === null) g.cells[k] = NULL_LINK;
-            else if (typeof v === 'string') {
-              const l = labels.get(v);
-              if (l === undefined) throw new FormatError('gadb-json', 0, fw, `link target ${JSON.stringify(v)} is not a record of the document`);
-              g.cells[k] = l;
-            } else g.cells[k] = Number((v as { raw: number }).raw) >>> 0;
-          } else if (d.kind === 'text') {
-            const b = textFromJson(v, fw);
-            const item = new Uint8Array((b.length + 1 + 3) & ~3);
-            item.set(b);
-            g.cells[k] = interner.intern(info.itemKind, item);
-          } else g.cells[k] = interner.intern(info.itemKind, encodeBlockValue(d, blockFromJson(d, v, fw), fw));
-        }
-      }
-      if (jr.residual) for (const [k, x] of Object.entries(jr.residual)) g.cells[base + Number(k)] = (g.cells[base + Number(k)]! ^ x) >>> 0;
-      base += cc;
-    }
   }
-  interner.compact();
-  return g;
+
+  private deferLink(cell: number, label: string, r: number): void {
+    let id = this.linkLabelIds.get(label);
+    if (id === undefined) {
+      id = this.linkLabelNames.length;
+      this.linkLabelIds.set(label, id);
+      this.linkLabelNames.push(label);
+    }
+    const n = this.nLinks++;
+    if (n >= this.linkCells.length) {
+      this.linkCells = grow(this.linkCells, n + 1);
+      this.linkLabels = grow(this.linkLabels, n + 1);
+      this.linkRecords = grow(this.linkRecords, n + 1);
+    }
+    this.linkCells[n] = cell;
+    this.linkLabels[n] = id;
+    this.linkRecords[n] = r;
+  }
+
+  finish(): Gadb {
+    const g = this.g;
+    // Links by label, now that every record's label is known (a later record with the same label wins, as in a
+    // document read whole).
+    const targets = this.linkLabelNames.map((l) => this.labels.get(l));
+    for (let n = 0; n < this.nLinks; n++) {
+      const t = targets[this.linkLabels[n]!];
+      if (t === undefined) throw new FormatError('gadb-json', 0, this.recordPath(this.linkRecords[n]!), `link target ${JSON.stringify(this.linkLabelNames[this.linkLabels[n]!])} is not a record of the document`);
+      g.cells[this.linkCells[n]!] = t;
+    }
+    const rec = g.records;
+    const n = this.nRecords;
+    rec.count = n;
+    rec.nameKey = rec.nameKey.slice(0, n);
+    rec.cellCount = rec.cellCount.slice(0, n);
+    rec.descriptorCount = rec.descriptorCount.slice(0, n);
+    rec.firstDescriptor = rec.firstDescriptor.slice(0, n);
+    rec.unk0A = rec.unk0A.slice(0, n);
+    rec.flags = rec.flags.slice(0, n);
+    g.cells = g.cells.slice(0, this.nCells);
+    g.header.cellCount = this.nCells;
+    g.header.categoryCount = g.categories.length;
+    this.interner.compact();
+    return g;
+  }
+
+  private recordPath(r: number): string {
+    let first = 0;
+    for (let c = 0; c < this.g.categories.length; c++) {
+      const cat = this.g.categories[c]!;
+      const total = cat.primaryCount + cat.secondaryCount;
+      if (r < first + total) return `/categories/${c}/records/${r - first}`;
+      first += total;
+    }
+    return '/categories';
+  }
 }

@@ -10,6 +10,7 @@ import {
   formatGadbDiff,
   gadbDiffCount,
   importGadbJson,
+  readGadbJson,
   makeGadbPatch,
   parseChangeFile,
   verifyGadb,
@@ -159,6 +160,21 @@ describe('export and import', () => {
       const back = writeGadb(importGadbJson(JSON.parse(text)));
       expect(eq(back, bytes)).toBe(true);
     }
+  });
+
+  it('the streaming reader (bytes, whole or in small chunks) gives the same model as JSON.parse + importGadbJson', () => {
+    for (const bytes of [realBytes, generatedBytes()]) {
+      const json = new TextEncoder().encode([...exportGadbJson(parseGadb(bytes))].join(''));
+      expect(eq(writeGadb(readGadbJson(json)), bytes)).toBe(true);
+      const chunks: Uint8Array[] = [];
+      for (let i = 0; i < json.length; i += 97) chunks.push(json.subarray(i, i + 97));
+      expect(eq(writeGadb(readGadbJson(chunks)), bytes)).toBe(true);
+    }
+    const good = [...exportGadbJson(real())].join('');
+    expect(good.split('\n')[1]).toBe('"descriptors": [');
+    const bad = new TextEncoder().encode(good.replace('"descriptors": [\n[', '"descriptors": [\n[,'));
+    expect(() => readGadbJson(bad)).toThrow(/line 3, column 2\)/);
+    expect(() => readGadbJson(new TextEncoder().encode('{"format": "other"}'))).toThrow(/not a scry.gadb.json version 1 document/);
   });
 
   it('lossless JSON keeps NaN payloads, -0 and cell bits no field claims', () => {
