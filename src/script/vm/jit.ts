@@ -48,6 +48,8 @@ export const JIT_FRAMES = -2;
 export const JIT_RETURNED = -3;
 /** Compiled Lua-to-Lua calls nest as JavaScript calls up to this depth; deeper ones go through the interpreter. */
 const MAX_NESTED = 100;
+/** Longest JavaScript source the tier hands to V8 for one function (characters; see compileProto). */
+const MAX_SOURCE = 40_000;
 
 /** The interpreter's side of the tier: frames, host calls, and the compiled form of a callee when it is hot. */
 export interface JitRuntime {
@@ -462,6 +464,10 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
     `${L.spill} vm.steps = steps; ci.pc = out; return out;`,
     '};',
   ].join('\n');
+  // V8 does not optimize a function past its bytecode limit (60 KiB, --max-optimized-bytecode-size) and takes
+  // seconds over one near it: unoptimized, compiled code runs slower than the interpreter, so such a function is left
+  // to the interpreter (measured: the strings program's 99 KB main chunk ran 3x slower compiled)
+  if (body.length > MAX_SOURCE) return null;
   const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'pushLuaFrame', 'jitOf', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
   return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, rt.pushLuaFrame, rt.jitOf, metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
 }
