@@ -454,14 +454,15 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
   }
   const body = [
     `return function jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}(L, ci, base, pc, depth) {`,
-    'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps; let out = 0;',
+    'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps; let out = 0; let full = false;',
     regs.length > 0 ? `let ${regs.map((r) => `v${r} = sv[base + ${r}], n${r} = sn[base + ${r}]`).join(', ')};` : '',
     guards.length > 0 ? `switch (pc) { ${guards.join(' ')} }` : '',
     'run: for (;;) { switch (pc) {',
     ...out,
     'default: out = pc; break run;',
     '} }',
-    `${L.spill} vm.steps = steps; ci.pc = out; return out;`,
+    // full: a call saw its frame written from outside (debug.setlocal) or a hook set; the register file is right
+    `if (full) { ${L.reload} } ${L.spill} vm.steps = steps; ci.pc = out; return out;`,
     '};',
   ].join('\n');
   // V8 does not optimize a function past its bytecode limit (60 KiB, --max-optimized-bytecode-size) and takes
@@ -691,10 +692,10 @@ class Lower {
         const spill = [...dirty].sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
         const sync = `${spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
         const reload = [...this.used].filter((x) => x >= a || this.captured.has(x)).sort((x, y) => x - y).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
-        const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} out = ${pc + 4}; break run; } steps -= ${r - 1};`;
-        return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ` +
-          `if (f instanceof HostFunction) { ${sync} const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
-          (tail ? '' : `else if (f instanceof LuaClosure) { ${sync} const q = f.p; let g = q.jit; let nci; ` +
+        const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { full = true; out = ${pc + 4}; break run; } steps -= ${r - 1};`;
+        return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ${sync} ` +
+          `if (f instanceof HostFunction) { const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
+          (tail ? '' : `else if (f instanceof LuaClosure) { const q = f.p; let g = q.jit; let nci; ` +
           // a compiled callee with fixed parameters whose frame fits the stack: pushLuaFrame's work inline
           `const na = ${nargs}; const fb = ra + 1; const ftop = fb + q.frameSize; ` +
           `if (g !== null && !q.isVararg && ftop <= sv.length && depth < ${MAX_NESTED} && L.hookMask === 0) { ` +
