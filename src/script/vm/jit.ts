@@ -700,7 +700,7 @@ class Lower {
           `const na = ${nargs}; const fb = ra + 1; const ftop = fb + q.frameSize; ` +
           `if (g !== null && !q.isVararg && ftop <= sv.length && depth < ${MAX_NESTED} && L.hookMask === 0) { ` +
           `for (let i = fb + (na < q.numparams ? na : q.numparams); i < ftop; i++) sv[i] = undefined; ` +
-          `nci = L.pushCi(); nci.func = ra; nci.base = fb; nci.top = ftop; nci.cl = f; nci.hf = null; nci.pc = 0; nci.nresults = ${c - 1}; nci.nargs = na; q.calls++; } ` +
+          `nci = L.pushCi(); nci.func = ra; nci.base = fb; nci.top = ftop; nci.cl = f; nci.hf = null; nci.pc = 0; nci.nresults = ${c - 1}; nci.nargs = na; } ` +
           `else { nci = pushLuaFrame(L, f, ra, na, ${c - 1}); g = depth < ${MAX_NESTED} ? jitOf(L, q) : null; if (g === null) return ${JIT_FRAMES}; } ` +
           `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } `) +
           `else ${bail} ${after} }`;
