@@ -13,34 +13,9 @@
  * Each section also prints the CPU time (user + system, `process.cpuUsage`) of its rows: on a shared machine it
  * moves far less with the load than wall time.
  */
-import { measure, measureAsync, report, sumU32, type Measurement } from './harness.ts';
+import { cpuMs, cpuMsAsync, measure, measureAsync, report, sumU32, type Measurement } from './harness.ts';
 import { Arch06Archive, ArchiveTreeSource, MountVector, decodeLzb16, decodeLzb16Into, encodeLzb16, packArch06, parseArch06Index, scanArch06Chunks, type Arch06PackEntry } from '../src/index.ts';
 import { loadFixture } from '../test/support/fixtures.ts';
-
-/** CPU milliseconds (user + system) of the median-by-CPU of `runs` calls, after one warm-up. */
-function cpuMs(fn: () => unknown, runs = 5): number {
-  fn();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    fn();
-    const c = process.cpuUsage(c0);
-    t.push((c.user + c.system) / 1000);
-  }
-  return t.sort((a, b) => a - b)[runs >> 1]!;
-}
-
-async function cpuMsAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> {
-  await fn();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    await fn();
-    const c = process.cpuUsage(c0);
-    t.push((c.user + c.system) / 1000);
-  }
-  return t.sort((a, b) => a - b)[runs >> 1]!;
-}
 
 /** One line of CPU times against the first (the floor). */
 function cpuLine(rows: Array<[string, number]>): string {

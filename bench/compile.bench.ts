@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { measure, peakRss, report, sumU32, type Measurement } from './harness.ts';
+import { cpuMs, measure, peakRss, report, sumU32, type Measurement } from './harness.ts';
 import { analyzeHksChunk, writeHksChunk } from '../src/formats/hks/index.ts';
 import { compileLua, parseLua } from '../src/script/compile/index.ts';
 
@@ -91,19 +91,6 @@ function luacCpuMs(file: string, runs: number): number | null {
   return r.status === 0 && m ? ((Number(m[1]) + Number(m[2])) * 1000) / runs : null;
 }
 
-/** CPU time (user + system, this process) per call of `fn`, median of `runs`. */
-function cpuMs(fn: () => unknown, runs: number): number {
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    fn();
-    const c = process.cpuUsage(c0);
-    t.push((c.user + c.system) / 1000);
-  }
-  t.sort((a, b) => a - b);
-  return t[Math.floor(t.length / 2)]!;
-}
-
 export async function run(): Promise<string> {
   const head = new Uint8Array(readFileSync(join(root, 'test/fixtures/scripts/island_fortassault_fagameplay.closed.lua')));
   const programs = plainPrograms();
@@ -136,7 +123,7 @@ export async function run(): Promise<string> {
     const luac = timeLuac(file, empty, 9);
     const luacCpu = luacCpuMs(file, 9);
     const luacStartCpu = luacCpuMs(empty, 9) ?? 0;
-    const oursCpu = cpuMs(() => writeHksChunk(compileLua(plain.source, { name: 'bench.lua' })), runs);
+    const oursCpu = cpuMs(() => writeHksChunk(compileLua(plain.source, { name: 'bench.lua' })), runs, false);
     lines.push(
       `Plain-Lua source (${(plain.source.length / 1e6).toFixed(2)} MB, ${plain.instructions} instructions): luac5.1 -o /dev/null ${luac.ms.toFixed(1)} ms wall (after subtracting ${luac.startMs.toFixed(1)} ms process start), scry ${plainOurs.ms.toFixed(1)} ms: **${(plainOurs.ms / luac.ms).toFixed(2)}× luac5.1** (target ≤ 5×).`,
     );

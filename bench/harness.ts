@@ -56,6 +56,35 @@ export async function measureAsync(name: string, fn: () => Promise<unknown>, opt
   return m;
 }
 
+/**
+ * CPU milliseconds (user + system, this process) of one call of `fn`: the median of `runs` calls, after one
+ * warm-up call unless `warmup` is false.
+ */
+export function cpuMs(fn: () => unknown, runs = 5, warmup = true): number {
+  if (warmup) fn();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    fn();
+    const c = process.cpuUsage(c0);
+    t.push((c.user + c.system) / 1000);
+  }
+  return t.sort((a, b) => a - b)[runs >> 1]!;
+}
+
+/** {@link cpuMs} of an asynchronous `fn` (one warm-up call, then the median of `runs`). */
+export async function cpuMsAsync(fn: () => Promise<unknown>, runs = 3): Promise<number> {
+  await fn();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    await fn();
+    const c = process.cpuUsage(c0);
+    t.push((c.user + c.system) / 1000);
+  }
+  return t.sort((a, b) => a - b)[runs >> 1]!;
+}
+
 /** The floor used by most benchmarks: touch every byte of the input by summing it as u32 words. */
 export function sumU32(bytes: Uint8Array): number {
   const words = Math.floor(bytes.byteLength / 4);
