@@ -227,7 +227,8 @@ function glue(prev: string, next: string): boolean {
   if (word.test(a) && word.test(b)) return true;
   if (a === '-' && b === '-') return true;
   if (a === '.' && (b === '.' || /[0-9]/.test(b))) return true;
-  if (/[0-9]/.test(a) && b === '.') return true;
+  // a number literal followed by `.`/`..` would lex as one malformed number (`1..x`); a name ending in a digit would not
+  if (/^\.?[0-9]/.test(prev) && b === '.') return true;
   if ((a === '[' && (b === '[' || b === '=')) || (a === '=' && b === '=') || (a === '<' && b === '=') || (a === '>' && b === '=') || (a === '~' && b === '=')) return true;
   return false;
 }

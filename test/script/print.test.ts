@@ -79,6 +79,13 @@ describe('printLua', () => {
     expect(isLuaName('_x1')).toBe(true);
   });
 
+  it('keeps a space between a number and `.`/`..`, and none after a name ending in a digit', () => {
+    const text = printLua(parseLua('local l_0_0 = {}\nl_0_0.x = 1 .. l_0_0.y\nprint(l_0_0:m(), 2 .. "")\n'));
+    expect(text).toContain('l_0_0.x = 1 .. l_0_0.y');
+    expect(text).toContain('l_0_0:m(), 2 .. ""');
+    expect(() => parseLua(text)).not.toThrow();
+  });
+
   it('separates a statement from a next one that starts with a parenthesis', () => {
     const chunk = parseLua('a = b\n;(f)()\n');
     const text = printLua(chunk);
