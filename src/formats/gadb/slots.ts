@@ -67,6 +67,72 @@ export function assignGadbRunSlots(d: GadbDescriptors, first: number, n: number,
   return assignSlots(d.declaredHash, d.typeCode, d.elementCount, first, n, order, links).cellCount;
 }
 
+/**
+ * `assignGadbRunSlots` for a run whose sorted column is already checked: `sortedToDeclared[first, first + n)` a
+ * permutation of `[0, n)` listing the fields by strictly ascending hash (what `verifyGadb` confirms first). The
+ * hash order is then read off that column instead of sorted again, and the type grouping is a counting pass over
+ * the few type groups present: the same links and cell count as `assignGadbRunSlots`, in time linear in `n`.
+ */
+export function assignGadbSortedRunSlots(d: GadbDescriptors, first: number, n: number, order: GadbFlaggedOrder, links: Int32Array): number {
+  const { sortedToDeclared, typeCode, elementCount } = d;
+  const bit = GADB_STORAGE_BY_TYPE_BYTE;
+  const mask = order === 'full' ? 0xff : GADB_TYPE_MASK;
+  const cells = groupCells;
+  let groups = 0;
+  // 1. Bools by ascending hash take consecutive bits; the others' cells are totalled per type group.
+  let bits = 0;
+  for (let j = 0; j < n; j++) {
+    const p = sortedToDeclared[first + j]!;
+    const t = typeCode[first + p]!;
+    const c = elementCount[first + p]!;
+    if (bit[t] === GadbStorageCode.Bit) {
+      links[p] = bits;
+      bits += c;
+      continue;
+    }
+    const g = t & mask;
+    if (groupSeen[g] === 0) {
+      groupSeen[g] = 1;
+      cells[g] = 0;
+      groupList[groups++] = g;
+    }
+    cells[g] = cells[g]! + c;
+  }
+  // 2. Groups in ascending order start after the bool words and one another; within one, fields by hash.
+  const list = groupList;
+  for (let i = 1; i < groups; i++) {
+    const g = list[i]!;
+    let k = i - 1;
+    while (k >= 0 && list[k]! > g) {
+      list[k + 1] = list[k]!;
+      k--;
+    }
+    list[k + 1] = g;
+  }
+  let slot = (bits + 31) >>> 5;
+  for (let i = 0; i < groups; i++) {
+    const g = list[i]!;
+    const size = cells[g]!;
+    cells[g] = slot;
+    slot += size;
+    groupSeen[g] = 0;
+  }
+  for (let j = 0; j < n; j++) {
+    const p = sortedToDeclared[first + j]!;
+    const t = typeCode[first + p]!;
+    if (bit[t] === GadbStorageCode.Bit) continue;
+    const g = t & mask;
+    links[p] = cells[g]!;
+    cells[g] = cells[g]! + elementCount[first + p]!;
+  }
+  return slot;
+}
+
+/** Scratch of `assignGadbSortedRunSlots`: per type group, its cells (then its next slot), whether seen, and the list. */
+const groupCells = new Float64Array(256);
+const groupSeen = new Uint8Array(256);
+const groupList = new Int32Array(256);
+
 let sortIndex = new Int32Array(64);
 let sortGroup = new Int32Array(64);
 let sortKey = new Float64Array(64);

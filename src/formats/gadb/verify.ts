@@ -23,7 +23,7 @@ import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
 import { parseGadbOnHost, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
 import { GadbRunSpans, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
-import { assignGadbRunSlots, type GadbFlaggedOrder } from './slots.ts';
+import { assignGadbRunSlots, assignGadbSortedRunSlots, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbLayout } from './types.ts';
 import { hex32, latin1Decode } from '../../binary/text.ts';
@@ -283,6 +283,8 @@ class Verifier {
       shapes: new Map(),
       flaggedOrders: new Map(),
       recordRun: new Int32Array(records.count),
+      badBlocks: 0,
+      badLinks: 0,
     };
     // Per record: hash of its name (secondaries), -1 when it cannot be hashed, -2 when it is no text item.
     const nameHash = new Float64Array(records.count);
@@ -300,10 +302,9 @@ class Verifier {
       const bad = nameOrder(nameHash, firstSecondary, end);
       if (bad >= 0) this.nameOrderFindings(c, firstSecondary, end, nameHash);
       if (recordRuns(this, state, r, end) > 0) this.runFindings(c, r, end, state);
-      const badBlocks = blockCells(g, state, r, end, this.map, kinds);
-      if (badBlocks > 0) this.blockFindings(r, end, state);
-      const badLinks = linkCells(g, state, r, end, linkTables);
-      if (badLinks > 0) this.linkFindings(r, end, state, linkTables);
+      recordCells(g, this.starts, state, r, end, this.map, kinds, linkTables);
+      if (state.badBlocks > 0) this.blockFindings(r, end, state);
+      if (state.badLinks > 0) this.linkFindings(r, end, state, linkTables);
       r = end;
     }
     this.phase = 'runs';
@@ -533,7 +534,7 @@ class Verifier {
     const matching: GadbFlaggedOrder[] = [];
     let cellCount = 0;
     for (const order of orders) {
-      const cells = assignGadbRunSlots(d, first, n, order, links);
+      const cells = assignGadbSortedRunSlots(d, first, n, order, links);
       let match = true;
       for (let j = 0; j < n && match; j++) match = links[j] === d.link[first + j];
       if (match) {
@@ -564,21 +565,22 @@ class Verifier {
     // Distinct items by a hash of (kind, payload): an open hash table of chains in typed arrays (heads and links
     // are item index + 1, 0 = none).
     const n = itemKeys.length;
-    let seenSlots = 1;
-    while (seenSlots < n) seenSlots *= 2;
-    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const seenMask = seenSlots - 1;
-    const seenHead = new Int32Array(seenSlots);
-    const seenNext = new Int32Array(n);
-    const seenHash = new Uint32Array(n);
-    const payloads = new Int32Array(n);
     if (g.header.stringBlockSize !== size && this.layout) {
       this.add('error', 'header.stringBlockSize', '/header/stringBlockSize', `header says ${g.header.stringBlockSize} bytes, the block has ${size}`, this.gadbOffset(8));
     }
-    const itemPath = (key: number): string => `/strings@0x${key.toString(16)}`;
     // A block with nothing to report is confirmed by a loop that builds no finding (V8 keeps it optimized); only a
-    // block that fails it is walked again, here, to say where.
-    for (let i = itemsClean(data, itemKeys, itemSizes, kinds) ? n : 0; i < n; i++) {
+    // block that fails it is walked again, here, to say where (with the tables that walk needs).
+    const clean = itemsClean(data, itemKeys, itemSizes, kinds);
+    let seenSlots = 1;
+    while (!clean && seenSlots < n) seenSlots *= 2;
+    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const seenMask = seenSlots - 1;
+    const seenHead = new Int32Array(seenSlots);
+    const seenNext = new Int32Array(clean ? 0 : n);
+    const seenHash = new Uint32Array(clean ? 0 : n);
+    const payloads = new Int32Array(clean ? 0 : n);
+    const itemPath = (key: number): string => `/strings@0x${key.toString(16)}`;
+    for (let i = clean ? n : 0; i < n; i++) {
       const key = itemKeys[i]!;
       const span = itemSizes[i]!;
       const kind = kinds[i]!;
@@ -679,48 +681,104 @@ for (const [kind, t] of TYPE_OF_KIND) {
 
 /**
  * True when no item of the block has a finding of `Verifier.strings`' item loop (alignment, references, kinds,
- * texts, tiling, padding, one item per value per kind): the same rules, decided without building any finding.
+ * texts, tiling, padding, one item per value per kind): the same rules, decided without building any finding, in
+ * one pass over each item's words. An item that passes them is its payload and NUL padding to a multiple of 4, so
+ * two clean items hold the same value exactly when kind, size and all their words agree: the words are hashed
+ * while a text's terminator is found (the first zero byte must lie in the last word, every byte after it zero),
+ * then sorted by hash, and only items of equal hash are compared.
  */
 function itemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array): boolean {
   const n = itemKeys.length;
-  let slots = 1;
-  while (slots < n) slots *= 2;
-  const mask = slots - 1;
-  const seenHead = new Int32Array(slots);
-  const seenNext = new Int32Array(n);
-  const seenHash = new Uint32Array(n);
-  const payloads = new Int32Array(n);
+  const hashes = new Uint32Array(n);
+  const which = new Uint32Array(n);
+  let m = 0;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const size = data.byteLength;
   for (let i = 0; i < n; i++) {
     const key = itemKeys[i]!;
     const span = itemSizes[i]!;
     const kind = kinds[i]!;
-    if ((span & 3) !== 0 || kind === GadbItemKind.Unreferenced || kind === GadbItemKind.Mixed) return false;
-    let payload = span;
+    if ((span & 3) !== 0 || span === 0 || key + span > size || kind === GadbItemKind.Unreferenced || kind === GadbItemKind.Mixed) return false;
+    const last = key + span - 4;
+    let h = (0x811c9dc5 ^ kind ^ (span << 8)) | 0;
     if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
-      const nul = data.indexOf(0, key);
-      if (nul < 0 || nul >= key + span) return false;
-      payload = nul - key + 1;
-      if (((payload + 3) & ~3) !== span) return false;
+      // Every word before the last free of zero bytes; the last holds the terminator, then only zero bytes.
+      let p = key;
+      for (; p < last; p += 4) {
+        const w = dv.getUint32(p, true);
+        if (((w - 0x01010101) & ~w & 0x80808080) !== 0) return false;
+        h = Math.imul(h ^ w, 0x01000193);
+      }
+      const w = dv.getUint32(last, true);
+      if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return false;
+      h = Math.imul(h ^ w, 0x01000193);
+      if (kind === GadbItemKind.Root) continue;
     } else {
       const fixed = KIND_FIXED_SIZE[kind]!;
       const keySize = KIND_CURVE_KEY_SIZE[kind]!;
-      const firstWord = span >= 4 ? (data[key]! | (data[key + 1]! << 8) | (data[key + 2]! << 16) | (data[key + 3]! << 24)) >>> 0 : 0;
-      const want = fixed >= 0 ? fixed : keySize > 0 ? 4 + firstWord * keySize : -1;
+      const want = fixed >= 0 ? fixed : keySize > 0 ? 4 + dv.getUint32(key, true) * keySize : -1;
       if (want >= 0 && want !== span) return false;
+      for (let p = key; p <= last; p += 4) h = Math.imul(h ^ dv.getUint32(p, true), 0x01000193);
     }
-    for (let p = key + payload, end = key + span; p < end; p++) if (data[p] !== 0) return false;
-    if (kind !== GadbItemKind.Root) {
-      const h = itemHash(data, dv, key, payload, kind);
-      const slot = h & mask;
-      if (earlierSame(data, itemKeys, kinds, payloads, seenHead, seenNext, seenHash, slot, h, kind, key, payload) >= 0) return false;
-      seenHash[i] = h;
-      seenNext[i] = seenHead[slot]!;
-      seenHead[slot] = i + 1;
-      payloads[i] = payload;
+    h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+    hashes[m] = h ^ (h >>> 16);
+    which[m++] = i;
+  }
+  // Equal values have equal hashes: sorted by hash (no random access, unlike a hash table of this size), only
+  // neighbours with the same hash are compared.
+  const sorted = radixSortPairs(hashes, which, m);
+  const sh = sorted.keys;
+  const si = sorted.values;
+  for (let a = 0; a < m; ) {
+    let b = a + 1;
+    while (b < m && sh[b] === sh[a]) b++;
+    for (let x = a; x < b; x++) {
+      for (let y = x + 1; y < b; y++) if (sameItem(dv, itemKeys, itemSizes, kinds, si[x]!, si[y]!)) return false;
     }
+    a = b;
   }
   return true;
+}
+
+/** Whether items `i` and `j` have the same kind, size and words. */
+function sameItem(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, i: number, j: number): boolean {
+  const span = itemSizes[i]!;
+  if (kinds[i] !== kinds[j] || itemSizes[j] !== span) return false;
+  const a = itemKeys[i]!;
+  const b = itemKeys[j]!;
+  for (let q = 0; q < span; q += 4) if (dv.getUint32(a + q, true) !== dv.getUint32(b + q, true)) return false;
+  return true;
+}
+
+/** `keys[0, m)` with `values` alongside, sorted by key (LSD radix, four 8-bit passes); the inputs are reused as scratch. */
+function radixSortPairs(keys: Uint32Array, values: Uint32Array, m: number): { keys: Uint32Array; values: Uint32Array } {
+  let k0: Uint32Array = keys;
+  let v0: Uint32Array = values;
+  let k1: Uint32Array = new Uint32Array(m);
+  let v1: Uint32Array = new Uint32Array(m);
+  const counts = new Int32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let i = 0; i < m; i++) counts[(k0[i]! >>> shift) & 0xff]!++;
+    for (let d = 0, sum = 0; d < 256; d++) {
+      const c = counts[d]!;
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < m; i++) {
+      const k = k0[i]!;
+      const at = counts[(k >>> shift) & 0xff]!++;
+      k1[at] = k;
+      v1[at] = v0[i]!;
+    }
+    const tk = k0;
+    k0 = k1;
+    k1 = tk;
+    const tv = v0;
+    v0 = v1;
+    v1 = tv;
+  }
+  return { keys: k0, values: v0 };
 }
 
 /** The cell (Bool: the bool word) just past field row `k`'s elements, by the slot rule. */
@@ -741,6 +799,9 @@ interface RunState {
   flaggedOrders: Map<RunOrder, number>;
   /** Run id of each record (records without fields: unused). */
   recordRun: Int32Array;
+  /** What `recordCells` counted in the last records it read: block cells that are no item key, links that fail. */
+  badBlocks: number;
+  badLinks: number;
 }
 
 /** Per category: records, primaries, and whether it is a _Structures* category (H-LINK-SIDE). */
@@ -839,16 +900,23 @@ function recordRuns(v: Verifier, state: RunState, from: number, to: number): num
   return suspect;
 }
 
-/** Marks the kinds of the items the block cells of records `[from, to)` reference; returns how many are no item key. */
-function blockCells(g: Gadb, state: RunState, from: number, to: number, items: GadbItemIndex, kinds: Uint8Array): number {
+/**
+ * The cells of records `[from, to)`, each record once: marks the kinds of the items its block cells reference and
+ * counts those that are no item key (`state.badBlocks`), and counts its link cells that resolve to nothing or land
+ * on the unexpected side (`state.badLinks`).
+ */
+function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number, to: number, items: GadbItemIndex, kinds: Uint8Array, t: LinkTables): void {
   const { descriptorCount, cellCount } = g.records;
-  const starts = gadbRecordCellStarts(g);
   const cells = g.cells;
   const runs = state.runs;
   const recordRun = state.recordRun;
   const bs = state.blockSpans.spans;
+  const ls = state.linkSpans.spans;
   const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
-  let bad = 0;
+  const { catTotal, catPrimary, structures } = t;
+  const nc = catTotal.length;
+  let badBlocks = 0;
+  let badLinks = 0;
   for (let r = from; r < to; r++) {
     if (descriptorCount[r] === 0) continue;
     const rn = runs[recordRun[r]!]!;
@@ -861,33 +929,13 @@ function blockCells(g: Gadb, state: RunState, from: number, to: number, items: G
       for (let k = base + link, stop = base + end; k < stop; k++) {
         const i = items.of(cells[k]!);
         if (i < 0) {
-          bad++;
+          badBlocks++;
           continue;
         }
         const was = kinds[i]!;
         if (was !== kind) kinds[i] = was === GadbItemKind.Unreferenced ? kind : GadbItemKind.Mixed;
       }
     }
-  }
-  return bad;
-}
-
-/** How many link cells of records `[from, to)` resolve to nothing or land on the unexpected side. */
-function linkCells(g: Gadb, state: RunState, from: number, to: number, t: LinkTables): number {
-  const { descriptorCount, cellCount } = g.records;
-  const starts = gadbRecordCellStarts(g);
-  const cells = g.cells;
-  const runs = state.runs;
-  const recordRun = state.recordRun;
-  const ls = state.linkSpans.spans;
-  const { catTotal, catPrimary, structures } = t;
-  const nc = catTotal.length;
-  let bad = 0;
-  for (let r = from; r < to; r++) {
-    if (descriptorCount[r] === 0) continue;
-    const rn = runs[recordRun[r]!]!;
-    const base = starts[r]!;
-    const own = cellCount[r]!;
     for (let q = rn.linkFrom; q < rn.linkTo; q += 3) {
       const link = ls[q]!;
       const end = Math.min(own, link + ls[q + 1]!);
@@ -896,11 +944,12 @@ function linkCells(g: Gadb, state: RunState, from: number, to: number, t: LinkTa
         if (raw === 0xffffffff) continue;
         const tc = raw >>> 20;
         const idx = raw & 0xfffff;
-        if (tc >= nc || idx >= catTotal[tc]! || (idx < catPrimary[tc]! ? 1 : 0) !== structures[tc]) bad++;
+        if (tc >= nc || idx >= catTotal[tc]! || (idx < catPrimary[tc]! ? 1 : 0) !== structures[tc]) badLinks++;
       }
     }
   }
-  return bad;
+  state.badBlocks = badBlocks;
+  state.badLinks = badLinks;
 }
 
 /**

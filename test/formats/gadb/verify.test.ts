@@ -91,6 +91,18 @@ describe('verifyGadb', () => {
     expect(pad.map((i) => [i.rule, i.offset])).toEqual([['strings.padding', 0x36 + 6]]);
   });
 
+  it("decides a text item by where its first NUL lies: only in the last word, followed by NULs only", () => {
+    // The root item "FXDB\0\0\0\0" at file offset 0x36 (8 bytes), rewritten in place.
+    const at = (text: string): Issue[] => verifyGadb(((b) => (b.set([...text].map((c) => c.charCodeAt(0)), 0x36), b))(original.slice()));
+    expect(rules(at('FXDBABC\0'))).toEqual([]);
+    expect(at('FXD\0\0\0\0\0').map((i) => i.rule)).toContain('strings.tiling');
+    expect(at('FXDBA\0B\0').map((i) => [i.rule, i.offset])).toEqual([['strings.padding', 0x36 + 6]]);
+    expect(rules(at('FXDBABCD'))).toContain('strings.text');
+    // Record "2"'s name item ("2\0\0\0"): a byte after its NUL.
+    const pad = issuesAfter((g) => void (g.strings.data[g.records.nameKey[14]! + 2] = 0x33));
+    expect(rules(pad)).toEqual(['strings.padding']);
+  });
+
   it('reports items that are not in first-use order', () => {
     // Swap the bytes of two same-size items ("0" and "1") and every reference to them: same content, other order.
     const g = parseGadb(original, { owned: true });
