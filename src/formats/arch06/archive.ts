@@ -82,12 +82,9 @@ export class Arch06Archive {
     const tablesSize = arch06TablesSize(sizes);
     // tables longer than the file: parse what there is, which fails on the first field that runs out
     if (tablesSize > source.size) parseArch06Index(await source.read(0, source.size));
-    let bytes = await source.read(0, tablesSize);
-    let index = parseArch06Index(bytes);
-    if (index.gapLength > 0 && index.gap.length < index.gapLength) {
-      bytes = await source.read(0, Math.min(source.size, tablesSize + Math.min(index.gapLength, MAX_GAP_READ)));
-      index = parseArch06Index(bytes);
-    }
+    const index = parseArch06Index(await source.read(0, tablesSize));
+    // the gap's length is known only once the records are read: its bytes are read after (not parsed again)
+    if (index.gapLength > 0 && index.gap.length < index.gapLength) index.gap = (await source.read(index.tablesEnd, Math.min(index.gapLength, MAX_GAP_READ))).slice();
     return new Arch06Archive(index, source, options.decoder ?? new ChunkDecoder(options), options.name ?? 'archive');
   }
 
