@@ -8,6 +8,7 @@ import { loadFixture } from '../support/fixtures.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
+const hexToBytes = (h: string): number[] => (h.replace(/\s+/g, '').match(/../g) ?? []).map((x) => parseInt(x, 16));
 
 async function archiveSource(name: string, files: Record<string, string>, pathIndex = true): Promise<ArchiveTreeSource> {
   const { bytes } = packArch06(Object.entries(files).map(([path, text]) => ({ path, data: enc(text) })), { pathIndex });
@@ -105,6 +106,40 @@ describe('hashes and the path table', () => {
     expect((await vfs.resolveHash(p919('q.txt')))!.source.name).toBe('b');
     expect(await vfs.resolveHash(12345)).toBeUndefined();
     expect(VFS_RULES.hashFallback.source).toBe('scry');
+  });
+
+  it('the table merged from parsed columns equals the one merged from entry objects (duplicates, equal hashes, an unsorted index)', async () => {
+    const pathsA = ['z\\one.txt', 'a\\two.txt', 'shared\\x.bin'];
+    const pathsB = ['m\\three.txt', 'shared\\x.bin', 'a\\two.txt'];
+    const hexU32 = (v: number): string => [0, 8, 16, 24].map((k) => ((v >>> k) & 0xff).toString(16).padStart(2, '0')).join('');
+    // a hand-made index whose rows are not in (hash, path) order (the mount sorts them); two rows share hash 7
+    const rows: Array<[number, string]> = [[p919('q\\b.txt'), 'q\\b.txt'], [7, 'k\\two'], [7, 'k\\one']];
+    let table = '';
+    const offsets: number[] = [];
+    for (const [, p] of rows) {
+      offsets.push(table.length);
+      table += `${p}\0`;
+    }
+    const unsorted = new Uint8Array([...hexToBytes(`01000000 ${hexU32(table.length)}`), ...enc(table), ...hexToBytes(`${hexU32(rows.length)} ${rows.map(([h], i) => `${hexU32(h)} ${hexU32(offsets[i]!)}`).join(' ')}`)]);
+    const indexes = async (): Promise<Array<ReturnType<typeof parseArchivePathIndex>>> => [
+      ...(await Promise.all([pathsA, pathsB].map(async (paths) => (await (await archiveSource('x', Object.fromEntries(paths.map((p) => [p, p])))).pathIndex())!))),
+      parseArchivePathIndex(unsorted),
+    ] as Array<ReturnType<typeof parseArchivePathIndex>>;
+    const sourceOf = (ix: ReturnType<typeof parseArchivePathIndex>): MemorySource => Object.assign(new MemorySource('m', {}), { pathIndex: async () => ix });
+    const columnar = new MountVector();
+    for (const ix of await indexes()) await columnar.mount(sourceOf(ix));
+    const objects = new MountVector();
+    for (const ix of await indexes()) {
+      void ix.entries; // read: the mount then uses the entry objects
+      await objects.mount(sourceOf(ix));
+    }
+    const expected = [...new Set([...pathsA, ...pathsB, 'q\\b.txt'])].map((p) => ({ hash: p919(p), zero: 0, path: p }));
+    expected.push({ hash: 7, zero: 0, path: 'k\\one' }, { hash: 7, zero: 0, path: 'k\\two' });
+    expected.sort((a, b) => a.hash - b.hash || (a.path < b.path ? -1 : 1));
+    expect(columnar.pathTable).toEqual(expected);
+    expect(objects.pathTable).toEqual(expected);
+    expect(columnar.pathTableSize).toBe(7);
+    expect(columnar.pathsForHash(7)).toEqual(['k\\one', 'k\\two']);
   });
 
   it('mounts the real Patch_13_LC head: 54 rows from its real path index, all resolvable by hash', async () => {

@@ -50,38 +50,133 @@ export function isArchivePathIndex(bytes: Uint8Array): boolean {
   return 12 + s + 8 * dv.getUint32(8 + s, true) === bytes.length;
 }
 
-export function parseArchivePathIndex(bytes: Uint8Array): ArchivePathIndex {
-  const r = new ByteReader(bytes, { format: APL_FORMAT });
-  const version = r.expectU32(1, '/version');
-  const size = r.u32('/stringTableSize');
-  r.need(size, '/stringTableSize');
-  const table = r.bytes(size, '/strings');
-  const strings: AplString[] = [];
+/**
+ * The entries of a parsed path index as columns: the hashes and offsets as typed arrays over the parsed records,
+ * the string table kept as bytes, paths decoded only when asked for. The mount vector merges these without building
+ * a string per path; `ArchivePathIndex.entries` and `.strings` are materialised from them on first access. The
+ * columns describe the bytes as parsed: edits to `entries` do not change them.
+ */
+export class AplColumns {
+  /** Number of entries. */
+  readonly length: number;
+  /** P919 of each path, as stored. */
+  readonly hash: Uint32Array;
+  /** Offset of each path in `stringTable` (checked to be the start of a NUL-terminated string). */
+  readonly offset: Uint32Array;
+  /** The string table (a copy of the parsed bytes, tail included). */
+  readonly stringTable: Uint8Array;
+
+  constructor(hash: Uint32Array, offset: Uint32Array, stringTable: Uint8Array) {
+    this.length = hash.length;
+    this.hash = hash;
+    this.offset = offset;
+    this.stringTable = stringTable;
+  }
+
+  /** The path of entry `i` (Latin-1, up to its NUL). */
+  path(i: number): string {
+    const table = this.stringTable;
+    const at = this.offset[i]!;
+    return latin1Decode(table.subarray(at, table.indexOf(0, at)));
+  }
+}
+
+/** A path index as `parseArchivePathIndex` returns it: the model, plus its entries as columns. */
+export interface ParsedArchivePathIndex extends ArchivePathIndex {
+  /** The entries as parsed, as typed arrays (not enumerable; not written). */
+  readonly columns: AplColumns;
+}
+
+/** Parsed indexes whose `entries` have not been read or replaced yet: their columns are the whole truth. */
+const untouched = new WeakSet<ArchivePathIndex>();
+
+/**
+ * The columns of a parsed index, as long as nobody has read or replaced its `entries` (which may have been edited
+ * since); otherwise undefined, and `entries` is the model to use.
+ */
+export function untouchedPathIndexColumns(index: ArchivePathIndex): AplColumns | undefined {
+  return untouched.has(index) ? (index as ParsedArchivePathIndex).columns : undefined;
+}
+
+/** The NUL-terminated strings of a string table in order (the bytes after the last NUL are not a string). */
+function splitAplStrings(table: Uint8Array): AplString[] {
   const all = latin1Decode(table);
+  const strings: AplString[] = [];
   let start = 0;
   for (let nul = all.indexOf('\0'); nul >= 0; nul = all.indexOf('\0', start)) {
     strings.push({ offset: start, text: all.slice(start, nul) });
     start = nul + 1;
   }
-  const tail = table.slice(start);
+  return strings;
+}
+
+/**
+ * Parses a path index. The entries are read into columns (`columns`); `entries` and `strings` are built from them
+ * the first time they are read (a path string per entry is what the columns avoid at mount time).
+ */
+export function parseArchivePathIndex(bytes: Uint8Array): ParsedArchivePathIndex {
+  const r = new ByteReader(bytes, { format: APL_FORMAT });
+  const version = r.expectU32(1, '/version');
+  const size = r.u32('/stringTableSize');
+  r.need(size, '/stringTableSize');
+  const table = r.bytes(size, '/strings').slice();
+  // strings are the NUL-terminated runs; the bytes after the last NUL are the tail
+  const tailStart = table.lastIndexOf(0) + 1;
+  const tail = table.slice(tailStart);
   const count = r.guardCount(r.u32('/count'), 8, '/count');
   const entriesAt = r.pos;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const entries: AplEntry[] = new Array(count);
-  // entries usually follow the string order (both are in hash order): try the next string before searching
-  let next = 0;
-  for (let i = 0; i < count; i++) {
-    const at = entriesAt + 8 * i;
-    const hash = dv.getUint32(at, true);
+  const hashCol = new Uint32Array(count);
+  const offsetCol = new Uint32Array(count);
+  for (let i = 0, at = entriesAt; i < count; i++, at += 8) {
     const offset = dv.getUint32(at + 4, true);
-    const k = next < strings.length && strings[next]!.offset === offset ? next : stringAtOffset(strings, offset);
-    if (k < 0) throw new FormatError(APL_FORMAT, at + 4, `/entries/${i}/offset`, `offset ${offset} is not the start of a string in the ${size}-byte table`, { actual: offset });
-    entries[i] = { hash, offset, path: strings[k]!.text };
-    next = k + 1;
+    // the start of a string: before the tail, at the table's start or just after a NUL
+    if (offset >= tailStart || (offset > 0 && table[offset - 1] !== 0)) throw new FormatError(APL_FORMAT, at + 4, `/entries/${i}/offset`, `offset ${offset} is not the start of a string in the ${size}-byte table`, { actual: offset });
+    hashCol[i] = dv.getUint32(at, true);
+    offsetCol[i] = offset;
   }
   r.seek(entriesAt + 8 * count);
   r.end('/');
-  return { version, strings, stringTableTail: tail, entries };
+  const columns = new AplColumns(hashCol, offsetCol, table);
+  const index = { version, stringTableTail: tail } as unknown as ParsedArchivePathIndex;
+  let strings: AplString[] | undefined;
+  let entries: AplEntry[] | undefined;
+  const stringsOf = (): AplString[] => (strings ??= splitAplStrings(table));
+  Object.defineProperties(index, {
+    columns: { value: columns, enumerable: false },
+    strings: {
+      enumerable: true,
+      get: stringsOf,
+      set: (v: AplString[]) => {
+        strings = v;
+      },
+    },
+    entries: {
+      enumerable: true,
+      get: (): AplEntry[] => {
+        untouched.delete(index);
+        if (!entries) {
+          const all = splitAplStrings(table);
+          entries = new Array(count);
+          // entries usually follow the string order (both are in hash order): try the next string before searching
+          let next = 0;
+          for (let i = 0; i < count; i++) {
+            const offset = offsetCol[i]!;
+            const k = next < all.length && all[next]!.offset === offset ? next : stringAtOffset(all, offset);
+            entries[i] = { hash: hashCol[i]!, offset, path: all[k]!.text };
+            next = k + 1;
+          }
+        }
+        return entries;
+      },
+      set: (v: AplEntry[]) => {
+        untouched.delete(index);
+        entries = v;
+      },
+    },
+  });
+  untouched.add(index);
+  return index;
 }
 
 /** Index of the string starting at `offset` (strings are in offset order), or -1. */

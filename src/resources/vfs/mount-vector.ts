@@ -10,6 +10,8 @@
  */
 import { NotFoundError, VfsError } from '../../binary/errors.ts';
 import { DEFAULT_P919_TABLE, canHashP919, nameBytes, p919Unchecked, type P919Table } from '../../hash/p919.ts';
+import { untouchedPathIndexColumns, type ArchivePathIndex } from '../../formats/apl/apl.ts';
+import { latin1Decode } from '../../binary/text.ts';
 import { normalizeVfsPath, vfsKey, type VfsSource } from './source.ts';
 
 /** One row of the hash → path table, as the engine lays it out: {u32 hash, u32 0, char* path}. */
@@ -46,11 +48,32 @@ export interface MountVectorOptions {
   table?: P919Table;
 }
 
+/**
+ * Where the paths of one merged path index live: the parsed string table (paths decoded on demand) or, for an
+ * index built in memory, its path strings.
+ */
+interface PathSegment {
+  table: Uint8Array | undefined;
+  paths: readonly string[] | undefined;
+}
+
+/** Rows to merge: hashes, and per row where its path is in `segment` (a table offset or an index into `paths`). */
+interface PathRows {
+  hash: Uint32Array;
+  at: Uint32Array;
+  segment: number;
+}
+
 export class MountVector {
   private readonly vector: VfsSource[] = [];
-  /** The merged hash → path table as two columns, sorted by hash then path. */
+  /**
+   * The merged hash → path table as columns, sorted by hash then path: the hash, the segment holding the path and
+   * the path's place in it. Paths are decoded when asked for.
+   */
   private hashes: Uint32Array = new Uint32Array(0);
-  private paths: string[] = [];
+  private rowSegment: Uint32Array = new Uint32Array(0);
+  private rowAt: Uint32Array = new Uint32Array(0);
+  private segments: PathSegment[] = [];
   /** `pathTable` as row objects, built on first read after a change. */
   private rows: PathTableRow[] | undefined;
   private readonly table: P919Table;
@@ -74,7 +97,7 @@ export class MountVector {
     }
     const pathIndex = source.pathIndex ? await source.pathIndex() : undefined;
     this.vector.splice(index, 0, source);
-    if (pathIndex) this.mergeRows(pathIndex.entries);
+    if (pathIndex) this.mergeIndex(pathIndex);
     return index;
   }
 
@@ -87,56 +110,129 @@ export class MountVector {
     if (i < 0) throw new VfsError('E_VFS', source.name, `${source.name} is not mounted`);
     this.vector.splice(i, 1);
     this.hashes = new Uint32Array(0);
-    this.paths = [];
+    this.rowSegment = new Uint32Array(0);
+    this.rowAt = new Uint32Array(0);
+    this.segments = [];
     this.rows = undefined;
     for (const s of this.vector) {
       const ix = s.pathIndex ? await s.pathIndex() : undefined;
-      if (ix) this.mergeRows(ix.entries);
+      if (ix) this.mergeIndex(ix);
     }
   }
 
-  /** Merges rows into the sorted table in one linear pass (identical rows kept once: `vfs.pathTableDuplicates`). */
-  private mergeRows(add: readonly { hash: number; path: string }[]): void {
-    const before = (a: { hash: number; path: string }, b: { hash: number; path: string }): number => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  /** The rows of a path index as a new segment: the parsed columns when untouched, else its `entries`. */
+  private segmentRows(index: ArchivePathIndex): PathRows {
+    const segment = this.segments.length;
+    const columns = untouchedPathIndexColumns(index);
+    if (columns) {
+      this.segments.push({ table: columns.stringTable, paths: undefined });
+      return { hash: columns.hash, at: columns.offset, segment };
+    }
+    const entries = index.entries;
+    const hash = new Uint32Array(entries.length);
+    const at = new Uint32Array(entries.length);
+    const paths: string[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      hash[i] = entries[i]!.hash;
+      at[i] = i;
+      paths[i] = entries[i]!.path;
+    }
+    this.segments.push({ table: undefined, paths });
+    return { hash, at, segment };
+  }
+
+  /** The path at `at` of a segment. */
+  private pathOf(segment: number, at: number): string {
+    const s = this.segments[segment]!;
+    if (s.paths) return s.paths[at]!;
+    const table = s.table!;
+    return latin1Decode(table.subarray(at, table.indexOf(0, at)));
+  }
+
+  /** Order of two paths (as JavaScript orders their Latin-1 strings): bytes when both are in tables. */
+  private comparePaths(segA: number, atA: number, segB: number, atB: number): number {
+    const ta = this.segments[segA]!.table;
+    const tb = this.segments[segB]!.table;
+    if (ta && tb) {
+      for (;;) {
+        const a = ta[atA++]!;
+        const b = tb[atB++]!;
+        if (a !== b) return a - b;
+        if (a === 0) return 0;
+      }
+    }
+    const a = this.pathOf(segA, atA);
+    const b = this.pathOf(segB, atB);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  /**
+   * Merges a path index into the sorted table in one linear pass over typed columns (identical rows kept once:
+   * `vfs.pathTableDuplicates`); paths are compared only between rows of equal hash.
+   */
+  private mergeIndex(index: ArchivePathIndex): void {
+    const add = this.segmentRows(index);
+    const seg = add.segment;
+    const m = add.hash.length;
+    let bh = add.hash;
+    let bat = add.at;
     let sorted = true;
-    for (let i = 1; i < add.length && sorted; i++) if (before(add[i - 1]!, add[i]!) > 0) sorted = false;
-    if (!sorted) add = [...add].sort(before);
+    for (let i = 1; i < m && sorted; i++) {
+      const d = bh[i - 1]! - bh[i]!;
+      if (d > 0 || (d === 0 && this.comparePaths(seg, bat[i - 1]!, seg, bat[i]!) > 0)) sorted = false;
+    }
+    if (!sorted) {
+      const order = Array.from({ length: m }, (_, i) => i).sort((x, y) => bh[x]! - bh[y]! || this.comparePaths(seg, bat[x]!, seg, bat[y]!));
+      const h2 = new Uint32Array(m);
+      const a2 = new Uint32Array(m);
+      for (let i = 0; i < m; i++) {
+        h2[i] = bh[order[i]!]!;
+        a2[i] = bat[order[i]!]!;
+      }
+      bh = h2;
+      bat = a2;
+    }
     const ah = this.hashes;
-    const ap = this.paths;
+    const aseg = this.rowSegment;
+    const aat = this.rowAt;
     const n = ah.length;
-    const m = add.length;
     const hashes = new Uint32Array(n + m);
-    const paths: string[] = new Array(n + m);
+    const rowSegment = new Uint32Array(n + m);
+    const rowAt = new Uint32Array(n + m);
     let i = 0;
     let j = 0;
     let o = 0;
     while (i < n || j < m) {
       let hash: number;
-      let path: string;
-      const b = j < m ? add[j]! : undefined;
-      if (b === undefined || (i < n && (ah[i]! < b.hash || (ah[i] === b.hash && ap[i]! <= b.path)))) {
+      let s: number;
+      let at: number;
+      // the existing row first on a tie (equal hash and path)
+      const takeOld = j >= m || (i < n && (ah[i]! < bh[j]! || (ah[i] === bh[j] && this.comparePaths(aseg[i]!, aat[i]!, seg, bat[j]!) <= 0)));
+      if (takeOld) {
         hash = ah[i]!;
-        path = ap[i++]!;
+        s = aseg[i]!;
+        at = aat[i++]!;
       } else {
-        hash = b.hash >>> 0;
-        path = b.path;
-        j++;
+        hash = bh[j]!;
+        s = seg;
+        at = bat[j++]!;
       }
-      if (o > 0 && hashes[o - 1] === hash && paths[o - 1] === path) continue;
+      if (o > 0 && hashes[o - 1] === hash && this.comparePaths(rowSegment[o - 1]!, rowAt[o - 1]!, s, at) === 0) continue;
       hashes[o] = hash;
-      paths[o++] = path;
+      rowSegment[o] = s;
+      rowAt[o++] = at;
     }
-    paths.length = o;
     this.hashes = o === n + m ? hashes : hashes.slice(0, o);
-    this.paths = paths;
+    this.rowSegment = o === n + m ? rowSegment : rowSegment.slice(0, o);
+    this.rowAt = o === n + m ? rowAt : rowAt.slice(0, o);
     this.rows = undefined;
   }
 
   /** The merged hash → path table, sorted by hash (row objects are built on first read after a mount). */
   get pathTable(): readonly PathTableRow[] {
     if (!this.rows) {
-      const rows: PathTableRow[] = new Array(this.paths.length);
-      for (let i = 0; i < rows.length; i++) rows[i] = { hash: this.hashes[i]!, zero: 0, path: this.paths[i]! };
+      const rows: PathTableRow[] = new Array(this.hashes.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = { hash: this.hashes[i]!, zero: 0, path: this.pathOf(this.rowSegment[i]!, this.rowAt[i]!) };
       this.rows = rows;
     }
     return this.rows;
@@ -144,7 +240,7 @@ export class MountVector {
 
   /** Number of rows of the merged path table (without building `pathTable`). */
   get pathTableSize(): number {
-    return this.paths.length;
+    return this.hashes.length;
   }
 
   /** P919 of a virtual path with this vector's table (undefined when it holds an unknown character). */
@@ -165,7 +261,7 @@ export class MountVector {
       else hi = mid;
     }
     const out: string[] = [];
-    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.push(this.paths[i]!);
+    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.push(this.pathOf(this.rowSegment[i]!, this.rowAt[i]!));
     return out;
   }
 

@@ -36,6 +36,29 @@ describe('archivepatchloosefiles', () => {
     expect(validateArchivePathIndex(parseArchivePathIndex(bytes))).toEqual([]);
   });
 
+  it('columns: hashes and offsets as parsed, paths decoded on demand; an offset inside a string or in the tail is refused at its byte', () => {
+    const ix = parseArchivePathIndex(retail);
+    expect(ix.columns.length).toBe(54);
+    for (let i = 0; i < 54; i++) {
+      expect(ix.columns.hash[i]).toBe(ix.entries[i]!.hash);
+      expect(ix.columns.offset[i]).toBe(ix.entries[i]!.offset);
+      expect(ix.columns.path(i)).toBe(ix.entries[i]!.path);
+    }
+    expect(Object.keys(ix)).not.toContain('columns');
+    // table "ab\0c\0" + tail "d": offset 1 is inside "ab", offset 5 is the tail, offset 3 ("c") is a string start
+    const withOffset = (o: number): Uint8Array => hex`01000000 06000000 61620063 0064 01000000 00000000 0${o}000000`;
+    expect(parseArchivePathIndex(withOffset(3)).entries).toEqual([{ hash: 0, offset: 3, path: 'c' }]);
+    for (const o of [1, 5]) {
+      try {
+        parseArchivePathIndex(withOffset(o));
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ToolkitError);
+        expect((e as ToolkitError & { offset: number }).offset).toBe(22);
+      }
+    }
+  });
+
   it('mutations give typed errors', () => {
     const seed = propertySeed();
     fc.assert(
