@@ -48,6 +48,7 @@ const JIT_RUNTIME: JitRuntime = {
     const vm = L.vm;
     return vm.jitThreshold > 0 && ++p.hot >= vm.jitThreshold && L.hookMask === 0 && jitCompile(vm, p) ? p.jit : null;
   },
+  continuation: (L, ci) => continuation(L, ci),
 };
 
 /**
@@ -220,6 +221,22 @@ function store(sv: LuaValue[], sn: Float64Array | Float32Array, i: number, v: Lu
 }
 
 /**
+ * Continues a resumed coroutine: its top frame (a Lua function) after the call whose results it has just received.
+ * A frame with compiled code continues in the tier at its return point, and the frames below it as they are
+ * returned to (jit.ts `runCompiled`); the interpreter takes over wherever the tier hands a frame back.
+ */
+export function resumeFrame(L: LuaThread): void {
+  const ci = L.cis[L.ciTop]!;
+  if (ci.cl!.p.jit === null || L.hookMask !== 0) {
+    execute(L, true);
+    return;
+  }
+  const at = continuation(L, ci);
+  ci.pc = at;
+  if (jitModule.runCompiled(L, ci, at, JIT_RUNTIME) !== jitModule.JIT_YIELD) execute(L, false);
+}
+
+/**
  * Runs the thread's current Lua frame until the frame that entered the interpreter returns, or a host function
  * yields. `afterCall`: the frame is resuming after a call that has just delivered its results (a resumed yield).
  */
@@ -254,10 +271,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
       // the JavaScript tier runs this frame from here until it bails out (jit.ts)
       ci.pc = pc;
       vm.steps = steps;
-      let r = p.jit!(L, ci, base, pc, 0);
+      let r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
       if (r < 0) {
         if (r === -1) return;
-        // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+        // frames changed: the interpreter continues another frame (a callee, or a caller the frame returned to)
         ci = L.cis[L.ciTop]!;
         cl = ci.cl!;
         p = cl.p;
@@ -267,7 +284,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         k = p.k;
         ic = p.ic;
         base = ci.base;
-        r = r === -2 ? ci.pc : continuation(L, ci);
+        r = ci.pc;
       }
       pc = r;
       steps = vm.steps;
@@ -895,10 +912,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            let r = p.jit!(L, ci, base, pc, 0);
+            let r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
             if (r < 0) {
               if (r === -1) return;
-              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              // frames changed: the interpreter continues another frame (a callee, or a caller the frame returned to)
               ci = L.cis[L.ciTop]!;
               cl = ci.cl!;
               p = cl.p;
@@ -908,7 +925,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
               k = p.k;
               ic = p.ic;
               base = ci.base;
-              r = r === -2 ? ci.pc : continuation(L, ci);
+              r = ci.pc;
             }
             pc = r;
             steps = vm.steps;
@@ -1119,10 +1136,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            let r = p.jit!(L, ci, base, pc, 0);
+            let r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
             if (r < 0) {
               if (r === -1) return;
-              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              // frames changed: the interpreter continues another frame (a callee, or a caller the frame returned to)
               ci = L.cis[L.ciTop]!;
               cl = ci.cl!;
               p = cl.p;
@@ -1132,7 +1149,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
               k = p.k;
               ic = p.ic;
               base = ci.base;
-              r = r === -2 ? ci.pc : continuation(L, ci);
+              r = ci.pc;
             }
             pc = r;
             steps = vm.steps;
@@ -1194,10 +1211,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            let r = p.jit!(L, ci, base, pc, 0);
+            let r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
             if (r < 0) {
               if (r === -1) return;
-              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              // frames changed: the interpreter continues another frame (a callee, or a caller the frame returned to)
               ci = L.cis[L.ciTop]!;
               cl = ci.cl!;
               p = cl.p;
@@ -1207,7 +1224,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
               k = p.k;
               ic = p.ic;
               base = ci.base;
-              r = r === -2 ? ci.pc : continuation(L, ci);
+              r = ci.pc;
             }
             pc = r;
             steps = vm.steps;
@@ -1306,10 +1323,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            let r = p.jit!(L, ci, base, pc, 0);
+            let r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
             if (r < 0) {
               if (r === -1) return;
-              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              // frames changed: the interpreter continues another frame (a callee, or a caller the frame returned to)
               ci = L.cis[L.ciTop]!;
               cl = ci.cl!;
               p = cl.p;
@@ -1319,7 +1336,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
               k = p.k;
               ic = p.ic;
               base = ci.base;
-              r = r === -2 ? ci.pc : continuation(L, ci);
+              r = ci.pc;
             }
             pc = r;
             steps = vm.steps;
@@ -1385,10 +1402,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
             // the JavaScript tier runs this frame from here until it bails out (jit.ts)
             ci.pc = pc;
             vm.steps = steps;
-            let r = p.jit!(L, ci, base, pc, 0);
+            let r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
             if (r < 0) {
               if (r === -1) return;
-              // frames changed: a compiled call left a callee to the interpreter (-2), or the frame returned (-3)
+              // frames changed: the interpreter continues another frame (a callee, or a caller the frame returned to)
               ci = L.cis[L.ciTop]!;
               cl = ci.cl!;
               p = cl.p;
@@ -1398,7 +1415,7 @@ export function execute(L: LuaThread, afterCall: boolean): void {
               k = p.k;
               ic = p.ic;
               base = ci.base;
-              r = r === -2 ? ci.pc : continuation(L, ci);
+              r = ci.pc;
             }
             pc = r;
             steps = vm.steps;

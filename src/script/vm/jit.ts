@@ -57,6 +57,30 @@ export interface JitRuntime {
   pushLuaFrame: (L: LuaThread, cl: InstanceType<typeof valueModule.LuaClosure>, fi: number, nargs: number, nres: number) => CallInfo;
   /** The callee's compiled code, compiling it when it has become hot; null: let the interpreter run it. */
   jitOf: (L: LuaThread, p: Proto) => JitFn | null;
+  /** Where frame `ci` continues once the call at its saved pc has delivered its results (the interpreter's rule). */
+  continuation: (L: LuaThread, ci: CallInfo) => number;
+}
+
+/**
+ * Runs frame `ci` (the thread's top frame, a Lua function with compiled code, no hook set) in the tier from `pc`;
+ * when it returns, its caller continues in the tier too at the instruction after its call, and so on down the
+ * frames while each has compiled code (a caller's return point is an entry of its compiled code). Returns
+ * {@link JIT_YIELD} when a host function yielded, {@link JIT_FRAMES} when the interpreter takes over a frame other
+ * than `ci` (the top frame's `ci.pc` says where), or the pc where the interpreter continues `ci` itself.
+ */
+export function runCompiled(L: LuaThread, ci: CallInfo, pc: number, rt: JitRuntime): number {
+  let r = ci.cl!.p.jit!(L, ci, ci.base, pc, 0);
+  while (r === JIT_RETURNED) {
+    // the frame returned into a Lua caller (compiled code hands an entry frame's return to the interpreter)
+    const caller = L.cis[L.ciTop]!;
+    const at = rt.continuation(L, caller);
+    caller.pc = at;
+    const g = caller.cl!.p.jit;
+    if (g === null || L.hookMask !== 0) return JIT_FRAMES;
+    r = g(L, caller, caller.base, at, 0);
+    if (r >= 0) return JIT_FRAMES;
+  }
+  return r;
 }
 
 const { Op } = protoModule;
@@ -81,7 +105,7 @@ interface Flow {
   next: number;
   /** Jump targets (pcs). */
   targets: number[];
-  /** Whether `next` is a conditional fall-through (so it starts a block). */
+  /** Whether `next` starts a block (a conditional fall-through, or the return point of a call). */
   branch: boolean;
 }
 
@@ -89,8 +113,11 @@ interface Flow {
 function flowOf(code: Int32Array, pc: number): Flow | null {
   const op = code[pc]!;
   switch (op) {
+    case Op.CALL:
+      // the instruction after a call starts a block: where a frame resumes after a yield or a return (runCompiled)
+      return { next: pc + 4, targets: [], branch: true };
     case Op.MOVE: case Op.LOADKN: case Op.LOADKV: case Op.LOADNIL: case Op.GETUPVAL: case Op.SETUPVAL:
-    case Op.SETFIELD: case Op.SETTABLE: case Op.CALL: case Op.TAILCALL: case Op.SETGLOBAL: case Op.SELF:
+    case Op.SETFIELD: case Op.SETTABLE: case Op.TAILCALL: case Op.SETGLOBAL: case Op.SELF:
     case Op.ADD_RR: case Op.ADD_RK: case Op.ADD_KR: case Op.SUB_RR: case Op.SUB_RK: case Op.SUB_KR:
     case Op.MUL_RR: case Op.MUL_RK: case Op.MUL_KR: case Op.DIV_RR: case Op.DIV_RK: case Op.DIV_KR:
     case Op.MOD_RR: case Op.MOD_RK: case Op.MOD_KR: case Op.POW_RR: case Op.POW_RK: case Op.POW_KR:

@@ -16,7 +16,7 @@ import { LuaThread, type ThreadStatus } from './thread.ts';
 import { decodeFunction, type ChunkInfo } from './proto.ts';
 import { buildStructDefs } from './structs.ts';
 import { Collector } from './gc.ts';
-import { callHost, callValue, execute, MINSTACK, pushLuaFrame, resolveCallable } from './interp.ts';
+import { callHost, callValue, execute, MINSTACK, pushLuaFrame, resolveCallable, resumeFrame } from './interp.ts';
 import { chunkId, currentLine, objectName, traceback } from './debuginfo.ts';
 import { scratch, typeName } from './meta.ts';
 import { numberToString } from './numfmt.ts';
@@ -551,7 +551,7 @@ export class LuaVM {
         if (want >= 0) for (let i = n; i < want; i++) co.sv[fi + i] = undefined;
         else co.top = fi + n;
         co.ciTop--;
-        if (co.ciTop > 0) execute(co, true);
+        if (co.ciTop > 0) resumeFrame(co);
         else co.top = fi + n;
       }
       if ((co.status as ThreadStatus) === 'suspended') {
