@@ -28,8 +28,11 @@ export class TextWriter {
   /** The buffer being filled; bytes `0..pos` are the text not yet handed over. */
   buf: Uint8Array;
   pos = 0;
-  /** Where the current line starts, relative to `buf` (negative after a streaming flush mid-line). */
-  private lineStart = 0;
+  /**
+   * Where the current line starts, relative to `buf` (negative after a streaming flush mid-line). A caller that
+   * writes into `buf` itself (advancing `pos`) and ends lines with its own `\n` sets this to the byte after it.
+   */
+  lineStart = 0;
   private flushedBytes = 0;
   /** False once `latin1` wrote a byte above 0x7F or `bytes` wrote any (the text may then not be ASCII). */
   asciiOnly = true;
@@ -123,9 +126,18 @@ export class TextWriter {
   /** Bytes as they are (`ascii`: the caller knows they are ASCII, so `asciiOnly` stays true). */
   bytes(b: Uint8Array, ascii = false): void {
     if (!ascii) this.asciiOnly = false;
-    this.reserve(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    this.reserve(n);
+    if (n > 32) {
+      this.buf.set(b, this.pos);
+      this.pos += n;
+      return;
+    }
+    // A short copy by hand: `set` costs more than the bytes below ~32.
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) buf[p++] = b[i]!;
+    this.pos = p;
   }
 
   /** A non-negative integer (below 2^53) in decimal. */

@@ -5,11 +5,11 @@
  * beside their `K(n)` operands, jumps to labels, DATA words indented under their owner with their meaning,
  * structure declarations, locals / lines / upvalue names. Listing syntax: `src/formats/hks/README.md`.
  */
-import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksFunction, type HksHeader, type HksSlot } from './chunk.ts';
+import { HKS_DEFAULT_PAD_BYTE, HKS_STANDARD_TYPES, type HksChunk, type HksConstant, type HksFunction, type HksHeader, type HksSlot } from './chunk.ts';
 import { formatHksConstant, quoteHksString } from './literals.ts';
 import { latin1Constant, latin1Decode } from '../../binary/text.ts';
 import { TextWriter } from '../../binary/text-writer.ts';
-import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, hksOp, hksSbx, type HksDialect, type HksOpcodeInfo, type HksOperandKind, type HksOpcodeTable } from './opcodes.ts';
+import { hksA, hksB, hksBx, hksC, hksDataWordCount, hksOpcodes, type HksDialect, type HksOpcodeInfo, type HksOperandKind, type HksOpcodeTable } from './opcodes.ts';
 
 /** The SCRI wrapper around a chunk, recorded in the listing so `asm` can rebuild the container. */
 export interface HksListingScri {
@@ -81,7 +81,7 @@ function writeListing(w: TextWriter, chunk: HksChunk, options: HksDisassembleOpt
     structNames.set(s.id, s.name);
     structSlots.set(s.id, new Map(s.slots.map((slot) => [slot.position, slot])));
   }
-  const ctx: ListingContext = { w, chunk, table, structNames, structSlots, bare: options.bare === true, names: opcodeNameBytes(table) };
+  const ctx: ListingContext = { w, chunk, table, plans: opcodePlans(table), structNames, structSlots, bare: options.bare === true, numberTexts: new Map() };
   writeFunction(ctx, chunk.main, 'main', null, 0);
   if (chunk.structures) {
     const sec = chunk.structures;
@@ -132,43 +132,143 @@ export function hksFunctionDisplayName(fn: HksFunction, path: string): string {
   return n && IDENT.test(n) ? n : path;
 }
 
+// ---- the code lines, written straight into the listing's bytes --------------------------------------------------
+//
+// The body of a listing is one line per code word (230,003 in a desert-scale chunk). Every opcode's mnemonic and
+// operand layout is flattened once per opcode table into typed arrays; each line is then written byte by byte into
+// the writer's buffer with no string per line, operand or note: numbers from their digits, constant notes copied
+// from the constant's own `.const` line written earlier in the same function.
+
+/** How an operand is shown: `R(n)`, `K(n)` (with the constant as a note), RK in the 9-bit C field, a plain integer,
+ * a jump (`Lpc` or `+n` / `-n`), a child prototype `P(n)` (with its name as a note). */
+const SHOW_R = 1;
+const SHOW_K = 2;
+const SHOW_RK = 3;
+const SHOW_INT = 4;
+const SHOW_JUMP = 5;
+const SHOW_P = 6;
+/** Which field of the word an operand is. */
+const FIELD_A = 0;
+const FIELD_B = 1;
+const FIELD_C = 2;
+const FIELD_BX = 3;
+const FIELD_SBX = 4;
+/** The mnemonic column: the name padded to 14, then a space. */
+const NAME_WIDTH = 14;
+/** Constant notes longer than this are cut to `NOTE_CUT` characters and `..."`. */
+const NOTE_MAX = 60;
+const NOTE_CUT = 57;
+/** Columns of the `.const` comment and of a code line's comment. */
+const CONST_COMMENT_COLUMN = 40;
+const NOTE_COLUMN = 52;
+/** Bytes a code line can take besides its indent, the pc and notes written through `TextWriter.latin1`. */
+const LINE_BUDGET = 400;
+
+/** The opcode table flattened for the line writer, indexed by opcode (7 bits). */
+interface OpcodePlans {
+  /** Every mnemonic column, one after the other: opcode `op`'s is `names[nameStart[op]..nameStart[op + 1]]`. */
+  names: Uint8Array;
+  nameStart: Int32Array;
+  /** Number of operands shown (0–3). */
+  count: Uint8Array;
+  /** Three `FIELD_*` / `SHOW_*` pairs per opcode. */
+  fields: Uint8Array;
+  shows: Uint8Array;
+  /** Bits of the unused fields, which must be zero for the operands to re-encode the word; -1: not in the table. */
+  unusedMask: Int32Array;
+  isData: Uint8Array;
+  /** B is a jump: its target gets a label (the word's sBx, whatever the mode). */
+  jump: Uint8Array;
+  /** The opcode has a note beyond its operands (upvalue name, checked type or structure, slot chain). */
+  extra: Uint8Array;
+}
+
+const PLANS = new WeakMap<HksOpcodeTable, OpcodePlans>();
+
+function opcodePlans(table: HksOpcodeTable): OpcodePlans {
+  let plans = PLANS.get(table);
+  if (plans) return plans;
+  const columns = table.byOp.map((info) => info.name.padEnd(NAME_WIDTH) + ' ');
+  plans = {
+    names: latin1Constant(columns.join('')),
+    nameStart: new Int32Array(129),
+    count: new Uint8Array(128),
+    fields: new Uint8Array(128 * 3),
+    shows: new Uint8Array(128 * 3),
+    unusedMask: new Int32Array(128).fill(-1),
+    isData: new Uint8Array(128),
+    jump: new Uint8Array(128),
+    extra: new Uint8Array(128),
+  };
+  for (const info of table.byOp) {
+    const op = info.op;
+    let n = 0;
+    const add = (field: number, kind: HksOperandKind, rk9: boolean): void => {
+      if (kind === '-') return;
+      plans!.fields[op * 3 + n] = field;
+      plans!.shows[op * 3 + n] = showOf(kind, rk9);
+      n++;
+    };
+    add(FIELD_A, info.a, false);
+    if (info.mode === 'ABC') {
+      add(FIELD_B, info.b, false);
+      add(FIELD_C, info.c, true);
+    } else add(info.mode === 'ABx' ? FIELD_BX : FIELD_SBX, info.b, false);
+    plans.count[op] = n;
+    let mask = info.a === '-' ? 0xff : 0;
+    if (info.mode === 'ABC') {
+      if (info.b === '-') mask |= 0xff << 17;
+      if (info.c === '-') mask |= 0x1ff << 8;
+    }
+    plans.unusedMask[op] = mask;
+    plans.isData[op] = info.isData ? 1 : 0;
+    plans.jump[op] = info.b === 'J' ? 1 : 0;
+    plans.extra[op] = info.upvalueB || info.check !== null || info.dataPayload === 'slotChain' ? 1 : 0;
+  }
+  // Opcodes beyond the table get an empty column (they are shown as `.word`).
+  for (let op = 0, at = 0; op < 128; op++) {
+    plans.nameStart[op] = at;
+    at += columns[op]?.length ?? 0;
+  }
+  plans.nameStart[128] = plans.names.length;
+  PLANS.set(table, plans);
+  return plans;
+}
+
+function showOf(kind: HksOperandKind, rk9: boolean): number {
+  if (kind === 'R') return SHOW_R;
+  if (kind === 'K') return SHOW_K;
+  // RK outside the 9-bit C field cannot name a constant.
+  if (kind === 'RK') return rk9 ? SHOW_RK : SHOW_R;
+  if (kind === 'J') return SHOW_JUMP;
+  if (kind === 'P') return SHOW_P;
+  return SHOW_INT;
+}
+
 /** Jump targets of a function's jumps, for labels: 1 at each targeted pc. */
-function jumpTargets(fn: HksFunction, table: HksOpcodeTable): Uint8Array {
-  const targets = new Uint8Array(fn.code.length);
-  const code = fn.code;
+function jumpTargets(code: Uint32Array, plans: OpcodePlans): Uint8Array {
+  const targets = new Uint8Array(code.length);
   for (let pc = 0; pc < code.length; pc++) {
-    const info = table.byOp[hksOp(code[pc]!)];
-    if (info && info.b === 'J' && canonical(info, code[pc]!)) {
-      const t = pc + 1 + hksSbx(code[pc]!);
+    const word = code[pc]!;
+    const op = word >>> 25;
+    if (plans.jump[op] === 1 && (word & plans.unusedMask[op]!) === 0) {
+      const t = pc + 1 + ((word >>> 8) & 0x1ffff) - 0xffff;
       if (t >= 0 && t < code.length) targets[t] = 1;
     }
   }
   return targets;
 }
 
-/** True when the word's unused fields are zero, so its operand form re-encodes to the same word. */
-function canonical(info: HksOpcodeInfo, w: number): boolean {
-  if (info.a === '-' && hksA(w) !== 0) return false;
-  if (info.mode === 'ABC') {
-    if (info.b === '-' && hksB(w) !== 0) return false;
-    if (info.c === '-' && hksC(w) !== 0) return false;
-  }
-  return true;
-}
-
 interface ListingContext {
   w: TextWriter;
   chunk: HksChunk;
   table: HksOpcodeTable;
+  plans: OpcodePlans;
   structNames: Map<number, string>;
   structSlots: Map<number, Map<number, HksSlot>>;
   bare: boolean;
-  /** Each opcode's name padded to 14 and a space, as bytes (the mnemonic column). */
-  names: (Uint8Array | undefined)[];
-}
-
-function opcodeNameBytes(table: HksOpcodeTable): (Uint8Array | undefined)[] {
-  return table.byOp.map((info) => (info ? latin1Constant(info.name.padEnd(14) + ' ') : undefined));
+  /** Text of each non-zero, non-NaN number constant (the same values recur across functions). */
+  numberTexts: Map<number, string>;
 }
 
 /** Width of `String(v)` for a non-negative integer. */
@@ -178,229 +278,449 @@ function decimalWidth(v: number): number {
   return n;
 }
 
+/** Writes the non-negative integer `v` (below 2^31) in decimal at `buf[p]`; returns the position after it. */
+function putUint(buf: Uint8Array, p: number, v: number): number {
+  if (v < 10) {
+    buf[p] = 0x30 + v;
+    return p + 1;
+  }
+  if (v < 100) {
+    const q = (v / 10) | 0;
+    buf[p] = 0x30 + q;
+    buf[p + 1] = 0x30 + v - q * 10;
+    return p + 2;
+  }
+  let end = p + 3;
+  for (let t = 1000; t <= v && end < p + 10; t *= 10) end++;
+  for (let i = end, t = v; i > p; ) {
+    const q = (t / 10) | 0;
+    buf[--i] = 0x30 + t - q * 10;
+    t = q;
+  }
+  return end;
+}
+
+/** Writes `s` (ASCII, e.g. a constant name from this module) at `buf[p]`; returns the position after it. */
+function putAscii(buf: Uint8Array, p: number, s: Uint8Array): number {
+  for (let i = 0; i < s.length; i++) buf[p++] = s[i]!;
+  return p;
+}
+
+const NOTE_SEPARATOR = latin1Constant(' ; ');
+const OUT_OF_RANGE = latin1Constant('<out of range>');
+const CONST_DIRECTIVE = latin1Constant('.const ');
+const CONST_COMMENT = latin1Constant(' ; K(');
+const DATA_DIRECTIVE = latin1Constant('  .data ');
+const CUT_END = latin1Constant('..."');
+const MEMO_PAIR = latin1Constant('memo pair K(');
+const INLINE_CACHE = latin1Constant('inline cache');
+
+/**
+ * How `quoteHksString` shows each byte inside quotes: 0 as it is, 1 as `\xHH`, else the letter after a backslash.
+ */
+const QUOTE_CLASS = (() => {
+  const t = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) if (c < 0x20 || c >= 0x7f) t[c] = 1;
+  t[0x5c] = 0x5c;
+  t[0x22] = 0x22;
+  t[0x0a] = 0x6e;
+  t[0x0d] = 0x72;
+  t[0x09] = 0x74;
+  return t;
+})();
+
+/** `quoteHksString(s)` written into `w` (ASCII). */
+function writeQuoted(w: TextWriter, s: string | null): void {
+  if (s === null) {
+    w.latin1('null');
+    return;
+  }
+  const n = s.length;
+  w.reserve(4 * n + 2);
+  const buf = w.buf;
+  let p = w.pos;
+  buf[p++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0xff) {
+      // Beyond Latin-1 (only in a model built by hand): the string helper's wider `\x` escape.
+      w.latin1(quoteHksString(s));
+      return;
+    }
+    const k = QUOTE_CLASS[c]!;
+    if (k === 0) buf[p++] = c;
+    else if (k === 1) {
+      buf[p++] = 0x5c;
+      buf[p++] = 0x78;
+      buf[p++] = HEX_DIGITS[c >> 4]!;
+      buf[p++] = HEX_DIGITS[c & 15]!;
+    } else {
+      buf[p++] = 0x5c;
+      buf[p++] = k;
+    }
+  }
+  buf[p++] = 0x22;
+  w.pos = p;
+}
+const HEX_DIGITS = latin1Constant('0123456789abcdef');
+
+/** `.const` text of a constant, written into the listing (a number's text is worked out once per listing). */
+function writeConstant(ctx: ListingContext, k: HksConstant): void {
+  if (k.type === 'string') {
+    writeQuoted(ctx.w, k.value);
+    return;
+  }
+  if (k.type !== 'number' || k.value === 0 || Number.isNaN(k.value)) {
+    ctx.w.latin1(formatHksConstant(k, ctx.chunk.header));
+    return;
+  }
+  let text = ctx.numberTexts.get(k.value);
+  if (text === undefined) {
+    text = formatHksConstant(k, ctx.chunk.header);
+    ctx.numberTexts.set(k.value, text);
+  }
+  ctx.w.latin1(text);
+}
+
 function writeFunction(ctx: ListingContext, fn: HksFunction, path: string, parent: HksFunction | null, depth: number): void {
-  const { w, chunk, table, structNames, structSlots, bare } = ctx;
+  const { w, bare } = ctx;
   const ind = '  '.repeat(depth);
-  const h = chunk.header;
-  const line = (text: string): void => {
-    w.latin1(text);
-    w.newline();
-  };
   const name = hksFunctionDisplayName(fn, path);
   const where = fn.debug ? ` lines ${fn.debug.lineDefined}..${fn.debug.lastLineDefined}` : '';
-  line(`${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${plural(fn.code.length, 'word')}, ${plural(fn.constants.length, 'constant')}, ${plural(fn.children.length, 'function')}`}`);
+  writeLine(w, `${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${plural(fn.code.length, 'word')}, ${plural(fn.constants.length, 'constant')}, ${plural(fn.children.length, 'function')}`}`);
   const i2 = ind + '  ';
   const indent = 2 * depth + 2;
-  line(`${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
-  const constTexts = fn.constants.map((k) => formatHksConstant(k, h));
-  for (let i = 0; i < constTexts.length; i++) {
-    w.spaces(indent);
-    w.latin1('.const ');
-    w.latin1(constTexts[i]!);
+  writeLine(w, `${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
+  // Each constant's text is written once, on its `.const` line; notes copy it from there.
+  const constCount = fn.constants.length;
+  const constStart = new Int32Array(constCount);
+  const constLength = new Int32Array(constCount);
+  for (let i = 0; i < constCount; i++) {
+    w.reserve(indent + CONST_DIRECTIVE.length);
+    let buf = w.buf;
+    let p = w.pos;
+    for (let j = 0; j < indent; j++) buf[p++] = 0x20;
+    p = putAscii(buf, p, CONST_DIRECTIVE);
+    w.pos = p;
+    writeConstant(ctx, fn.constants[i]!);
+    constStart[i] = p;
+    constLength[i] = w.pos - p;
+    w.reserve(CONST_COMMENT_COLUMN + CONST_COMMENT.length + 12);
+    buf = w.buf;
+    p = w.pos;
     if (!bare) {
-      w.padTo(40);
-      w.latin1(' ; K(');
-      w.uint(i);
-      w.byte(0x29);
+      for (let col = p - w.lineStart; col < CONST_COMMENT_COLUMN; col++) buf[p++] = 0x20;
+      p = putAscii(buf, p, CONST_COMMENT);
+      p = putUint(buf, p, i);
+      buf[p++] = 0x29;
     }
-    w.newline();
+    buf[p++] = 0x0a;
+    w.pos = p;
+    w.lineStart = p;
   }
   const d = fn.debug;
   const perWordLines = d !== null && d.lines.length === fn.code.length && d.lines.length > 0;
   if (d) {
-    line(`${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteHksString(d.source)} name=${quoteHksString(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
-    for (const l of d.locals) line(`${i2}.local ${quoteHksString(l.name)} ${l.startPc} ${l.endPc}`);
-    for (const u of d.upvalueNames) line(`${i2}.upvalname ${quoteHksString(u)}`);
-    if (!perWordLines && d.lines.length > 0) line(`${i2}.lines ${d.lines.join(' ')}`);
-  }
-  line(`${i2}.code`);
-  const code = fn.code;
-  const targets = jumpTargets(fn, table);
-  const pcWidth = Math.max(3, decimalWidth(code.length));
-  const constNotes = constTexts.map(shortConstNote);
-  const childNames = fn.children.map((child, v) => hksFunctionDisplayName(child, `${path}/${v}`));
-  let owner: HksOpcodeInfo | undefined;
-  let ownerWord = 0;
-  let dataIndex = 0;
-  let curPc = 0;
-  let nOps = 0;
-  const notes: string[] = [];
-  const constNote = (index: number): string => constNotes[index] ?? '<out of range>';
-  const operand = (kind: HksOperandKind, v: number, rk9: boolean): void => {
-    if (kind === '-') return;
-    if (nOps++ > 0) w.byte(0x20);
-    switch (kind) {
-      case 'R':
-        w.reserve(16);
-        w.buf[w.pos++] = 0x52;
-        w.buf[w.pos++] = 0x28;
-        w.uint(v);
-        w.buf[w.pos++] = 0x29;
-        return;
-      case 'K':
-        w.reserve(16);
-        w.buf[w.pos++] = 0x4b;
-        w.buf[w.pos++] = 0x28;
-        w.uint(v);
-        w.buf[w.pos++] = 0x29;
-        notes.push(constNote(v));
-        return;
-      case 'RK':
-        w.reserve(16);
-        if (rk9 && v >= 256) {
-          w.buf[w.pos++] = 0x4b;
-          w.buf[w.pos++] = 0x28;
-          w.uint(v - 256);
-          notes.push(constNote(v - 256));
-        } else {
-          w.buf[w.pos++] = 0x52;
-          w.buf[w.pos++] = 0x28;
-          w.uint(v);
-        }
-        w.buf[w.pos++] = 0x29;
-        return;
-      case 'J': {
-        const t = curPc + 1 + v;
-        if (t >= 0 && t < code.length) {
-          w.byte(0x4c);
-          w.uint(t);
-        } else {
-          if (v >= 0) w.byte(0x2b);
-          w.int(v);
-        }
-        return;
-      }
-      case 'P': {
-        w.latin1('P(');
-        w.uint(v);
-        w.byte(0x29);
-        const child = childNames[v];
-        if (child !== undefined) notes.push(child);
-        return;
-      }
-      default:
-        w.int(v);
-    }
-  };
-  /** Ends the line with `  ; note  note` at column 52 when any note is non-empty. */
-  const endWithNotes = (): void => {
-    let first = true;
-    for (let i = 0; i < notes.length; i++) {
-      const n = notes[i]!;
-      if (!n) continue;
-      if (first) {
-        w.padTo(52);
-        w.latin1(' ; ');
-        first = false;
-      } else w.spaces(2);
-      w.latin1(n);
-    }
-    w.newline();
-  };
-  const endWithComment = (comment: string): void => {
-    if (comment) {
-      w.padTo(52);
-      w.latin1(' ; ');
-      w.latin1(comment);
-    }
-    w.newline();
-  };
-  // Which structure each register holds (from NEWSTRUCT, CHECKTYPES, struct-typed GETSLOT, MOVE), so slot
-  // positions can be named; forgotten at every label (control may arrive from elsewhere).
-  const structIn: (number | undefined)[] = [];
-  const lines = perWordLines ? d!.lines : null;
-  for (let pc = 0; pc < code.length; pc++) {
-    const word = code[pc]!;
-    if (targets[pc] === 1) {
-      w.spaces(indent);
-      w.byte(0x4c);
-      w.uint(pc);
-      w.byte(0x3a);
-      w.newline();
-      structIn.length = 0;
-    }
-    // Prefix: indent, the pc right-aligned to pcWidth, a space, then `[line] ` padded to 7 when lines are given.
-    w.spaces(indent + pcWidth - decimalWidth(pc));
-    w.uint(pc);
-    w.byte(0x20);
-    if (lines) {
-      const start = w.column();
-      w.byte(0x5b);
-      w.int(lines[pc]!);
-      w.latin1('] ');
-      w.padTo(start + 7);
-    }
-    const info = table.byOp[hksOp(word)];
-    if (info?.isData) {
-      w.latin1('  .data ');
-      w.uint(hksA(word));
+    writeLine(w, `${i2}.debug line=${d.lineDefined} last=${d.lastLineDefined} source=${quoteHksString(d.source)} name=${quoteHksString(d.name)}${!bare && d.source === null && parent ? '  ; source null = the parent\'s' : ''}`);
+    for (const l of d.locals) {
+      w.latin1(i2);
+      w.latin1('.local ');
+      writeQuoted(w, l.name);
       w.byte(0x20);
-      w.uint(hksBx(word));
-      endWithComment(bare ? '' : describeData(owner, ownerWord, dataIndex, word, fn, structNames));
-      dataIndex++;
-      continue;
-    }
-    owner = info;
-    ownerWord = word;
-    dataIndex = 0;
-    if (!info || !canonical(info, word)) {
-      w.latin1('.word 0x');
-      w.hex(word, 8);
-      endWithComment(info ? `${info.name} with nonzero unused fields` : `opcode ${hksOp(word)} is not in the ${table.dialect} table`);
-      continue;
-    }
-    notes.length = 0;
-    nOps = 0;
-    curPc = pc;
-    w.bytes(ctx.names[info.op]!, true);
-    operand(info.a, hksA(word), false);
-    if (info.mode === 'ABC') {
-      operand(info.b, hksB(word), false);
-      operand(info.c, hksC(word), true);
-    } else if (info.mode === 'ABx') operand(info.b, hksBx(word), false);
-    else operand(info.b, hksSbx(word), false);
-    if (bare) {
+      w.int(l.startPc);
+      w.byte(0x20);
+      w.int(l.endPc);
       w.newline();
-      continue;
     }
-    extraNotes(info, word, fn, notes, structNames);
-    if (structSlots.size > 0) trackStructs(info, word, code[pc + 1], structIn, structNames, structSlots, notes);
-    endWithNotes();
+    for (const u of d.upvalueNames) {
+      w.latin1(i2);
+      w.latin1('.upvalname ');
+      writeQuoted(w, u);
+      w.newline();
+    }
+    if (!perWordLines && d.lines.length > 0) writeLine(w, `${i2}.lines ${d.lines.join(' ')}`);
   }
+  writeLine(w, `${i2}.code`);
+  writeCode(ctx, fn, path, indent, perWordLines ? d!.lines : null, constStart, constLength);
   for (let i = 0; i < fn.children.length; i++) {
     w.newline();
     writeFunction(ctx, fn.children[i]!, `${path}/${i}`, fn, depth + 1);
   }
-  line(`${ind}.end`);
+  writeLine(w, `${ind}.end`);
+}
+
+/** The `.code` lines of one function: labels, instructions with their operands and notes, DATA words. */
+function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: number, lines: number[] | null, constStart: Int32Array, constLength: Int32Array): void {
+  const { w, table, plans, structNames, structSlots, bare } = ctx;
+  const code = fn.code;
+  const n = code.length;
+  const targets = jumpTargets(code, plans);
+  const pcWidth = Math.max(3, decimalWidth(n));
+  const childNames = fn.children.map((child, v) => hksFunctionDisplayName(child, `${path}/${v}`));
+  const constCount = constStart.length;
+  const { names, nameStart, count, fields, shows, unusedMask, isData, extra } = plans;
+  const trackingStructs = !bare && structSlots.size > 0;
+  // Which structure each register holds (from NEWSTRUCT, CHECKTYPES, struct-typed GETSLOT, MOVE), so slot
+  // positions can be named; forgotten at every label (control may arrive from elsewhere).
+  const structIn: (number | undefined)[] = [];
+  /** Notes of the current line's operands: a constant index, or -1 - child index. */
+  const notes = new Int32Array(3);
+  let ownerOp = -1;
+  let ownerWord = 0;
+  let dataIndex = 0;
+  let pcDigits = 1;
+  let pcNextWidth = 10;
+  const budget = indent + pcWidth + LINE_BUDGET;
+  let buf = w.buf;
+  let p = w.pos;
+  let lineStart = p;
+  for (let pc = 0; pc < n; pc++) {
+    if (p + budget > buf.length) {
+      w.pos = p;
+      w.reserve(budget);
+      buf = w.buf;
+    }
+    const word = code[pc]!;
+    if (pc === pcNextWidth) {
+      pcDigits++;
+      pcNextWidth *= 10;
+    }
+    if (targets[pc] === 1) {
+      for (let i = 0; i < indent; i++) buf[p++] = 0x20;
+      buf[p++] = 0x4c;
+      p = putUint(buf, p, pc);
+      buf[p++] = 0x3a;
+      buf[p++] = 0x0a;
+      lineStart = p;
+      structIn.length = 0;
+    }
+    // Prefix: indent, the pc right-aligned to pcWidth, a space, then `[line] ` padded to 7 when lines are given.
+    for (let i = indent + pcWidth - pcDigits; i > 0; i--) buf[p++] = 0x20;
+    p = putUint(buf, p, pc);
+    buf[p++] = 0x20;
+    if (lines) {
+      const start = p;
+      buf[p++] = 0x5b;
+      let v = lines[pc]!;
+      if (v < 0) {
+        buf[p++] = 0x2d;
+        v = -v;
+      }
+      if (v < 0x80000000) p = putUint(buf, p, v);
+      else {
+        w.pos = p;
+        w.uint(v);
+        p = w.pos;
+      }
+      buf[p++] = 0x5d;
+      buf[p++] = 0x20;
+      while (p < start + 7) buf[p++] = 0x20;
+    }
+    const op = word >>> 25;
+    const mask = unusedMask[op]!;
+    if (isData[op] === 1) {
+      p = putAscii(buf, p, DATA_DIRECTIVE);
+      p = putUint(buf, p, word & 0xff);
+      buf[p++] = 0x20;
+      p = putUint(buf, p, (word >>> 8) & 0x1ffff);
+      if (!bare) {
+        w.pos = p;
+        writeDataComment(w, lineStart, ownerOp < 0 ? undefined : table.byOp[ownerOp], ownerWord, dataIndex, word, fn, structNames);
+        buf = w.buf;
+        p = w.pos;
+      }
+      buf[p++] = 0x0a;
+      lineStart = p;
+      dataIndex++;
+      continue;
+    }
+    ownerOp = mask === -1 ? -1 : op;
+    ownerWord = word;
+    dataIndex = 0;
+    if (mask === -1 || (word & mask) !== 0) {
+      w.pos = p;
+      w.latin1('.word 0x');
+      w.hex(word, 8);
+      const info = table.byOp[op];
+      writeComment(w, lineStart, info ? `${info.name} with nonzero unused fields` : `opcode ${op} is not in the ${table.dialect} table`);
+      buf = w.buf;
+      p = w.pos;
+      buf[p++] = 0x0a;
+      lineStart = p;
+      continue;
+    }
+    for (let i = nameStart[op]!, end = nameStart[op + 1]!; i < end; i++) buf[p++] = names[i]!;
+    let noteCount = 0;
+    for (let s = 0, c = count[op]!; s < c; s++) {
+      const field = fields[op * 3 + s]!;
+      let v = field === FIELD_A ? word & 0xff : field === FIELD_B ? (word >>> 17) & 0xff : field === FIELD_C ? (word >>> 8) & 0x1ff : (word >>> 8) & 0x1ffff;
+      if (field === FIELD_SBX) v -= 0xffff;
+      if (s > 0) buf[p++] = 0x20;
+      let show = shows[op * 3 + s]!;
+      if (show === SHOW_RK) {
+        if (v >= 256) {
+          v -= 256;
+          show = SHOW_K;
+        } else show = SHOW_R;
+      }
+      if (show === SHOW_R || show === SHOW_K || show === SHOW_P) {
+        buf[p++] = show === SHOW_R ? 0x52 : show === SHOW_K ? 0x4b : 0x50;
+        buf[p++] = 0x28;
+        p = putUint(buf, p, v);
+        buf[p++] = 0x29;
+        if (show === SHOW_K) notes[noteCount++] = v;
+        else if (show === SHOW_P && v < childNames.length) notes[noteCount++] = -1 - v;
+      } else if (show === SHOW_JUMP) {
+        const t = pc + 1 + v;
+        if (t >= 0 && t < n) {
+          buf[p++] = 0x4c;
+          p = putUint(buf, p, t);
+        } else {
+          if (v >= 0) buf[p++] = 0x2b;
+          else {
+            buf[p++] = 0x2d;
+            v = -v;
+          }
+          p = putUint(buf, p, v);
+        }
+      } else {
+        if (v < 0) {
+          buf[p++] = 0x2d;
+          v = -v;
+        }
+        p = putUint(buf, p, v);
+      }
+    }
+    if (bare) {
+      buf[p++] = 0x0a;
+      lineStart = p;
+      continue;
+    }
+    let first = true;
+    if (trackingStructs) {
+      const slotNote = trackStructs(table.byOp[op]!, word, code[pc + 1], structIn, structNames, structSlots);
+      if (slotNote !== null) {
+        w.pos = p;
+        startNote(w, lineStart, first);
+        first = false;
+        w.latin1(slotNote);
+        buf = w.buf;
+        p = w.pos;
+      }
+    }
+    for (let i = 0; i < noteCount; i++) {
+      const v = notes[i]!;
+      if (v < 0) {
+        w.pos = p;
+        startNote(w, lineStart, first);
+        first = false;
+        w.latin1(childNames[-1 - v]!);
+        buf = w.buf;
+        p = w.pos;
+        continue;
+      }
+      if (first) {
+        for (let col = p - lineStart; col < NOTE_COLUMN; col++) buf[p++] = 0x20;
+        p = putAscii(buf, p, NOTE_SEPARATOR);
+        first = false;
+      } else {
+        buf[p++] = 0x20;
+        buf[p++] = 0x20;
+      }
+      if (v >= constCount) {
+        p = putAscii(buf, p, OUT_OF_RANGE);
+        continue;
+      }
+      const from = constStart[v]!;
+      const length = constLength[v]!;
+      if (length > NOTE_MAX) {
+        for (let j = from, end = from + NOTE_CUT; j < end; j++) buf[p++] = buf[j]!;
+        p = putAscii(buf, p, CUT_END);
+      } else for (let j = from, end = from + length; j < end; j++) buf[p++] = buf[j]!;
+    }
+    if (extra[op] === 1) {
+      w.pos = p;
+      writeExtraNote(w, lineStart, first, table.byOp[op]!, word, fn, structNames);
+      buf = w.buf;
+      p = w.pos;
+    }
+    buf[p++] = 0x0a;
+    lineStart = p;
+  }
+  w.pos = p;
+  w.lineStart = lineStart;
+}
+
+function writeLine(w: TextWriter, text: string): void {
+  w.latin1(text);
+  w.newline();
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** A constant's text as a comment: long texts cut to 60 characters. */
-function shortConstNote(text: string): string {
-  return text.length > 60 ? text.slice(0, 57) + '..."' : text;
+/** Pads to the note column and writes ` ; ` before a line's first note, two spaces before the others. */
+function startNote(w: TextWriter, lineStart: number, first: boolean): void {
+  if (first) {
+    w.spaces(NOTE_COLUMN - (w.pos - lineStart));
+    w.bytes(NOTE_SEPARATOR, true);
+  } else w.spaces(2);
 }
 
-function extraNotes(info: HksOpcodeInfo, w: number, fn: HksFunction, notes: string[], structNames: Map<number, string>): void {
+/** A non-empty comment at the note column. */
+function writeComment(w: TextWriter, lineStart: number, comment: string): void {
+  if (!comment) return;
+  startNote(w, lineStart, true);
+  w.latin1(comment);
+}
+
+/** The note an opcode adds beyond its operands: an upvalue's name, the type or structure it checks, a slot chain. */
+function writeExtraNote(w: TextWriter, lineStart: number, first: boolean, info: HksOpcodeInfo, word: number, fn: HksFunction, structNames: Map<number, string>): void {
+  const b = hksB(word);
+  const bx = hksBx(word);
   if (info.upvalueB) {
-    const n = fn.debug?.upvalueNames[hksB(w)];
-    if (n) notes.push(`upvalue ${n}`);
-  } else if (info.check === 'type') notes.push(TYPE_NAMES[hksBx(w)] ?? `type ${hksBx(w)}`);
-  else if (info.check === 'struct') notes.push(`struct ${structNames.get(hksBx(w)) ?? hksBx(w)}`);
-  else if (info.dataPayload === 'slotChain') {
-    const b = hksB(w);
-    notes.push(`chain ${(b & 15) + 1}, type ${TYPE_NAMES[b >> 4] ?? b >> 4}`);
+    const name = fn.debug?.upvalueNames[b];
+    if (!name) return;
+    startNote(w, lineStart, first);
+    w.latin1('upvalue ');
+    w.latin1(name);
+    return;
+  }
+  startNote(w, lineStart, first);
+  if (info.check === 'type') {
+    const type = TYPE_NAMES[bx];
+    if (type != null) w.latin1(type);
+    else {
+      w.latin1('type ');
+      w.uint(bx);
+    }
+  } else if (info.check === 'struct') {
+    w.latin1('struct ');
+    writeNameOrId(w, structNames.get(bx), bx);
+  } else {
+    // slotChain (SETSLOTMT): the chain length and the slot's type.
+    w.latin1('chain ');
+    w.uint((b & 15) + 1);
+    w.latin1(', type ');
+    writeNameOrId(w, TYPE_NAMES[b >> 4], b >> 4);
   }
 }
 
-function trackStructs(info: HksOpcodeInfo, w: number, next: number | undefined, structIn: (number | undefined)[], names: Map<number, string>, slots: Map<number, Map<number, HksSlot>>, notes: string[]): void {
+/** A name, or the id when there is none (`name ?? id`). */
+function writeNameOrId(w: TextWriter, name: string | null | undefined, id: number): void {
+  if (name != null) w.latin1(name);
+  else w.uint(id);
+}
+
+/** Follows which structure each register holds; returns the note naming the slot this instruction reads or writes. */
+function trackStructs(info: HksOpcodeInfo, w: number, next: number | undefined, structIn: (number | undefined)[], names: Map<number, string>, slots: Map<number, Map<number, HksSlot>>): string | null {
   const a = hksA(w);
   const field = (f: 'A' | 'B' | 'C'): number => (f === 'A' ? a : f === 'B' ? hksB(w) : hksC(w));
   let result: number | undefined;
+  let note: string | null = null;
   if (info.slot) {
     const id = structIn[field(info.slot.instance)];
     const slot = id !== undefined ? slots.get(id)?.get(field(info.slot.position)) : undefined;
-    if (slot && slot.name !== null) notes.unshift(`${names.get(id!)}.${slot.name}`);
+    if (slot && slot.name !== null) note = `${names.get(id!)}.${slot.name}`;
     if (info.setsA && slot && slot.typeId === 12) result = slot.structId;
   }
   if (info.dataPayload === 'structId' && info.setsA) {
@@ -414,37 +734,84 @@ function trackStructs(info: HksOpcodeInfo, w: number, next: number | undefined, 
     structIn[a] = undefined;
   } else if (info.call) structIn.length = Math.min(structIn.length, a);
   else if (info.setsA) structIn[a] = result;
+  return note;
 }
 
-function describeData(owner: HksOpcodeInfo | undefined, ownerWord: number, index: number, w: number, fn: HksFunction, structNames: Map<number, string>): string {
-  if (!owner) return 'orphan DATA word';
-  const a = hksA(w);
-  const bx = hksBx(w);
-  switch (owner.dataPayload) {
-    case 'memo':
-      return `memo pair K(${bx}), K(${bx + 1})`;
-    case 'cache':
-      return 'inline cache';
-    case 'capture':
-      if (a === 1) return `capture R(${bx})`;
-      if (a === 2) return `share upvalue ${bx}${fn.debug?.upvalueNames[bx] ? ` (${fn.debug.upvalueNames[bx]})` : ''}`;
-      return `capture kind ${a}?`;
-    case 'block':
-      return `block ${bx}`;
-    case 'structId':
-      return `struct ${structNames.get(bx) ?? bx}`;
-    case 'typeId':
-      return `type ${TYPE_NAMES[bx] ?? bx}`;
-    case 'slotChain': {
-      const structWord = hksB(ownerWord) >> 4 === 12;
-      if (structWord && index === 0) return `struct ${structNames.get(bx) ?? bx}`;
-      return `slot ${a} via ${bx}`;
-    }
-    case 'chain':
-      return `slot ${a} via ${bx}`;
-    case null: {
-      const expected = hksDataWordCount(owner, ownerWord);
-      return expected === 0 ? `DATA after ${owner.name}` : '';
-    }
+/** The comment of a DATA word: what its owner keeps in it (nothing for an owner that expects DATA words of no known meaning). */
+function writeDataComment(w: TextWriter, lineStart: number, owner: HksOpcodeInfo | undefined, ownerWord: number, index: number, word: number, fn: HksFunction, structNames: Map<number, string>): void {
+  if (!owner) {
+    writeComment(w, lineStart, 'orphan DATA word');
+    return;
   }
+  const a = hksA(word);
+  const bx = hksBx(word);
+  const payload = owner.dataPayload;
+  if (payload === null && hksDataWordCount(owner, ownerWord) !== 0) return;
+  startNote(w, lineStart, true);
+  switch (payload) {
+    case 'memo':
+      w.bytes(MEMO_PAIR, true);
+      w.uint(bx);
+      w.latin1('), K(');
+      w.uint(bx + 1);
+      w.byte(0x29);
+      return;
+    case 'cache':
+      w.bytes(INLINE_CACHE, true);
+      return;
+    case 'capture':
+      if (a === 1) {
+        w.latin1('capture R(');
+        w.uint(bx);
+        w.byte(0x29);
+      } else if (a === 2) {
+        w.latin1('share upvalue ');
+        w.uint(bx);
+        const name = fn.debug?.upvalueNames[bx];
+        if (name) {
+          w.latin1(' (');
+          w.latin1(name);
+          w.byte(0x29);
+        }
+      } else {
+        w.latin1('capture kind ');
+        w.uint(a);
+        w.byte(0x3f);
+      }
+      return;
+    case 'block':
+      w.latin1('block ');
+      w.uint(bx);
+      return;
+    case 'structId':
+      w.latin1('struct ');
+      writeNameOrId(w, structNames.get(bx), bx);
+      return;
+    case 'typeId':
+      w.latin1('type ');
+      writeNameOrId(w, TYPE_NAMES[bx], bx);
+      return;
+    case 'slotChain':
+      if (hksB(ownerWord) >> 4 === 12 && index === 0) {
+        w.latin1('struct ');
+        writeNameOrId(w, structNames.get(bx), bx);
+        return;
+      }
+      writeSlotVia(w, a, bx);
+      return;
+    case 'chain':
+      writeSlotVia(w, a, bx);
+      return;
+    case null:
+      w.latin1('DATA after ');
+      w.latin1(owner.name);
+      return;
+  }
+}
+
+function writeSlotVia(w: TextWriter, a: number, bx: number): void {
+  w.latin1('slot ');
+  w.uint(a);
+  w.latin1(' via ');
+  w.uint(bx);
 }
