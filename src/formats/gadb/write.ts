@@ -5,7 +5,8 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GadbRunSpans, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GadbStorageCode } from './type-codes.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
 import type { Gadb } from './types.ts';
@@ -31,9 +32,39 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   const items = gadbItemIndex(g);
   const errors = validateGadbWithItems(g, items).filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
+  const order = options.stringOrder ?? 'first-use';
+  // The common case (a file written by the first-use rule, or by scry, unchanged): when the items tile the block
+  // in key order, the file is laid out as if the first-use rule kept every item at its key, and the rule is
+  // confirmed while the record headers are written (the block cells are read beside them, in the output); only a
+  // model the rule would change is planned and laid out again.
+  if (order === 'first-use') {
+    const size = tiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
+    if (size >= 0) {
+      const out = layOut(g, items, undefined, size, littleEndianHost);
+      if (out) return out;
+    }
+  }
+  const plan = planGadbStringBlockWithItems(g, order, items);
+  return layOut(g, items, plan, plan.size, littleEndianHost)!;
+}
 
-  const plan = planGadbStringBlockWithItems(g, options.stringOrder ?? 'first-use', items);
+/** Size of the string block when its items tile it from 0 in key order (each key the sum of the sizes before it), else -1. */
+function tiledBlockSize(keys: Uint32Array, sizes: Uint32Array): number {
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== size) return -1;
+    size += sizes[i]!;
+  }
+  return size;
+}
+
+/**
+ * The file of `g` with its string block planned by `plan`, or, without a plan, with every item at its key (`size`:
+ * the block's size) provided the first-use rule agrees, else undefined.
+ */
+function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined, blockSize: number, littleEndianHost: boolean): Uint8Array<ArrayBuffer> | undefined {
   const remap = (key: number): number => {
+    if (!plan) return key;
     const i = items.of(key);
     return i >= 0 ? plan.newOffset[i]! : key;
   };
@@ -43,7 +74,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   const wrapper = g.container.kind === 'wrapped' ? GADB_WRAPPER_SIZE : 0;
   let recordBytes = 0;
   for (const c of categories) recordBytes += c.primaryCount * GADB_PRIMARY_HEADER_SIZE + c.secondaryCount * GADB_SECONDARY_HEADER_SIZE;
-  const valueSectionAt = wrapper + GADB_HEADER_SIZE + g.headerExtra.byteLength + 2 + g.headerString.byteLength + plan.size + d.count * GADB_DESCRIPTOR_SIZE;
+  const valueSectionAt = wrapper + GADB_HEADER_SIZE + g.headerExtra.byteLength + 2 + g.headerString.byteLength + blockSize + d.count * GADB_DESCRIPTOR_SIZE;
   const valueWords = 2 + (categories.length * GADB_CATEGORY_SIZE + recordBytes) / 4 + cellTotal + 1 + g.pairs.length;
   const total = valueSectionAt + valueWords * 4;
   // The size is known exactly, so the file is filled in place (no growth, no final copy); it is placed in its
@@ -57,7 +88,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   // Header (11 x u32).
   w.bytes(latin1Constant('GADB'));
   w.u32(header.version);
-  w.u32(plan.size);
+  w.u32(blockSize);
   w.u32(categories.length);
   w.u32(header.recordCount);
   w.u32(header.unk14);
@@ -72,8 +103,8 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
 
   // String block: the model's bytes as they are when every item keeps its key, else item by item.
   const { data, itemKeys, itemSizes } = g.strings;
-  if (plan.identity) {
-    w.bytes(data.subarray(0, plan.size));
+  if (!plan || plan.identity) {
+    w.bytes(data.subarray(0, blockSize));
   } else {
     for (let j = 0; j < plan.order.length; j++) {
       const i = plan.order[j]!;
@@ -88,7 +119,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   // little-endian).
   if (w.pos !== valueSectionAt) throw new Error(`gadb writer: value section at ${w.pos}, planned ${valueSectionAt}`);
   const words = littleEndianHost ? new Uint32Array(w.out.buffer, w.out.byteOffset + valueSectionAt, valueWords) : new Uint32Array(valueWords);
-  fillValueSection(g, words, plan, remap);
+  if (!fillValueSection(g, words, plan, remap)) return undefined;
   if (!littleEndianHost) for (let i = 0; i < valueWords; i++) w.dv.setUint32(valueSectionAt + i * 4, words[i]!, true);
   w.pos = total;
   return w.finish();
@@ -130,7 +161,7 @@ function writeDescriptors(w: FileCursor, d: Gadb['descriptors']): void {
  * copy, words between them included; headers and category entries are then written over those words from the
  * model's columns, and string-block references rewritten where the plan moves items.
  */
-function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, remap: (key: number) => number): void {
+function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | undefined, remap: (key: number) => number): boolean {
   const { records, categories, cells } = g;
   const starts = gadbRecordCellStarts(g);
   const { nameKey, cellCount } = records;
@@ -165,10 +196,12 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, rem
     }
   }
   if (runEnd > runFrom) flush();
-  // Pass 2: category entries and record headers from the columns.
+  // Pass 2: category entries and record headers from the columns (without a plan, the first-use check beside them).
+  const check = plan ? undefined : new FirstUseCheck(g);
   o = 2;
   rec = 0;
   for (const cat of categories) {
+    if (check && !(check.key(cat.nameKey) && check.key(cat.typeNameKey) && check.key(cat.unk08Key))) return false;
     words[o] = remap(cat.nameKey);
     words[o + 1] = remap(cat.typeNameKey);
     words[o + 2] = remap(cat.unk08Key);
@@ -180,15 +213,17 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, rem
     for (let i = 0; i < n; i++, rec++) {
       const h = i < cat.primaryCount ? PH : SH;
       const count = cellCount[rec]!;
-      if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = plan.identity ? nameKey[rec]! : remap(nameKey[rec]!);
+      if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = !plan || plan.identity ? nameKey[rec]! : remap(nameKey[rec]!);
       encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
+      if (check && !check.record(rec, h.nameAt >= 0, words, o + (h.size >> 2))) return false;
       o += (h.size >> 2) + count;
     }
   }
+  if (check && !check.done()) return false;
   // Trailer.
   words[o] = g.pairs.length >>> 1;
   words.set(g.pairs, o + 1);
-  if (plan.identity) return;
+  if (!plan || plan.identity) return true;
   // Pass 3: string-block references in the cells, where the plan moved items.
   const outStart = new Uint32Array(records.count);
   o = 2;
@@ -209,6 +244,72 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan, rem
       const it = items.of(cells[k]!);
       if (it >= 0) words[k + shift] = newOffset[it]!;
     }
+  }
+  return true;
+}
+
+/**
+ * The first-use rule's walk (`layout.ts`) over a model whose items tile the block in key order, fed in traversal
+ * order: each name and block cell must reference an item already laid out (below `size`) or the next one (at
+ * `size`), and every item must be reached; the same verdict as the planner's key-order walk. Block cells are read
+ * from the output words (the identity layout copies them unchanged), beside the record header just written.
+ */
+class FirstUseCheck {
+  private size: number;
+  private placed = 1;
+  private readonly n: number;
+  private readonly sizes: Uint32Array;
+  private readonly runs: GadbRunSpans;
+  private readonly records: Gadb['records'];
+
+  constructor(g: Gadb) {
+    this.sizes = g.strings.itemSizes;
+    this.n = this.sizes.length;
+    this.size = this.n > 0 ? this.sizes[0]! : 0;
+    this.runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
+    this.records = g.records;
+  }
+
+  /** A name referencing `key`, in traversal order; false when the rule would move an item. */
+  key(key: number): boolean {
+    if (key < this.size || this.n === 0) return true;
+    if (key !== this.size || this.placed >= this.n) return false;
+    this.size += this.sizes[this.placed++]!;
+    return true;
+  }
+
+  /** Record `rec`'s name (a secondary) and block cells (at `words[at]`), field by field in ascending hash order. */
+  record(rec: number, named: boolean, words: Uint32Array, at: number): boolean {
+    const { nameKey, descriptorCount, firstDescriptor, cellCount } = this.records;
+    if (named && !this.key(nameKey[rec]!)) return false;
+    const fields = descriptorCount[rec]!;
+    if (fields === 0 || this.n === 0) return true;
+    const runs = this.runs;
+    const u = runs.run(firstDescriptor[rec]!, fields);
+    const spans = runs.spans;
+    const own = cellCount[rec]!;
+    const sizes = this.sizes;
+    const n = this.n;
+    let size = this.size;
+    let placed = this.placed;
+    for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
+      const link = spans[q]!;
+      const stop = at + Math.min(own, link + spans[q + 1]!);
+      for (let k = at + link; k < stop; k++) {
+        const v = words[k]!;
+        if (v < size) continue;
+        if (v !== size || placed >= n) return false;
+        size += sizes[placed++]!;
+      }
+    }
+    this.size = size;
+    this.placed = placed;
+    return true;
+  }
+
+  /** True when the walk reached every item. */
+  done(): boolean {
+    return this.placed >= this.n;
   }
 }
 

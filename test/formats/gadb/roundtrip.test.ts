@@ -1,6 +1,6 @@
 /** Byte round-trip of the real sample, with checks that the writer rebuilds rather than copies, and never mutates. */
 import { describe, expect, it } from 'vitest';
-import { parseGadb, writeGadb, type Gadb } from '../../../src/formats/gadb/index.ts';
+import { parseGadb, verifyGadb, writeGadb, type Gadb } from '../../../src/formats/gadb/index.ts';
 import { describeDifference } from '../../../src/binary/hexdump.ts';
 import { loadFixture } from '../../support/fixtures.ts';
 
@@ -67,6 +67,31 @@ describe('GADB byte round-trip', () => {
     for (const k of blockCells) g.cells[k] = remap(g.cells[k]!);
     expectSameBytes(writeGadb(g), original);
     expectSameBytes(writeGadb(g, { stringOrder: 'model' }).subarray(0, 0x36), original.subarray(0, 0x36));
+  });
+
+  it('drops an item no name or cell references, and moves items first used out of key order', () => {
+    const names = (m: Gadb): string[] => Array.from(m.records.nameKey, (k) => String.fromCharCode(...m.strings.data.subarray(k, m.strings.data.indexOf(0, k))));
+    // Record "0" renamed to "1"'s item: the block still tiles in key order, but the "0" item is reached by nothing.
+    const g = parseGadb(original, { owned: true });
+    const k0 = g.records.nameKey[7]!;
+    const size0 = g.strings.itemSizes[g.strings.itemKeys.indexOf(k0)]!;
+    g.records.nameKey[7] = g.records.nameKey[12]!;
+    const dropped = parseGadb(writeGadb(g));
+    expect(dropped.strings.data.byteLength).toBe(g.strings.data.byteLength - size0);
+    expect(names(dropped)).toEqual(names(g));
+    expect(verifyGadb(dropped).filter((i) => i.severity === 'error')).toEqual([]);
+    // The first secondary's name swapped with the last record's: items out of first-use order, the block tiled.
+    const h = parseGadb(original, { owned: true });
+    const last = h.records.count - 1;
+    const first = h.categories[0]!.primaryCount;
+    const a = h.records.nameKey[first]!;
+    h.records.nameKey[first] = h.records.nameKey[last]!;
+    h.records.nameKey[last] = a;
+    expect(verifyGadb(h).map((i) => i.rule)).toContain('strings.firstUse');
+    const moved = parseGadb(writeGadb(h));
+    expect(names(moved)).toEqual(names(h));
+    expect(verifyGadb(moved).filter((i) => i.severity === 'error')).toEqual([]);
+    expect(writeGadb(h, { stringOrder: 'model' })).not.toEqual(writeGadb(h));
   });
 
   it('never mutates its argument', () => {
