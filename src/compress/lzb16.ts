@@ -82,15 +82,47 @@ export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: num
     const qEnd = pos + (qh & 0x3fff) + 1;
     if (qEnd > n) throw failAt(format, base + pos - 2, 'quantumHeader', `quantum of ${qEnd - pos} byte(s) runs past the payload (${n - pos} left)`);
     const outEnd = Math.min(end, op + LZB16_QUANTUM);
-    // The fast path takes a token when it cannot run out of input or output: literals and matches are copied in whole
-    // words, so each may write up to 7 bytes past its end, all inside the quantum's output and overwritten by the
+    // The fast paths take a token when it cannot run out of input or output: literals and matches are copied in whole
+    // words, so each may write up to 15 bytes past its end, all inside the quantum's output and overwritten by the
     // tokens that follow.
     const inFast = qEnd - FAST_INPUT_MARGIN;
     const outFast = outEnd - FAST_OUTPUT_MARGIN;
     while (op < outEnd) {
+      // The common shape, in a tight loop: 0–14 literals and a near match (4–18 bytes) at offset 4 or more inside
+      // the chunk. Literals are copied as 4 or 16 bytes and the match as 8 or 20, in words, with no loop: the bytes
+      // past each end lie inside the quantum's output and are overwritten by the tokens that follow (at offset ≥ 4
+      // each word reads only bytes already written).
+      while (pos <= inFast && op <= outFast) {
+        const t = payload[pos]!;
+        const lit = t & 15;
+        if (lit === 15 || t >= 0xf0) break;
+        const lp = pos + 1;
+        if (lit !== 0) {
+          ov.setUint32(op, pv.getUint32(lp, true), true);
+          if (lit > 4) {
+            ov.setUint32(op + 4, pv.getUint32(lp + 4, true), true);
+            ov.setUint32(op + 8, pv.getUint32(lp + 8, true), true);
+            ov.setUint32(op + 12, pv.getUint32(lp + 12, true), true);
+          }
+        }
+        const mp = lp + lit;
+        const o = op + lit;
+        const dist = payload[mp]! | (payload[mp + 1]! << 8);
+        if (dist < 4 || dist > o - start) break;
+        const from = o - dist;
+        ov.setUint32(o, ov.getUint32(from, true), true);
+        ov.setUint32(o + 4, ov.getUint32(from + 4, true), true);
+        if (t >= 0x50) {
+          ov.setUint32(o + 8, ov.getUint32(from + 8, true), true);
+          ov.setUint32(o + 12, ov.getUint32(from + 12, true), true);
+          ov.setUint32(o + 16, ov.getUint32(from + 16, true), true);
+        }
+        pos = mp + 2;
+        op = o + (t >> 4) + 4;
+      }
       const tokenAt = pos;
       if (pos <= inFast && op <= outFast) {
-        // The verified shapes (literals without a 0xFF chain, a near or long match at offset 4 or more, not
+        // The other verified shapes (literals without a 0xFF chain, a near or long match at offset 4 or more, not
         // reaching before the chunk or past the output); anything else goes through the careful path below.
         const opAt = op;
         const t = payload[pos++]!;

@@ -259,6 +259,40 @@ describe('LZB16 decoder against a byte-at-a-time reading of the grammar (propert
   });
 });
 
+describe('LZB16 decoder on token streams of every near shape (property)', () => {
+  // Streams written token by token: 0–14 literals, near matches of 4–18 bytes at any offset (1–7 overlap their own
+  // output), now and then a long match; decoded into the middle of a buffer, compared with the byte-at-a-time reading.
+  const tokens = fc.array(
+    fc.record({ lit: fc.integer({ min: 0, max: 14 }), len: fc.oneof(fc.integer({ min: 4, max: 18 }), fc.integer({ min: 19, max: 60 })), dist: fc.integer({ min: 1, max: 400 }), byte: fc.integer({ min: 0, max: 255 }) }),
+    { minLength: 1, maxLength: 300 },
+  );
+  it('gives the bytes of the reference and writes nothing outside its range', () => {
+    fc.assert(
+      fc.property(tokens, (list) => {
+        const body: number[] = [];
+        let produced = 0;
+        for (const t of list) {
+          const lit = produced === 0 ? Math.max(1, t.lit) : t.lit;
+          const dist = Math.min(t.dist, produced + lit);
+          if (produced + lit + t.len > 0x4000) break;
+          body.push((lit & 15) | ((t.len <= 18 ? t.len - 4 : 15) << 4));
+          for (let k = 0; k < lit; k++) body.push((t.byte + k * 37) & 0xff);
+          if (t.len > 18) body.push(t.len - 19);
+          body.push(dist & 0xff, dist >> 8);
+          produced += lit + t.len;
+        }
+        const stream = Uint8Array.from([0x8c, 0x02, (body.length - 1) >> 8, (body.length - 1) & 0xff, ...body]);
+        const expected = referenceDecode(stream, produced) as Uint8Array;
+        const target = new Uint8Array(produced + 64).fill(0xee);
+        decodeLzb16Into(stream, target, 32, produced);
+        expect(Buffer.from(target.subarray(32, 32 + produced)).equals(Buffer.from(expected))).toBe(true);
+        expect(target.subarray(0, 32).every((b) => b === 0xee) && target.subarray(32 + produced).every((b) => b === 0xee)).toBe(true);
+      }),
+      { seed: propertySeed(), numRuns: 200 },
+    );
+  });
+});
+
 describe('Kraken through ooz-wasm (optional)', () => {
   it('decodes the two real Kraken chunks', async () => {
     const decoder = new ChunkDecoder();
