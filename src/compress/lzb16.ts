@@ -82,16 +82,16 @@ export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: num
     const qEnd = pos + (qh & 0x3fff) + 1;
     if (qEnd > n) throw failAt(format, base + pos - 2, 'quantumHeader', `quantum of ${qEnd - pos} byte(s) runs past the payload (${n - pos} left)`);
     const outEnd = Math.min(end, op + LZB16_QUANTUM);
-    // The fast paths take a token when it cannot run out of input or output: literals and matches are copied in whole
-    // words, so each may write up to 15 bytes past its end, all inside the quantum's output and overwritten by the
+    // The fast path takes a token when it cannot run out of input or output: literals and matches are copied in whole
+    // words, so each may write up to 7 bytes past its end, all inside the quantum's output and overwritten by the
     // tokens that follow.
     const inFast = qEnd - FAST_INPUT_MARGIN;
     const outFast = outEnd - FAST_OUTPUT_MARGIN;
     while (op < outEnd) {
       // The common shape, in a tight loop: 0–14 literals and a near match (4–18 bytes) at offset 4 or more inside
-      // the chunk. Literals are copied as 4 or 16 bytes and the match as 8 or 20, in words, with no loop: the bytes
-      // past each end lie inside the quantum's output and are overwritten by the tokens that follow (at offset ≥ 4
-      // each word reads only bytes already written).
+      // the chunk. Literals are copied as 16 bytes and the match as 20, in words: the bytes past each end lie inside
+      // the quantum's output and are overwritten by the tokens that follow (offsets ≥ 4 read only bytes already
+      // written).
       while (pos <= inFast && op <= outFast) {
         const t = payload[pos]!;
         const lit = t & 15;
@@ -258,10 +258,13 @@ const FAST_OUTPUT_MARGIN = 40;
 export function encodeLzb16(data: Uint8Array): Uint8Array | undefined {
   const n = data.length;
   if (n === 0 || n > LZB16_QUANTUM) return undefined;
-  const out = new Uint8Array(n + (n >> 3) + 16);
+  // Tokens go to a scratch buffer reused across calls; only the result is allocated, at its size.
+  const out = ENCODER_OUT;
+  const cap = n + (n >> 3) + 16;
   out[0] = 0x8c;
   out[1] = LZB16_STREAM_ID;
   let o = 4;
+  const dv = new DataView(data.buffer, data.byteOffset, n);
   // Last position + 1 (0: none) of each hash of 4 bytes; positions fit u16 (a chunk is at most 16 KiB).
   const head = ENCODER_HEAD.fill(0);
   const last = n - 4;
@@ -271,21 +274,33 @@ export function encodeLzb16(data: Uint8Array): Uint8Array | undefined {
   // does: incompressible stretches cost a fraction of a hash per byte.
   let misses = 0;
   while (i <= last) {
-    const seq = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
+    const seq = dv.getUint32(i, true) | 0;
     const h = Math.imul(seq, 0x9e3779b1) >>> 20;
     const cand = head[h]! - 1;
     head[h] = i + 1;
-    if (cand < 0 || (data[cand]! | (data[cand + 1]! << 8) | (data[cand + 2]! << 16) | (data[cand + 3]! << 24)) !== seq) {
+    if (cand < 0 || (dv.getUint32(cand, true) | 0) !== seq) {
       i += 1 + (misses++ >> 5);
       continue;
     }
     misses = 0;
     let len = 4;
     const maxLen = Math.min(n - i, LZB16_MAX_MATCH);
-    while (len < maxLen && data[cand + len] === data[i + len]) len++;
+    // four bytes at a time: the first differing byte is the lowest set byte of the XOR (little-endian words)
+    for (;;) {
+      if (len + 4 > maxLen) {
+        while (len < maxLen && data[cand + len] === data[i + len]) len++;
+        break;
+      }
+      const x = dv.getUint32(cand + len, true) ^ dv.getUint32(i + len, true);
+      if (x !== 0) {
+        len += (31 - Math.clz32(x & -x)) >> 3;
+        break;
+      }
+      len += 4;
+    }
     // One token: the literals since `anchor`, then the match (code 15 + extension byte past 18).
     const lit = i - anchor;
-    if (lit > 269 || o + lit + 6 > out.length) return undefined;
+    if (lit > 269 || o + lit + 6 > cap) return undefined;
     const code = len <= 18 ? len - 4 : 15;
     out[o++] = (lit >= 15 ? 15 : lit) | (code << 4);
     if (lit >= 15) out[o++] = lit - 15;
@@ -299,13 +314,13 @@ export function encodeLzb16(data: Uint8Array): Uint8Array | undefined {
     // The position two before the match's end, so that a repeat of its tail is found.
     if (i - 2 <= last) {
       const k = i - 2;
-      head[Math.imul(data[k]! | (data[k + 1]! << 8) | (data[k + 2]! << 16) | (data[k + 3]! << 24), 0x9e3779b1) >>> 20] = k + 1;
+      head[Math.imul(dv.getUint32(k, true) | 0, 0x9e3779b1) >>> 20] = k + 1;
     }
   }
   if (anchor < n) {
     // The final literals, without a match.
     const lit = n - anchor;
-    if (lit > 269 || o + lit + 2 > out.length) return undefined;
+    if (lit > 269 || o + lit + 2 > cap) return undefined;
     out[o++] = lit >= 15 ? 15 : lit;
     if (lit >= 15) out[o++] = lit - 15;
     out.set(data.subarray(anchor, n), o);
@@ -321,3 +336,5 @@ export function encodeLzb16(data: Uint8Array): Uint8Array | undefined {
 /** The longest match the encoder emits: code 15, extension byte 0x7E (0x7F is an open hypothesis). */
 const LZB16_MAX_MATCH = 0x7e + 19;
 const ENCODER_HEAD = new Uint16Array(4096);
+/** Room for the tokens of the largest chunk the encoder takes (it gives up before writing more). */
+const ENCODER_OUT = new Uint8Array(LZB16_QUANTUM + (LZB16_QUANTUM >> 3) + 16);
