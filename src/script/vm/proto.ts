@@ -280,10 +280,25 @@ class Decoder {
   }
 }
 
+/**
+ * The JavaScript engine's internalized copy of `s` (a property name is one). Two internalized strings are equal
+ * exactly when they are the same object, so a table key from a constant compares by identity with the same
+ * constant elsewhere — and with the string literals of the JavaScript tier's code — instead of by its characters.
+ */
+function internalized(s: string): string {
+  const o: Record<string, 0> = {};
+  o[s] = 0;
+  for (const key in o) return key;
+  return s;
+}
+
 /** Decodes a function and its children. `path` is its position in the chunk. */
 export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main'): Proto {
   const protos = fn.children.map((c, i) => decodeFunction(c, chunk, `${path}/${i}`));
-  const k: LuaValue[] = fn.constants.map((c) => constantValue(c));
+  const k: LuaValue[] = fn.constants.map((c) => {
+    const v = constantValue(c);
+    return typeof v === 'string' ? internalized(v) : v;
+  });
   const kv: LuaValue[] = k.map((v) => (typeof v === 'number' ? NUM : v));
   const kn = new Float64Array(k.length);
   for (let i = 0; i < k.length; i++) {
