@@ -111,8 +111,9 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
     }
   }
   // The run checks depend on (first, n) alone: a record whose run passed passes (runs by first descriptor: n + 1).
-  const passed = new Int32Array(d.count + 1);
-  for (let r = runsValid(g) ? records.count : 0; r < records.count; r++) {
+  const valid = runsValid(g);
+  const passed = new Int32Array(valid ? 0 : d.count + 1);
+  for (let r = valid ? records.count : 0; r < records.count; r++) {
     const first = records.firstDescriptor[r]!;
     const n = records.descriptorCount[r]!;
     if (first <= d.count && passed[first] === n + 1) continue;

@@ -282,13 +282,14 @@ class Verifier {
       otherRuns: new Map(),
       shapes: new Map(),
       flaggedOrders: new Map(),
-      recordRun: new Int32Array(records.count),
+      recordRun: new Int32Array(largestCategory(g)),
+      recordBase: 0,
       badBlocks: 0,
       badLinks: 0,
     };
-    // Per record: hash of its name (secondaries), -1 when it cannot be hashed, -2 when it is no text item.
-    const nameHash = new Float64Array(records.count);
-    nameHashes(g, this.map, nameHash);
+    // Per record of the current category: hash of its name (secondaries), -1 when it cannot be hashed, -2 when it
+    // is no text item (a primary, or a name that is no item).
+    const nameHash = new Float64Array(state.recordRun.length);
     const linkTables = { catTotal, catPrimary, structures };
     for (let c = 0, r = 0; c < nc; c++) {
       const cat = categories[c]!;
@@ -298,9 +299,11 @@ class Verifier {
       this.mark(cat.unk08Key, GadbItemKind.Text);
       const firstSecondary = r + cat.primaryCount;
       const end = firstSecondary + cat.secondaryCount;
+      state.recordBase = r;
       markTexts(records.nameKey, firstSecondary, end, this.map, kinds);
-      const bad = nameOrder(nameHash, firstSecondary, end);
-      if (bad >= 0) this.nameOrderFindings(c, firstSecondary, end, nameHash);
+      nameHashes(g, this.map, nameHash, r, firstSecondary, end);
+      const bad = nameOrder(nameHash, firstSecondary - r, end - r);
+      if (bad >= 0) this.nameOrderFindings(c, firstSecondary, end, nameHash, r);
       if (recordRuns(this, state, r, end) > 0) this.runFindings(c, r, end, state);
       recordCells(g, this.starts, state, r, end, this.map, kinds, linkTables);
       if (state.badBlocks > 0) this.blockFindings(r, end, state);
@@ -342,14 +345,14 @@ class Verifier {
     }
   }
 
-  /** The findings of the secondaries `[from, to)` of category `c` whose names are unhashable or out of order. */
-  private nameOrderFindings(c: number, from: number, to: number, nameHash: Float64Array): void {
+  /** The findings of the secondaries `[from, to)` of category `c` (first record `base`) whose names are unhashable or out of order. */
+  private nameOrderFindings(c: number, from: number, to: number, nameHash: Float64Array, base: number): void {
     const { nameKey } = this.g.records;
     const catName = this.g.categories[c]!.nameKey;
     this.phase = 'categories';
     let prev = -1;
     for (let r = from; r < to; r++) {
-      const h = nameHash[r]!;
+      const h = nameHash[r - base]!;
       if (h === -2) continue;
       if (h === -1) {
         this.add('info', 'records.sortUnchecked', `/records[${r}]/name`, `cannot hash record name ${JSON.stringify(this.nameText(nameKey[r]!))} (unknown P919 characters); its order is not checked`, this.recordOffset(r));
@@ -375,7 +378,7 @@ class Verifier {
         if (own !== 0) this.add('error', 'slots.cellCount', `/records[${r}]/cellCount`, `zero-field record owns ${own} cells`, this.recordOffset(r, 4));
         continue;
       }
-      const rn = state.runs[state.recordRun[r]!]!;
+      const rn = state.runs[state.recordRun[r - state.recordBase]!]!;
       if (rn.ok && own !== rn.cellCount) {
         const native = (records.flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0;
         this.add(native ? 'info' : 'error', 'slots.cellCount', `/records[${r}]/cellCount`, `record owns ${own} cells; its run's slot rule needs ${rn.cellCount}`, this.recordOffset(r, 4), native ? 'H-REC-FLAGS' : undefined);
@@ -395,7 +398,7 @@ class Verifier {
     this.phase = 'cells';
     for (let r = from; r < to; r++) {
       if (records.descriptorCount[r] === 0) continue;
-      const rn = state.runs[state.recordRun[r]!]!;
+      const rn = state.runs[state.recordRun[r - state.recordBase]!]!;
       const base = this.starts[r]!;
       const own = records.cellCount[r]!;
       for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
@@ -413,7 +416,7 @@ class Verifier {
     const ls = state.linkSpans.spans;
     for (let r = from; r < to; r++) {
       if (records.descriptorCount[r] === 0) continue;
-      const rn = state.runs[state.recordRun[r]!]!;
+      const rn = state.runs[state.recordRun[r - state.recordBase]!]!;
       const base = this.starts[r]!;
       const own = records.cellCount[r]!;
       for (let q = rn.linkFrom; q < rn.linkTo; q += 3) {
@@ -797,8 +800,10 @@ interface RunState {
   otherRuns: Map<number, number>;
   shapes: Map<number, number[]>;
   flaggedOrders: Map<RunOrder, number>;
-  /** Run id of each record (records without fields: unused). */
+  /** Run id of each record of the current category, at `r - recordBase` (records without fields: unused). */
   recordRun: Int32Array;
+  /** Global index of the current category's first record. */
+  recordBase: number;
   /** What `recordCells` counted in the last records it read: block cells that are no item key, links that fail. */
   badBlocks: number;
   badLinks: number;
@@ -812,35 +817,37 @@ interface LinkTables {
 }
 
 /**
- * P919 of every secondary's name into `out` (-1: a byte of unknown table value; -2: the key is no text item or has
- * no NUL inside its item); primaries get -2.
+ * P919 of the names of the secondaries `[from, to)` into `out[r - base]` (-1: a byte of unknown table value; -2:
+ * the key is no text item or has no NUL inside its item); the category's primaries `[base, from)` get -2.
  */
-function nameHashes(g: Gadb, items: GadbItemIndex, out: Float64Array): void {
-  out.fill(-2);
-  const { categories, records, strings } = g;
-  const { nameKey } = records;
-  const { data, itemSizes } = strings;
+function nameHashes(g: Gadb, items: GadbItemIndex, out: Float64Array, base: number, from: number, to: number): void {
+  out.fill(-2, 0, to - base);
+  const { nameKey } = g.records;
+  const { data, itemSizes } = g.strings;
   const values = DEFAULT_P919_TABLE.values;
-  for (let c = 0, r = 0; c < categories.length; c++) {
-    const cat = categories[c]!;
-    r += cat.primaryCount;
-    for (let end = r + cat.secondaryCount; r < end; r++) {
-      const key = nameKey[r]!;
-      const i = items.of(key);
-      if (i < 0) continue;
-      const stop = key + itemSizes[i]!;
-      let h = 0;
-      let p = key;
-      let hashable = true;
-      for (; p < stop; p++) {
-        const b = data[p]!;
-        if (b === 0) break;
-        if (HASHABLE[b] === 0) hashable = false;
-        h = (Math.imul(h, 919) + values[b]!) | 0;
-      }
-      if (p < stop) out[r] = hashable ? h >>> 0 : -1;
+  for (let r = from; r < to; r++) {
+    const key = nameKey[r]!;
+    const i = items.of(key);
+    if (i < 0) continue;
+    const stop = key + itemSizes[i]!;
+    let h = 0;
+    let p = key;
+    let hashable = true;
+    for (; p < stop; p++) {
+      const b = data[p]!;
+      if (b === 0) break;
+      if (HASHABLE[b] === 0) hashable = false;
+      h = (Math.imul(h, 919) + values[b]!) | 0;
     }
+    if (p < stop) out[r - base] = hashable ? h >>> 0 : -1;
   }
+}
+
+/** The most records a category holds. */
+function largestCategory(g: Gadb): number {
+  let most = 0;
+  for (const c of g.categories) most = Math.max(most, c.primaryCount + c.secondaryCount);
+  return most;
 }
 
 /** Index of the first secondary in `[from, to)` out of order or unhashable, or -1 (names that are no text are skipped). */
@@ -873,6 +880,7 @@ function markTexts(nameKey: Uint32Array, from: number, to: number, items: GadbIt
 function recordRuns(v: Verifier, state: RunState, from: number, to: number): number {
   const { firstDescriptor, descriptorCount, cellCount, flags } = v.g.records;
   const recordRun = state.recordRun;
+  const base = state.recordBase;
   const runs = state.runs;
   let suspect = 0;
   let refShape = -1;
@@ -891,7 +899,7 @@ function recordRuns(v: Verifier, state: RunState, from: number, to: number): num
       id = v.runOf(state, first, n, (flags[r]! & FLAG_NATIVE_STRUCTURE) !== 0);
       lastKey = key;
     }
-    recordRun[r] = id;
+    recordRun[r - base] = id;
     const rn = runs[id]!;
     if ((rn.ok && own !== rn.cellCount) || rn.maxEnd > own) suspect++;
     if (refShape < 0) refShape = rn.shape;
@@ -910,6 +918,7 @@ function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number
   const cells = g.cells;
   const runs = state.runs;
   const recordRun = state.recordRun;
+  const first = state.recordBase;
   const bs = state.blockSpans.spans;
   const ls = state.linkSpans.spans;
   const kindByType = GADB_ITEM_KIND_BY_TYPE_BYTE;
@@ -919,7 +928,7 @@ function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number
   let badLinks = 0;
   for (let r = from; r < to; r++) {
     if (descriptorCount[r] === 0) continue;
-    const rn = runs[recordRun[r]!]!;
+    const rn = runs[recordRun[r - first]!]!;
     const base = starts[r]!;
     const own = cellCount[r]!;
     for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
