@@ -85,6 +85,51 @@ export function runCompiled(L: LuaThread, ci: CallInfo, pc: number, rt: JitRunti
 
 const { Op } = protoModule;
 
+type CallLua = (L: LuaThread, f: InstanceType<typeof valueModule.LuaClosure>, ra: number, na: number, nres: number, depth: number) => number;
+const callLuaOf = new WeakMap<JitRuntime, CallLua>();
+
+/**
+ * Compiled code's call of a Lua closure `f` in slot `ra` with `na` arguments, `nres` results wanted, from compiled
+ * code `depth` calls deep: pushes its frame (a compiled callee with fixed parameters whose frame fits the stack:
+ * pushLuaFrame's work inline) and runs its compiled code as a JavaScript call. Returns {@link JIT_RETURNED} when it
+ * returned (results in place), else what the calling compiled code returns ({@link JIT_YIELD}, {@link JIT_FRAMES}).
+ * One function for every call site keeps the generated code small (V8 optimizes a small function sooner, and
+ * inlines this one into it).
+ */
+function callLuaFor(rt: JitRuntime): CallLua {
+  let fn = callLuaOf.get(rt);
+  if (fn !== undefined) return fn;
+  const { pushLuaFrame, jitOf } = rt;
+  fn = (L, f, ra, na, nres, depth) => {
+    const q = f.p;
+    let g = q.jit;
+    let nci: CallInfo;
+    const sv = L.sv;
+    const fb = ra + 1;
+    const ftop = fb + q.frameSize;
+    if (g !== null && !q.isVararg && ftop <= sv.length && depth < MAX_NESTED && L.hookMask === 0) {
+      for (let i = fb + (na < q.numparams ? na : q.numparams); i < ftop; i++) sv[i] = undefined;
+      nci = L.pushCi();
+      nci.func = ra;
+      nci.base = fb;
+      nci.top = ftop;
+      nci.cl = f;
+      nci.hf = null;
+      nci.pc = 0;
+      nci.nresults = nres;
+      nci.nargs = na;
+    } else {
+      nci = pushLuaFrame(L, f, ra, na, nres);
+      g = depth < MAX_NESTED ? jitOf(L, q) : null;
+      if (g === null) return JIT_FRAMES;
+    }
+    const x = g(L, nci, nci.base, 0, depth + 1);
+    return x === JIT_RETURNED || x === JIT_YIELD ? x : JIT_FRAMES;
+  };
+  callLuaOf.set(rt, fn);
+  return fn;
+}
+
 let available: boolean | null = null;
 
 /** Whether this JavaScript environment lets scry compile code (`new Function`; a strict CSP forbids it). */
@@ -496,8 +541,8 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
   // seconds over one near it: unoptimized, compiled code runs slower than the interpreter, so such a function is left
   // to the interpreter (measured: the strings program's 99 KB main chunk ran 3x slower compiled)
   if (body.length > MAX_SOURCE) return null;
-  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'pushLuaFrame', 'jitOf', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
-  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, rt.pushLuaFrame, rt.jitOf, metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
+  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
+  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, callLuaFor(rt), metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
 }
 
 /** JavaScript for the instructions of one function (registers in locals, see {@link compileProto}). */
@@ -722,14 +767,7 @@ class Lower {
         const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { full = true; out = ${pc + 4}; break run; } steps -= ${r - 1};`;
         return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ${sync} ` +
           `if (f instanceof HostFunction) { const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
-          (tail ? '' : `else if (f instanceof LuaClosure) { const q = f.p; let g = q.jit; let nci; ` +
-          // a compiled callee with fixed parameters whose frame fits the stack: pushLuaFrame's work inline
-          `const na = ${nargs}; const fb = ra + 1; const ftop = fb + q.frameSize; ` +
-          `if (g !== null && !q.isVararg && ftop <= sv.length && depth < ${MAX_NESTED} && L.hookMask === 0) { ` +
-          `for (let i = fb + (na < q.numparams ? na : q.numparams); i < ftop; i++) sv[i] = undefined; ` +
-          `nci = L.pushCi(); nci.func = ra; nci.base = fb; nci.top = ftop; nci.cl = f; nci.hf = null; nci.pc = 0; nci.nresults = ${c - 1}; nci.nargs = na; } ` +
-          `else { nci = pushLuaFrame(L, f, ra, na, ${c - 1}); g = depth < ${MAX_NESTED} ? jitOf(L, q) : null; if (g === null) return ${JIT_FRAMES}; } ` +
-          `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } `) +
+          (tail ? '' : `else if (f instanceof LuaClosure) { const x = callLua(L, f, ra, ${nargs}, ${c - 1}, depth); if (x !== ${JIT_RETURNED}) return x; sn = L.sn; } `) +
           `else ${bail} ${after} }`;
       }
       case Op.TFORLOOP_J: case Op.TFORLOOP_S: {
@@ -743,8 +781,7 @@ class Lower {
         const reload = [...this.used].filter((x) => x >= cb || this.captured.has(x)).sort((x, y) => x - y).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
         const call = `{ ${spill} ci.pc = ${pc}; vm.steps = steps; const ra = base + ${cb}; const fw = vm.frameWrites; L.top = ra + 3; ` +
           `if (f instanceof HostFunction) { const n = callHost(L, f, ra, 2, ${nres}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; for (let i = n; i < ${nres}; i++) sv[ra + i] = undefined; } ` +
-          `else { const nci = pushLuaFrame(L, f, ra, 2, ${nres}); const g = depth < ${MAX_NESTED} ? jitOf(L, f.p) : null; if (g === null) return ${JIT_FRAMES}; ` +
-          `const x = g(L, nci, nci.base, 0, depth + 1); if (x !== ${JIT_RETURNED}) return x === ${JIT_YIELD} ? ${JIT_YIELD} : ${JIT_FRAMES}; sn = L.sn; } ` +
+          `else { const x = callLua(L, f, ra, 2, ${nres}, depth); if (x !== ${JIT_RETURNED}) return x; sn = L.sn; } ` +
           `${reload} steps = vm.steps; if (L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} leave = true; } }`;
         return `{ let leave = false; v${cb} = v${a}; n${cb} = n${a}; v${cb + 1} = v${a + 1}; n${cb + 1} = n${a + 1}; v${cb + 2} = v${a + 2}; n${cb + 2} = n${a + 2}; const f = v${cb}; ` +
           `if (f === vm.nextFn && v${cb + 1} instanceof LuaTable) { const r = v${cb + 1}.next(${this.val(cb + 2, new Set())}, vm.nextOut); if (r === undefined) ${bail} ` +
