@@ -218,6 +218,82 @@ function identityPlan(keys: Uint32Array, items: GadbItemIndex, size: number): Ga
   return { order, newOffset, items, size, identity: true };
 }
 
+/** @internal Size of the string block when its items tile it from 0 in key order (each key the sum of the sizes before it), else -1. */
+export function gadbTiledBlockSize(keys: Uint32Array, sizes: Uint32Array): number {
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== size) return -1;
+    size += sizes[i]!;
+  }
+  return size;
+}
+
+/**
+ * @internal The first-use rule's key-order walk (`firstUseInKeyOrder`) over a model whose items tile the block in
+ * key order (`gadbTiledBlockSize`), fed by a caller that walks the records anyway, in traversal order: each name
+ * and block cell must reference an item already laid out (below `size`) or the next one (at `size`), and every
+ * item must be reached; the same verdict as the planner's. The writer reads the block cells from its output beside
+ * the record header it just wrote, the verifier beside its own checks of the same cells.
+ */
+export class GadbFirstUseCheck {
+  private size: number;
+  private placed = 1;
+  private readonly n: number;
+  private readonly sizes: Uint32Array;
+  private readonly runs: GadbRunSpans;
+  private readonly records: Gadb['records'];
+
+  constructor(g: Gadb) {
+    this.sizes = g.strings.itemSizes;
+    this.n = this.sizes.length;
+    this.size = this.n > 0 ? this.sizes[0]! : 0;
+    this.runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
+    this.records = g.records;
+  }
+
+  /** A name referencing `key`, in traversal order; false when the rule would move an item. */
+  key(key: number): boolean {
+    if (key < this.size || this.n === 0) return true;
+    if (key !== this.size || this.placed >= this.n) return false;
+    this.size += this.sizes[this.placed++]!;
+    return true;
+  }
+
+  /** Record `rec`'s name (a secondary) and block cells (its cells at `words[at]`), field by field in ascending hash order. */
+  record(rec: number, named: boolean, words: Uint32Array, at: number): boolean {
+    const { nameKey, descriptorCount, firstDescriptor, cellCount } = this.records;
+    if (named && !this.key(nameKey[rec]!)) return false;
+    const fields = descriptorCount[rec]!;
+    if (fields === 0 || this.n === 0) return true;
+    const runs = this.runs;
+    const u = runs.run(firstDescriptor[rec]!, fields);
+    const spans = runs.spans;
+    const own = cellCount[rec]!;
+    const sizes = this.sizes;
+    const n = this.n;
+    let size = this.size;
+    let placed = this.placed;
+    for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
+      const link = spans[q]!;
+      const stop = at + Math.min(own, link + spans[q + 1]!);
+      for (let k = at + link; k < stop; k++) {
+        const v = words[k]!;
+        if (v < size) continue;
+        if (v !== size || placed >= n) return false;
+        size += sizes[placed++]!;
+      }
+    }
+    this.size = size;
+    this.placed = placed;
+    return true;
+  }
+
+  /** True when the walk reached every item. */
+  done(): boolean {
+    return this.placed >= this.n;
+  }
+}
+
 /** The state of a string-block plan (see `planGadbStringBlockWithItems`). */
 class StringPlanner {
   /** Bytes laid out so far. */

@@ -21,7 +21,7 @@
 import type { Issue } from '../../binary/errors.ts';
 import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
 import { parseGadbOnHost, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, GADB_DESCRIPTOR_SIZE, HOST_LITTLE_ENDIAN } from './parse.ts';
-import { GadbRunSpans, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
+import { GadbFirstUseCheck, GadbRunSpans, gadbCellTotal, gadbTiledBlockSize, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbRunSlots, assignGadbSortedRunSlots, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
@@ -116,6 +116,8 @@ class Verifier {
   private linkScratch = new Int32Array(64);
   private readonly lists = new Map<Phase, IssueList>(PHASES.map((p) => [p, new IssueList()]));
   private phase: Phase = 'header';
+  /** Set by `records`: the first-use rule, walked beside the cell checks, keeps every item at its key. */
+  private firstUseKeepsKeys = false;
 
   constructor(g: Gadb, layout: GadbLayout | undefined, items: GadbItemIndex) {
     this.g = g;
@@ -284,6 +286,7 @@ class Verifier {
       flaggedOrders: new Map(),
       recordRun: new Int32Array(largestCategory(g)),
       recordBase: 0,
+      firstUse: gadbTiledBlockSize(g.strings.itemKeys, g.strings.itemSizes) >= 0 ? new GadbFirstUseCheck(g) : undefined,
       badBlocks: 0,
       badLinks: 0,
     };
@@ -300,16 +303,19 @@ class Verifier {
       const firstSecondary = r + cat.primaryCount;
       const end = firstSecondary + cat.secondaryCount;
       state.recordBase = r;
+      const fu = state.firstUse;
+      if (fu && !(fu.key(cat.nameKey) && fu.key(cat.typeNameKey) && fu.key(cat.unk08Key))) state.firstUse = undefined;
       markTexts(records.nameKey, firstSecondary, end, this.map, kinds);
       nameHashes(g, this.map, nameHash, r, firstSecondary, end);
       const bad = nameOrder(nameHash, firstSecondary - r, end - r);
       if (bad >= 0) this.nameOrderFindings(c, firstSecondary, end, nameHash, r);
       if (recordRuns(this, state, r, end) > 0) this.runFindings(c, r, end, state);
-      recordCells(g, this.starts, state, r, end, this.map, kinds, linkTables);
+      recordCells(g, this.starts, state, r, firstSecondary, end, this.map, kinds, linkTables);
       if (state.badBlocks > 0) this.blockFindings(r, end, state);
       if (state.badLinks > 0) this.linkFindings(r, end, state, linkTables);
       r = end;
     }
+    this.firstUseKeepsKeys = state.firstUse?.done() ?? false;
     this.phase = 'runs';
     if (state.flaggedOrders.size > 0) {
       const parts = [...state.flaggedOrders].map(([order, count]) => `${count} run(s) "${order}"`);
@@ -637,7 +643,8 @@ class Verifier {
         if (prev >= 0) this.add('error', 'strings.duplicate', itemPath(key), `${KIND_NAMES[kind]} value stored again (first at sb+0x${prev.toString(16)})`, this.itemOffset(key), kind === GadbItemKind.Text ? 'H-SB-TEXT-POOL' : undefined);
       }
     }
-    // First-use order [V].
+    // First-use order [V] (usually confirmed during the pass over the records).
+    if (this.firstUseKeepsKeys) return;
     const plan = planGadbStringBlockWithItems(g, 'first-use', this.map);
     if (plan.identity) return;
     for (let i = 0; i < n; i++) {
@@ -804,6 +811,8 @@ interface RunState {
   recordRun: Int32Array;
   /** Global index of the current category's first record. */
   recordBase: number;
+  /** The first-use walk fed by the pass over the records while it agrees with the block's key order, else undefined. */
+  firstUse: GadbFirstUseCheck | undefined;
   /** What `recordCells` counted in the last records it read: block cells that are no item key, links that fail. */
   badBlocks: number;
   badLinks: number;
@@ -909,11 +918,11 @@ function recordRuns(v: Verifier, state: RunState, from: number, to: number): num
 }
 
 /**
- * The cells of records `[from, to)`, each record once: marks the kinds of the items its block cells reference and
- * counts those that are no item key (`state.badBlocks`), and counts its link cells that resolve to nothing or land
- * on the unexpected side (`state.badLinks`).
+ * The cells of records `[from, to)` (secondaries from `firstSecondary`), each record once: marks the kinds of the
+ * items its block cells reference and counts those that are no item key (`state.badBlocks`), counts its link cells
+ * that resolve to nothing or land on the unexpected side (`state.badLinks`), and feeds the first-use walk.
  */
-function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number, to: number, items: GadbItemIndex, kinds: Uint8Array, t: LinkTables): void {
+function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number, firstSecondary: number, to: number, items: GadbItemIndex, kinds: Uint8Array, t: LinkTables): void {
   const { descriptorCount, cellCount } = g.records;
   const cells = g.cells;
   const runs = state.runs;
@@ -926,10 +935,12 @@ function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number
   const nc = catTotal.length;
   let badBlocks = 0;
   let badLinks = 0;
+  let firstUse = state.firstUse;
   for (let r = from; r < to; r++) {
+    const base = starts[r]!;
+    if (firstUse && !firstUse.record(r, r >= firstSecondary, cells, base)) firstUse = undefined;
     if (descriptorCount[r] === 0) continue;
     const rn = runs[recordRun[r - first]!]!;
-    const base = starts[r]!;
     const own = cellCount[r]!;
     for (let q = rn.blockFrom; q < rn.blockTo; q += 3) {
       const link = bs[q]!;
@@ -957,6 +968,7 @@ function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number
       }
     }
   }
+  state.firstUse = firstUse;
   state.badBlocks = badBlocks;
   state.badLinks = badLinks;
 }

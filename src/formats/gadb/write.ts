@@ -5,8 +5,7 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { GadbRunSpans, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
-import { GadbStorageCode } from './type-codes.ts';
+import { GadbFirstUseCheck, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
 import type { Gadb } from './types.ts';
@@ -38,7 +37,7 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   // confirmed while the record headers are written (the block cells are read beside them, in the output); only a
   // model the rule would change is planned and laid out again.
   if (order === 'first-use') {
-    const size = tiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
+    const size = gadbTiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
     if (size >= 0) {
       const out = layOut(g, items, undefined, size, littleEndianHost);
       if (out) return out;
@@ -46,16 +45,6 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   }
   const plan = planGadbStringBlockWithItems(g, order, items);
   return layOut(g, items, plan, plan.size, littleEndianHost)!;
-}
-
-/** Size of the string block when its items tile it from 0 in key order (each key the sum of the sizes before it), else -1. */
-function tiledBlockSize(keys: Uint32Array, sizes: Uint32Array): number {
-  let size = 0;
-  for (let i = 0; i < keys.length; i++) {
-    if (keys[i] !== size) return -1;
-    size += sizes[i]!;
-  }
-  return size;
 }
 
 /**
@@ -197,7 +186,7 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | un
   }
   if (runEnd > runFrom) flush();
   // Pass 2: category entries and record headers from the columns (without a plan, the first-use check beside them).
-  const check = plan ? undefined : new FirstUseCheck(g);
+  const check = plan ? undefined : new GadbFirstUseCheck(g);
   o = 2;
   rec = 0;
   for (const cat of categories) {
@@ -246,71 +235,6 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | un
     }
   }
   return true;
-}
-
-/**
- * The first-use rule's walk (`layout.ts`) over a model whose items tile the block in key order, fed in traversal
- * order: each name and block cell must reference an item already laid out (below `size`) or the next one (at
- * `size`), and every item must be reached; the same verdict as the planner's key-order walk. Block cells are read
- * from the output words (the identity layout copies them unchanged), beside the record header just written.
- */
-class FirstUseCheck {
-  private size: number;
-  private placed = 1;
-  private readonly n: number;
-  private readonly sizes: Uint32Array;
-  private readonly runs: GadbRunSpans;
-  private readonly records: Gadb['records'];
-
-  constructor(g: Gadb) {
-    this.sizes = g.strings.itemSizes;
-    this.n = this.sizes.length;
-    this.size = this.n > 0 ? this.sizes[0]! : 0;
-    this.runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
-    this.records = g.records;
-  }
-
-  /** A name referencing `key`, in traversal order; false when the rule would move an item. */
-  key(key: number): boolean {
-    if (key < this.size || this.n === 0) return true;
-    if (key !== this.size || this.placed >= this.n) return false;
-    this.size += this.sizes[this.placed++]!;
-    return true;
-  }
-
-  /** Record `rec`'s name (a secondary) and block cells (at `words[at]`), field by field in ascending hash order. */
-  record(rec: number, named: boolean, words: Uint32Array, at: number): boolean {
-    const { nameKey, descriptorCount, firstDescriptor, cellCount } = this.records;
-    if (named && !this.key(nameKey[rec]!)) return false;
-    const fields = descriptorCount[rec]!;
-    if (fields === 0 || this.n === 0) return true;
-    const runs = this.runs;
-    const u = runs.run(firstDescriptor[rec]!, fields);
-    const spans = runs.spans;
-    const own = cellCount[rec]!;
-    const sizes = this.sizes;
-    const n = this.n;
-    let size = this.size;
-    let placed = this.placed;
-    for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
-      const link = spans[q]!;
-      const stop = at + Math.min(own, link + spans[q + 1]!);
-      for (let k = at + link; k < stop; k++) {
-        const v = words[k]!;
-        if (v < size) continue;
-        if (v !== size || placed >= n) return false;
-        size += sizes[placed++]!;
-      }
-    }
-    this.size = size;
-    this.placed = placed;
-    return true;
-  }
-
-  /** True when the walk reached every item. */
-  done(): boolean {
-    return this.placed >= this.n;
-  }
 }
 
 /**
