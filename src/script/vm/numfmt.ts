@@ -242,6 +242,21 @@ export function doubleToLong(x: number): bigint {
   return BigInt(Math.trunc(x));
 }
 
+/**
+ * C's `(unsigned long)x` as gcc compiles it for x86-64 (what Debian's lua5.1 does for `%o %u %x %X`; verified
+ * against its output): below 2^63 (and NaN) the signed conversion, wrapped to 64 bits; from 2^63 on, the signed
+ * conversion of `x - 2^63` with the top bit flipped, so 2^64 and above (and +inf) give 0.
+ */
+export function doubleToUnsignedLong(x: number): bigint {
+  if (!(x >= 9223372036854775808)) return BigInt.asUintN(64, doubleToLong(x));
+  return BigInt.asUintN(64, doubleToLong(x - 9223372036854775808) ^ -9223372036854775808n);
+}
+
+/** C's `(int)x` on x86-64 (`%c`): truncation, and 0x80000000 when out of range. */
+export function doubleToInt(x: number): number {
+  return x > -2147483649 && x < 2147483648 ? Math.trunc(x) : -2147483648;
+}
+
 // ------------------------------------------------------------------------------------------------------------------
 // Parsing
 

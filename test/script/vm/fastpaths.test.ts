@@ -3,7 +3,9 @@
  * per-instruction entry cache (the same instruction meeting other tables, keys that move to the array part on a
  * rehash, keys set to nil and set again, -0 and 0), a CALL of a fixed-arity function whose frame is set up inline
  * (missing arguments, extra ones, locals that must start nil), and string.format's integer conversions without
- * flags (JavaScript digits) beside the ones formatInteger keeps (negatives under %x/%o/%u, huge values, flags).
+ * flags (JavaScript digits) beside the ones formatInteger keeps (negatives under %x/%o/%u, huge values, flags),
+ * the C casts of out-of-range numbers (inf, NaN, 1e300, 2^64 under %d and the unsigned %x/%X/%o/%u, (int) for %c)
+ * and the C-string cut of each sprintf piece at its first NUL.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +52,14 @@ local nums = { 0, -0, 1, -1, 255, -255, 3.7, -3.7, 2^31, -2^31, 2^53, 2^53 + 2, 
 for _, n in ipairs(nums) do
   put(string.format('%d %i %x %X %o %u|%5d|%-5x|%05X|%.3d|%#x|%+d', n, n, n, n, n, n, n, n, n, n, n, n))
 end
+-- out of the 64-bit range: (long) and gcc's (unsigned long) on x86-64 (inf, 2^64 and above give 0 unsigned)
+for _, n in ipairs({ 1/0, -1/0, 0/0, 1e300, -1e300, 2^64, 1e19, 2^63 + 2^11, -2^63 - 2^11 }) do
+  put(string.format('%d %x %X %o %u|%#x|%5.3o|%-20u|', n, n, n, n, n, n, n, n))
+end
+-- %c through (int), and every sprintf piece cut at its first NUL; %s of 100 bytes or more kept whole without precision
+put(string.format('[%c|%c|%c|%c|%5c|%-5c|%c%c]', 2^31 + 65, -2^31 - 191, 2^32 + 66, 65.9, 0, 0, 66, 0))
+put(string.format('[%s|%5s|%.2s|%-4s]', 'a\0b', 'x\0y', 'q\0r', '\0z'))
+put(#string.format('%s', ('a'):rep(120) .. '\0z'), #string.format('%20s', ('b'):rep(100)), #string.format('%.20s', ('b'):rep(100)), #string.format('%5s', ('b'):rep(99)))
 print(table.concat(out, '\n'))
 `;
 

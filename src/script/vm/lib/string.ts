@@ -11,7 +11,7 @@ import type { LuaThread } from '../thread.ts';
 import type { LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
 import { index } from '../meta.ts';
-import { doubleToLong, formatFloat, formatInteger, numberToString, type PrintfSpec } from '../numfmt.ts';
+import { doubleToInt, doubleToLong, doubleToUnsignedLong, formatFloat, formatInteger, numberToString, type PrintfSpec } from '../numfmt.ts';
 import { arg, argError, charge, checkAny, checkInt, checkNumber, checkString, checkStringSize, libError, newLib, optInt, typeArgError } from './aux.ts';
 import { tostring } from './base.ts';
 import { doMatch, getCapture, hasSpecials, MatchState } from './pattern.ts';
@@ -123,8 +123,7 @@ function strFormat(L: LuaThread, ra: number, nargs: number): number {
     switch (conv) {
       case 'c': {
         const n = checkNumber(L, ra, nargs, argi);
-        const ch = String.fromCharCode(Number(BigInt.asUintN(8, doubleToLong(n))));
-        out += pad(ch, spec);
+        out += untilNul(pad(String.fromCharCode(doubleToInt(n) & 255), spec));
         break;
       }
       case 'd':
@@ -138,7 +137,7 @@ function strFormat(L: LuaThread, ra: number, nargs: number): number {
         // (flags, width, precision, 64-bit wrap of negatives for %x/%o/%u) goes through formatInteger
         if (i - start === 1 && n >= 0 && n <= Number.MAX_SAFE_INTEGER) out += conv === 'x' ? n.toString(16) : conv === 'X' ? n.toString(16).toUpperCase() : conv === 'o' ? n.toString(8) : String(n);
         else if (i - start === 1 && (conv === 'd' || conv === 'i') && n >= -Number.MAX_SAFE_INTEGER && n < 0) out += String(n);
-        else out += formatInteger(doubleToLong(n), spec);
+        else out += formatInteger(conv === 'd' || conv === 'i' ? doubleToLong(n) : doubleToUnsignedLong(n), spec);
         break;
       }
       case 'e':
@@ -153,7 +152,13 @@ function strFormat(L: LuaThread, ra: number, nargs: number): number {
         break;
       case 's': {
         const s = checkString(L, ra, nargs, argi);
-        out += pad(precision >= 0 ? s.slice(0, precision) : s, spec);
+        // lua5.1 keeps a string of 100 bytes or more whole when no precision is given (width ignored); the rest go
+        // through C's sprintf as C strings (cut at the first NUL)
+        if (precision < 0 && s.length >= 100) out += s;
+        else {
+          const c = untilNul(s);
+          out += pad(precision >= 0 ? c.slice(0, precision) : c, spec);
+        }
         break;
       }
       default:
@@ -163,6 +168,12 @@ function strFormat(L: LuaThread, ra: number, nargs: number): number {
   }
   L.set(ra, out);
   return 1;
+}
+
+/** A C string's view of `s` (lua5.1 appends each `sprintf` result up to its first NUL). */
+function untilNul(s: string): string {
+  const z = s.indexOf('\0');
+  return z < 0 ? s : s.slice(0, z);
 }
 
 function pad(s: string, spec: PrintfSpec): string {
