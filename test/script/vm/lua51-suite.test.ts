@@ -91,8 +91,27 @@ describe('Lua 5.1 suite, double mode', () => {
     expect([...listed].sort()).toEqual(all.sort());
   });
 
-  it.each(PASSING)('%s.lua passes', (name) => {
+  it.each(PASSING.filter((n) => n !== 'constructs'))('%s.lua passes', (name) => {
     expect(runSuiteFile(`${name}.lua`, read(`${name}.lua`)!)).toBeNull();
+  });
+
+  // constructs.lua ends by compiling and running each of its 16,384 boolean-expression combinations (one
+  // loadstring each, most of the file's time): the parts below run the whole file with that loop's index range
+  // cut into slices, together every combination once; the file's own text is otherwise unchanged
+  const CONSTRUCTS_PARTS = 16;
+  const CONSTRUCTS_COMBINATIONS = 16384;
+  it.each(Array.from({ length: CONSTRUCTS_PARTS }, (_, i) => i))('constructs.lua passes, combinations part %i of 16', (part) => {
+    const src = read('constructs.lua')!;
+    const from = 'local i = 0\nrepeat';
+    const to = 'until i==c\n';
+    expect(src.split(from).length - 1).toBe(1);
+    expect(src.split(to).length - 1).toBe(1);
+    const size = CONSTRUCTS_COMBINATIONS / CONSTRUCTS_PARTS;
+    const first = part * size;
+    // `c` is the number of combinations once an iteration has run: the last part checks the loop ends there
+    const end = part === CONSTRUCTS_PARTS - 1 ? `assert(c == ${CONSTRUCTS_COMBINATIONS})\n` : '';
+    const sliced = src.replace(from, `local i = ${first}\nrepeat`).replace(to, `until i==${first + size}\n${end}`);
+    expect(runSuiteFile('constructs.lua', sliced)).toBeNull();
   });
 
   // the JavaScript tier compiling every function at its second entry or loop iteration (not every one-shot loadstring chunk); constructs.lua, whose thousands of one-shot chunks the tier would not compile anyway, is left out for time
