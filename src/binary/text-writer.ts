@@ -21,6 +21,13 @@ export interface TextWriterOptions {
   onChunk?: (chunk: Uint8Array) => void;
   /** Buffer size: the first allocation when collecting, the chunk size when streaming (default 1 MiB). */
   chunkSize?: number;
+  /**
+   * Keep every byte of the buffer beyond `pos` a space (the buffer is filled with spaces when allocated, grown or
+   * handed over): `spaces` and `padTo` then only move `pos`, and a caller writing into `buf` itself may skip a
+   * space by advancing `pos` — in text that is half spaces (a listing's columns) that halves the bytes written.
+   * Whoever writes into `buf` directly must never leave anything but spaces beyond the `pos` it sets.
+   */
+  blankSpaces?: boolean;
 }
 
 /** A text builder over bytes: Latin-1 or UTF-8 strings, decimal and hex numbers, padding to a column. */
@@ -36,12 +43,16 @@ export class TextWriter {
   private flushedBytes = 0;
   /** False once `latin1` wrote a byte above 0x7F or `bytes` wrote any (the text may then not be ASCII). */
   asciiOnly = true;
+  /** Bytes beyond `pos` are spaces (`TextWriterOptions.blankSpaces`). */
+  readonly blankSpaces: boolean;
   private readonly onChunk: ((chunk: Uint8Array) => void) | null;
   private readonly utf8 = new TextEncoder();
 
   constructor(options: TextWriterOptions = {}) {
     this.buf = new Uint8Array(options.chunkSize ?? 1 << 20);
     this.onChunk = options.onChunk ?? null;
+    this.blankSpaces = options.blankSpaces === true;
+    if (this.blankSpaces) this.buf.fill(0x20);
   }
 
   /** Bytes written so far (handed over or not). */
@@ -58,6 +69,7 @@ export class TextWriter {
     }
     const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
     grown.set(this.buf.subarray(0, this.pos));
+    if (this.blankSpaces) grown.fill(0x20, this.pos);
     this.buf = grown;
   }
 
@@ -65,6 +77,7 @@ export class TextWriter {
   flush(): void {
     if (!this.onChunk || this.pos === 0) return;
     this.onChunk(this.buf.subarray(0, this.pos));
+    if (this.blankSpaces) this.buf.fill(0x20, 0, this.pos);
     this.flushedBytes += this.pos;
     this.lineStart -= this.pos;
     this.pos = 0;
@@ -185,6 +198,10 @@ export class TextWriter {
   spaces(n: number): void {
     if (n <= 0) return;
     this.reserve(n);
+    if (this.blankSpaces) {
+      this.pos += n;
+      return;
+    }
     const buf = this.buf;
     let p = this.pos;
     if (n > 32) buf.fill(0x20, p, (p += n));

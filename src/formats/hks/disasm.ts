@@ -48,7 +48,7 @@ export function disassembleHksBytes(chunk: HksChunk, options: HksDisassembleOpti
 
 function listingWriter(chunk: HksChunk, options: HksDisassembleOptions): TextWriter {
   // About 64 bytes a word in a commented listing: one allocation for most chunks.
-  const w = new TextWriter({ chunkSize: 4096 + countWords(chunk.main) * 64 });
+  const w = new TextWriter({ chunkSize: 4096 + countWords(chunk.main) * 64, blankSpaces: true });
   writeListing(w, chunk, options);
   return w;
 }
@@ -81,7 +81,7 @@ function writeListing(w: TextWriter, chunk: HksChunk, options: HksDisassembleOpt
     structNames.set(s.id, s.name);
     structSlots.set(s.id, new Map(s.slots.map((slot) => [slot.position, slot])));
   }
-  const ctx: ListingContext = { w, chunk, table, plans: opcodePlans(table), structNames, structSlots, bare: options.bare === true, numberTexts: new Map() };
+  const ctx: ListingContext = { w, chunk, table, plans: opcodePlans(table), structNames, structSlots, bare: options.bare === true, numberTexts: new Map(), scratch: { constStart: new Int32Array(256), constLength: new Int32Array(256), targets: new Uint8Array(256) } };
   writeFunction(ctx, chunk.main, 'main', null, 0);
   if (chunk.structures) {
     const sec = chunk.structures;
@@ -166,9 +166,11 @@ const LINE_BUDGET = 400;
 
 /** The opcode table flattened for the line writer, indexed by opcode (7 bits). */
 interface OpcodePlans {
-  /** Every mnemonic column, one after the other: opcode `op`'s is `names[nameStart[op]..nameStart[op + 1]]`. */
+  /** Every mnemonic, one after the other: opcode `op`'s is `names[nameStart[op]..nameStart[op + 1]]`. */
   names: Uint8Array;
   nameStart: Int32Array;
+  /** Width of the mnemonic column with its space: the name padded to 14, then one space. */
+  nameColumn: Uint8Array;
   /** Number of operands shown (0–3). */
   count: Uint8Array;
   /** Three `FIELD_*` / `SHOW_*` pairs per opcode. */
@@ -181,17 +183,23 @@ interface OpcodePlans {
   jump: Uint8Array;
   /** The opcode has a note beyond its operands (upvalue name, checked type or structure, slot chain). */
   extra: Uint8Array;
+  /** What the opcode's DATA words are shown as when that is fixed text: `DATA_CACHE`, `DATA_MEMO`, else 0. */
+  dataNote: Uint8Array;
 }
+
+/** DATA words whose comment the line writer writes itself (the common ones: GETFIELD / GETTABLE caches, memos). */
+const DATA_CACHE = 1;
+const DATA_MEMO = 2;
 
 const PLANS = new WeakMap<HksOpcodeTable, OpcodePlans>();
 
 function opcodePlans(table: HksOpcodeTable): OpcodePlans {
   let plans = PLANS.get(table);
   if (plans) return plans;
-  const columns = table.byOp.map((info) => info.name.padEnd(NAME_WIDTH) + ' ');
   plans = {
-    names: latin1Constant(columns.join('')),
+    names: latin1Constant(table.byOp.map((info) => info.name).join('')),
     nameStart: new Int32Array(129),
+    nameColumn: new Uint8Array(128),
     count: new Uint8Array(128),
     fields: new Uint8Array(128 * 3),
     shows: new Uint8Array(128 * 3),
@@ -199,6 +207,7 @@ function opcodePlans(table: HksOpcodeTable): OpcodePlans {
     isData: new Uint8Array(128),
     jump: new Uint8Array(128),
     extra: new Uint8Array(128),
+    dataNote: new Uint8Array(128),
   };
   for (const info of table.byOp) {
     const op = info.op;
@@ -224,11 +233,14 @@ function opcodePlans(table: HksOpcodeTable): OpcodePlans {
     plans.isData[op] = info.isData ? 1 : 0;
     plans.jump[op] = info.b === 'J' ? 1 : 0;
     plans.extra[op] = info.upvalueB || info.check !== null || info.dataPayload === 'slotChain' ? 1 : 0;
+    plans.dataNote[op] = info.dataPayload === 'cache' ? DATA_CACHE : info.dataPayload === 'memo' ? DATA_MEMO : 0;
   }
   // Opcodes beyond the table get an empty column (they are shown as `.word`).
   for (let op = 0, at = 0; op < 128; op++) {
     plans.nameStart[op] = at;
-    at += columns[op]?.length ?? 0;
+    const name = table.byOp[op]?.name ?? '';
+    plans.nameColumn[op] = Math.max(NAME_WIDTH, name.length) + 1;
+    at += name.length;
   }
   plans.nameStart[128] = plans.names.length;
   PLANS.set(table, plans);
@@ -246,8 +258,10 @@ function showOf(kind: HksOperandKind, rk9: boolean): number {
 }
 
 /** Jump targets of a function's jumps, for labels: 1 at each targeted pc. */
-function jumpTargets(code: Uint32Array, plans: OpcodePlans): Uint8Array {
-  const targets = new Uint8Array(code.length);
+function jumpTargets(ctx: ListingContext, code: Uint32Array): Uint8Array {
+  const plans = ctx.plans;
+  const targets = scratch(ctx, code.length).targets;
+  targets.fill(0, 0, code.length);
   for (let pc = 0; pc < code.length; pc++) {
     const word = code[pc]!;
     const op = word >>> 25;
@@ -269,6 +283,26 @@ interface ListingContext {
   bare: boolean;
   /** Text of each non-zero, non-NaN number constant (the same values recur across functions). */
   numberTexts: Map<number, string>;
+  /** Per-function working arrays, reused: a function's are done with before its children are written. */
+  scratch: Scratch;
+}
+
+interface Scratch {
+  /** Where each constant's text is in the listing, and its length. */
+  constStart: Int32Array;
+  constLength: Int32Array;
+  /** 1 at each jump target. */
+  targets: Uint8Array;
+}
+
+/** The working arrays, grown to hold at least `n` entries. */
+function scratch(ctx: ListingContext, n: number): Scratch {
+  const s = ctx.scratch;
+  if (s.targets.length < n) {
+    const size = Math.max(n, 2 * s.targets.length);
+    ctx.scratch = { constStart: new Int32Array(size), constLength: new Int32Array(size), targets: new Uint8Array(size) };
+  }
+  return ctx.scratch;
 }
 
 /** Width of `String(v)` for a non-negative integer. */
@@ -307,12 +341,14 @@ function putAscii(buf: Uint8Array, p: number, s: Uint8Array): number {
 }
 
 const NOTE_SEPARATOR = latin1Constant(' ; ');
+const SEMICOLON = 0x3b;
 const OUT_OF_RANGE = latin1Constant('<out of range>');
 const CONST_DIRECTIVE = latin1Constant('.const ');
-const CONST_COMMENT = latin1Constant(' ; K(');
+const CONST_K = latin1Constant('K(');
 const DATA_DIRECTIVE = latin1Constant('  .data ');
 const CUT_END = latin1Constant('..."');
 const MEMO_PAIR = latin1Constant('memo pair K(');
+const MEMO_MIDDLE = latin1Constant('), K(');
 const INLINE_CACHE = latin1Constant('inline cache');
 
 /**
@@ -343,7 +379,9 @@ function writeQuoted(w: TextWriter, s: string | null): void {
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c > 0xff) {
-      // Beyond Latin-1 (only in a model built by hand): the string helper's wider `\x` escape.
+      // Beyond Latin-1 (only in a model built by hand): the string helper's wider `\x` escape, written over
+      // what this loop wrote (blanked first: the writer keeps spaces beyond its position).
+      buf.fill(0x20, w.pos, p);
       w.latin1(quoteHksString(s));
       return;
     }
@@ -393,24 +431,26 @@ function writeFunction(ctx: ListingContext, fn: HksFunction, path: string, paren
   writeLine(w, `${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
   // Each constant's text is written once, on its `.const` line; notes copy it from there.
   const constCount = fn.constants.length;
-  const constStart = new Int32Array(constCount);
-  const constLength = new Int32Array(constCount);
+  const { constStart, constLength } = scratch(ctx, constCount);
   for (let i = 0; i < constCount; i++) {
     w.reserve(indent + CONST_DIRECTIVE.length);
     let buf = w.buf;
     let p = w.pos;
-    for (let j = 0; j < indent; j++) buf[p++] = 0x20;
+    // The writer keeps the buffer beyond `pos` blank (spaces): a run of spaces is skipped, not written.
+    p += indent;
     p = putAscii(buf, p, CONST_DIRECTIVE);
     w.pos = p;
     writeConstant(ctx, fn.constants[i]!);
     constStart[i] = p;
     constLength[i] = w.pos - p;
-    w.reserve(CONST_COMMENT_COLUMN + CONST_COMMENT.length + 12);
+    w.reserve(CONST_COMMENT_COLUMN + 20);
     buf = w.buf;
     p = w.pos;
     if (!bare) {
-      for (let col = p - w.lineStart; col < CONST_COMMENT_COLUMN; col++) buf[p++] = 0x20;
-      p = putAscii(buf, p, CONST_COMMENT);
+      p = Math.max(p, w.lineStart + CONST_COMMENT_COLUMN) + 1;
+      buf[p] = SEMICOLON;
+      p += 2;
+      p = putAscii(buf, p, CONST_K);
       p = putUint(buf, p, i);
       buf[p++] = 0x29;
     }
@@ -454,11 +494,11 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
   const { w, table, plans, structNames, structSlots, bare } = ctx;
   const code = fn.code;
   const n = code.length;
-  const targets = jumpTargets(code, plans);
+  const targets = jumpTargets(ctx, code);
   const pcWidth = Math.max(3, decimalWidth(n));
   const childNames = fn.children.map((child, v) => hksFunctionDisplayName(child, `${path}/${v}`));
-  const constCount = constStart.length;
-  const { names, nameStart, count, fields, shows, unusedMask, isData, extra } = plans;
+  const constCount = fn.constants.length;
+  const { names, nameStart, nameColumn, count, fields, shows, unusedMask, isData, extra, dataNote } = plans;
   const trackingStructs = !bare && structSlots.size > 0;
   // Which structure each register holds (from NEWSTRUCT, CHECKTYPES, struct-typed GETSLOT, MOVE), so slot
   // positions can be named; forgotten at every label (control may arrive from elsewhere).
@@ -486,7 +526,7 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
       pcNextWidth *= 10;
     }
     if (targets[pc] === 1) {
-      for (let i = 0; i < indent; i++) buf[p++] = 0x20;
+      p += indent;
       buf[p++] = 0x4c;
       p = putUint(buf, p, pc);
       buf[p++] = 0x3a;
@@ -495,9 +535,8 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
       structIn.length = 0;
     }
     // Prefix: indent, the pc right-aligned to pcWidth, a space, then `[line] ` padded to 7 when lines are given.
-    for (let i = indent + pcWidth - pcDigits; i > 0; i--) buf[p++] = 0x20;
-    p = putUint(buf, p, pc);
-    buf[p++] = 0x20;
+    p += indent + pcWidth - pcDigits;
+    p = putUint(buf, p, pc) + 1;
     if (lines) {
       const start = p;
       buf[p++] = 0x5b;
@@ -512,9 +551,8 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
         w.uint(v);
         p = w.pos;
       }
-      buf[p++] = 0x5d;
-      buf[p++] = 0x20;
-      while (p < start + 7) buf[p++] = 0x20;
+      buf[p] = 0x5d;
+      p = Math.max(p + 2, start + 7);
     }
     const op = word >>> 25;
     const mask = unusedMask[op]!;
@@ -523,7 +561,21 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
       p = putUint(buf, p, word & 0xff);
       buf[p++] = 0x20;
       p = putUint(buf, p, (word >>> 8) & 0x1ffff);
-      if (!bare) {
+      const note = bare || ownerOp < 0 ? 0 : dataNote[ownerOp]!;
+      if (note !== 0) {
+        p = Math.max(p, lineStart + NOTE_COLUMN) + 1;
+        buf[p] = SEMICOLON;
+        p += 2;
+        if (note === DATA_CACHE) p = putAscii(buf, p, INLINE_CACHE);
+        else {
+          const bx = (word >>> 8) & 0x1ffff;
+          p = putAscii(buf, p, MEMO_PAIR);
+          p = putUint(buf, p, bx);
+          p = putAscii(buf, p, MEMO_MIDDLE);
+          p = putUint(buf, p, bx + 1);
+          buf[p++] = 0x29;
+        }
+      } else if (!bare) {
         w.pos = p;
         writeDataComment(w, lineStart, ownerOp < 0 ? undefined : table.byOp[ownerOp], ownerWord, dataIndex, word, fn, structNames);
         buf = w.buf;
@@ -549,13 +601,15 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
       lineStart = p;
       continue;
     }
+    const column = p + nameColumn[op]!;
     for (let i = nameStart[op]!, end = nameStart[op + 1]!; i < end; i++) buf[p++] = names[i]!;
+    p = column;
     let noteCount = 0;
     for (let s = 0, c = count[op]!; s < c; s++) {
       const field = fields[op * 3 + s]!;
       let v = field === FIELD_A ? word & 0xff : field === FIELD_B ? (word >>> 17) & 0xff : field === FIELD_C ? (word >>> 8) & 0x1ff : (word >>> 8) & 0x1ffff;
       if (field === FIELD_SBX) v -= 0xffff;
-      if (s > 0) buf[p++] = 0x20;
+      if (s > 0) p++;
       let show = shows[op * 3 + s]!;
       if (show === SHOW_RK) {
         if (v >= 256) {
@@ -620,13 +674,11 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
         continue;
       }
       if (first) {
-        for (let col = p - lineStart; col < NOTE_COLUMN; col++) buf[p++] = 0x20;
-        p = putAscii(buf, p, NOTE_SEPARATOR);
+        p = Math.max(p, lineStart + NOTE_COLUMN) + 1;
+        buf[p] = SEMICOLON;
+        p += 2;
         first = false;
-      } else {
-        buf[p++] = 0x20;
-        buf[p++] = 0x20;
-      }
+      } else p += 2;
       if (v >= constCount) {
         p = putAscii(buf, p, OUT_OF_RANGE);
         continue;
@@ -737,7 +789,10 @@ function trackStructs(info: HksOpcodeInfo, w: number, next: number | undefined, 
   return note;
 }
 
-/** The comment of a DATA word: what its owner keeps in it (nothing for an owner that expects DATA words of no known meaning). */
+/**
+ * The comment of a DATA word: what its owner keeps in it (nothing for an owner that expects DATA words of no known
+ * meaning). Inline caches and memo pairs are written by `writeCode` itself.
+ */
 function writeDataComment(w: TextWriter, lineStart: number, owner: HksOpcodeInfo | undefined, ownerWord: number, index: number, word: number, fn: HksFunction, structNames: Map<number, string>): void {
   if (!owner) {
     writeComment(w, lineStart, 'orphan DATA word');
@@ -749,16 +804,6 @@ function writeDataComment(w: TextWriter, lineStart: number, owner: HksOpcodeInfo
   if (payload === null && hksDataWordCount(owner, ownerWord) !== 0) return;
   startNote(w, lineStart, true);
   switch (payload) {
-    case 'memo':
-      w.bytes(MEMO_PAIR, true);
-      w.uint(bx);
-      w.latin1('), K(');
-      w.uint(bx + 1);
-      w.byte(0x29);
-      return;
-    case 'cache':
-      w.bytes(INLINE_CACHE, true);
-      return;
     case 'capture':
       if (a === 1) {
         w.latin1('capture R(');
