@@ -91,7 +91,19 @@ export async function run(): Promise<string> {
     for (const code of codes) for (let pc = 0; pc < code.length; pc++) lines.push(`  ${pc} 0x${code[pc]!.toString(16).padStart(8, '0')}`);
     return lines.join('\n');
   });
+  // The second floor: a text of the listing's own size. The listing carries 4.3x the hex floor's bytes (operands,
+  // constants, comments), so producing its bytes at all costs at least this much: the listing copied byte by byte
+  // into one new buffer (what any byte writer does at the least per byte, with nothing to work out). The native
+  // copy (`slice`, a memcpy) is shown beside it.
+  const sizeFloor = measure("floor: the listing's bytes copied one by one into one new Uint8Array", () => {
+    const out = new Uint8Array(textBytes.length);
+    for (let i = 0; i < textBytes.length; i++) out[i] = textBytes[i]!;
+    return out;
+  }, { runs: 9, bytes: textBytes.length });
+  const memcpy = measure("(reference) the listing's bytes copied natively (slice)", () => textBytes.slice(), { runs: 9, bytes: textBytes.length });
   const steps: Measurement[] = [
+    sizeFloor,
+    memcpy,
     stringFloor,
     measure('parse', () => parseHksChunk(bytes), { bytes: bytes.length }),
     measure('write', () => writeHksChunk(chunk), { bytes: bytes.length }),
@@ -105,7 +117,7 @@ export async function run(): Promise<string> {
   ];
   const ips = (m: Measurement): string => `${((instructions / m.ms) * 1000 / 1e6).toFixed(2)} M instructions/s`;
   const get = (name: string): Measurement => steps.find((m) => m.name.startsWith(name))!;
-  const cpuRatio = (m: Measurement): number => m.cpuMs! / textFloor.cpuMs!;
+  const cpuRatio = (m: Measurement, floor = textFloor): number => m.cpuMs! / floor.cpuMs!;
   const dis = get('disassemble to bytes');
   const asm = get('assemble the listing (bytes)');
   const lines = [
@@ -115,7 +127,9 @@ export async function run(): Promise<string> {
     '',
     '| target (issue 16) | now (CPU) | target | met |',
     '|---|---:|---:|---|',
-    `| disassemble × text floor | ${cpuRatio(dis).toFixed(2)}× (${dis.cpuMs!.toFixed(0)} ms) | ≤ 1.5× | ${cpuRatio(dis) <= 1.5 ? 'yes' : 'no'} |`,
+    `| disassemble × text floor (hex line per word) | ${cpuRatio(dis).toFixed(2)}× (${dis.cpuMs!.toFixed(0)} ms) | ≤ 1.5× | ${cpuRatio(dis) <= 1.5 ? 'yes' : 'no'} |`,
+    `| disassemble × the listing-size floor (its bytes copied one by one, ${sizeFloor.cpuMs!.toFixed(1)} ms) | ${cpuRatio(dis, sizeFloor).toFixed(2)}× | (≤ 1.5× would be the same bar at the listing's size) | ${cpuRatio(dis, sizeFloor) <= 1.5 ? 'yes' : 'no'} |`,
+    `| disassemble, absolute | ${dis.cpuMs!.toFixed(0)} ms CPU (${dis.ms.toFixed(0)} ms wall) | aim ≤ 60 ms | ${dis.cpuMs! <= 60 ? 'yes' : 'no'} |`,
     `| assemble | ${asm.cpuMs!.toFixed(0)} ms (${asm.ms.toFixed(0)} ms wall) | ≤ 500 ms | ${asm.cpuMs! <= 500 ? 'yes' : 'no'} |`,
     '',
     ...steps.map((m) => `- ${m.name}: ${ips(m)}`),
