@@ -78,4 +78,27 @@ describe('TextWriter', () => {
     expect(text(new Uint8Array(chunks.flat()))).toBe(expected);
     expect(w.length).toBe(new TextEncoder().encode(expected).length);
   });
+
+  it('blankSpaces: skipped spaces read as spaces, collecting (through growth) and streaming (through reuse of the chunk)', () => {
+    const write = (w: TextWriter): void => {
+      for (let i = 0; i < 60; i++) {
+        w.latin1(`x${i}`);
+        w.padTo(10 + (i % 7));
+        w.latin1(i % 2 ? '|' : 'a long piece of text past the column');
+        w.spaces(i % 5);
+        w.newline();
+      }
+    };
+    const plain = new TextWriter({ chunkSize: 8 });
+    write(plain);
+    const expected = text(plain.finish());
+    const blank = new TextWriter({ chunkSize: 8, blankSpaces: true });
+    write(blank);
+    expect(text(blank.finish())).toBe(expected);
+    const chunks: number[][] = [];
+    const streamed = new TextWriter({ chunkSize: 16, blankSpaces: true, onChunk: (c) => chunks.push(Array.from(c)) });
+    write(streamed);
+    streamed.finish();
+    expect(text(new Uint8Array(chunks.flat()))).toBe(expected);
+  });
 });
