@@ -16,6 +16,16 @@
 const DIGITS = 0x30;
 const HEX = new Uint8Array([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
+/** The byte after `\\` for characters JSON escapes by name (`"` `\\` b f n r t); 0: written as `\u00xx`. */
+const JSON_ESCAPE = new Uint8Array(0x60);
+JSON_ESCAPE[0x22] = 0x22;
+JSON_ESCAPE[0x5c] = 0x5c;
+JSON_ESCAPE[0x08] = 0x62;
+JSON_ESCAPE[0x0c] = 0x66;
+JSON_ESCAPE[0x0a] = 0x6e;
+JSON_ESCAPE[0x0d] = 0x72;
+JSON_ESCAPE[0x09] = 0x74;
+
 export interface TextWriterOptions {
   /** Streaming mode: called with each full chunk (a view of the writer's buffer, valid only during the call). */
   onChunk?: (chunk: Uint8Array) => void;
@@ -223,6 +233,50 @@ export class TextWriter {
   newline(): void {
     this.byte(0x0a);
     this.lineStart = this.pos;
+  }
+
+  /**
+   * Collecting mode, for a caller that streams by itself: the bytes written since the last `take` (a view of the
+   * buffer, valid until the next write), and the buffer emptied for reuse.
+   */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.pos);
+    this.flushedBytes += this.pos;
+    this.lineStart -= this.pos;
+    this.pos = 0;
+    return out;
+  }
+
+  /**
+   * `src[start..end)`, which must be valid UTF-8, as a quoted JSON string: exactly the bytes of `JSON.stringify` of
+   * its text (`"` `\\` and the C0 controls escaped, `\b \f \n \r \t` by name, the rest as `\u00xx`; nothing else).
+   * Without `open`, the opening quote is left out (the caller wrote the string's start).
+   */
+  jsonString(src: Uint8Array, start: number, end: number, open = true): void {
+    this.reserve((end - start) * 6 + 2);
+    const buf = this.buf;
+    let p = this.pos;
+    if (open) buf[p++] = 0x22;
+    for (let i = start; i < end; i++) {
+      const c = src[i]!;
+      if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+        buf[p++] = c;
+        continue;
+      }
+      buf[p++] = 0x5c;
+      const named = JSON_ESCAPE[c]!;
+      if (named !== 0) buf[p++] = named;
+      else {
+        buf[p++] = 0x75;
+        buf[p++] = 0x30;
+        buf[p++] = 0x30;
+        buf[p++] = HEX[c >>> 4]!;
+        buf[p++] = HEX[c & 15]!;
+      }
+    }
+    buf[p++] = 0x22;
+    if (end > start) this.asciiOnly = false;
+    this.pos = p;
   }
 
   /** The whole text (collecting) — or, streaming, hands over the rest and returns an empty array. */

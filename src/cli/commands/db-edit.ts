@@ -18,7 +18,7 @@ import { applyChangeFiles, parseChangeFile } from '../../gamedb/edit/changes.ts'
 import { conflictsOf, type ConflictSource } from '../../gamedb/edit/conflicts.ts';
 import { diffCount, diffGadb, formatDiffText, showValue } from '../../gamedb/edit/diff.ts';
 import { GadbEditor, type EditMessage } from '../../gamedb/edit/editor.ts';
-import { exportGadbJson, readGadbJson } from '../../gamedb/edit/json.ts';
+import { exportGadbJsonBytes, readGadbJson } from '../../gamedb/edit/json.ts';
 import { p919Hasher, type FieldNamer } from '../../gamedb/edit/model.ts';
 import { applyGadbPatch, makeGadbPatch, type PatchRecordRule } from '../../gamedb/edit/patch.ts';
 import { exportCsv, exportJsonl } from '../../gamedb/edit/tables.ts';
@@ -394,8 +394,8 @@ const exportCmd: Command = {
     const format = (ctx.options['format'] ?? 'json') as string;
     const out = outputPath(ctx, path);
     const overwrite = ctx.options['force'] === true;
-    if (format === 'json') writeTextChunksAtomic(out.path, exportGadbJson(g, { namer: s.namer }), overwrite);
-    else if (format === 'jsonl') writeTextChunksAtomic(out.path, exportJsonl(g, { namer: s.namer }), overwrite);
+    if (format === 'json') writeChunksAtomic(out.path, exportGadbJsonBytes(g, { namer: s.namer }), overwrite);
+    else if (format === 'jsonl') writeChunksAtomic(out.path, utf8Chunks(exportJsonl(g, { namer: s.namer })), overwrite);
     else if (format === 'csv') {
       mkdirSync(out.path, { recursive: true });
       const files = exportCsv(g, { namer: s.namer });
@@ -413,28 +413,30 @@ const exportCmd: Command = {
   },
 };
 
+/** Text chunks as UTF-8, batched to about 1 MiB. */
+function* utf8Chunks(chunks: Iterable<string>): Generator<Uint8Array> {
+  const enc = new TextEncoder();
+  let pending = '';
+  for (const c of chunks) {
+    pending += c;
+    if (pending.length > 1 << 20) {
+      yield enc.encode(pending);
+      pending = '';
+    }
+  }
+  if (pending) yield enc.encode(pending);
+}
+
 /**
- * Writes text chunks to `path` as they are produced (about 1 MiB at a time into a temporary file, then published
- * atomically): a game-scale export never exists as one string or one buffer.
+ * Writes byte chunks to `path` as they are produced (each is written before the next is asked for, so a view of a
+ * reused buffer is fine) into a temporary file, then published atomically: a game-scale export never exists as
+ * one string or one buffer.
  */
-function writeTextChunksAtomic(path: string, chunks: Iterable<string>, overwrite: boolean): void {
+function writeChunksAtomic(path: string, chunks: Iterable<Uint8Array>, overwrite: boolean): void {
   const temp = scryTempPath(path);
   const fd = openSync(temp, 'wx');
-  const enc = new TextEncoder();
-  const put = (text: string): void => {
-    const b = enc.encode(text);
-    for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
-  };
   try {
-    let pending = '';
-    for (const c of chunks) {
-      pending += c;
-      if (pending.length > 1 << 20) {
-        put(pending);
-        pending = '';
-      }
-    }
-    put(pending);
+    for (const b of chunks) for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
   } catch (e) {
     closeSync(fd);
     unlinkSync(temp);

@@ -4,7 +4,7 @@ export { diffGadb, diffCount as gadbDiffCount, formatDiffText as formatGadbDiff,
 export { makeGadbPatch, applyGadbPatch, gadbBuildTag, type PatchRecordRule, type MakePatchResult, type ApplyPatchOptions, type ApplyPatchResult } from './patch.ts';
 export { parseChangeFile, parseChangeOp, applyChangeFiles, applyChangeOps, type ChangeOp, type ChangeConflict, type ApplyChangesResult } from './changes.ts';
 export { conflictsOf, type ConflictSource, type ConflictRow, type ConflictReport, type ConflictStatus, type SourceValue } from './conflicts.ts';
-export { exportGadbJson, importGadbJson, readGadbJson, GADB_JSON_FORMAT, type ImportJsonOptions } from './json.ts';
+export { exportGadbJson, exportGadbJsonBytes, importGadbJson, readGadbJson, GADB_JSON_FORMAT, type ImportJsonOptions } from './json.ts';
 export { exportJsonl as exportGadbJsonl, exportCsv as exportGadbCsv } from './tables.ts';
 export { exportSqlite as exportGadbSqlite, type SqlDatabase as GadbSqlSink } from './sqlite.ts';
 export { FIELD_NOTES as GADB_FIELD_NOTES, notesFor as gadbFieldNotesFor, type FieldNote as GadbFieldNote } from './notes.ts';

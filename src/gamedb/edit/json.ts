@@ -18,10 +18,12 @@ import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
 import { gadbTypeInfo, type GadbDecoding } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind } from '../../formats/gadb/types.ts';
 import { StringInterner } from './interner.ts';
-import { NULL_LINK, blockTextBytes, encodeLink, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type NameHasher, p919Hasher } from './model.ts';
+import { fnv, fnvPrimary, FNV_SEED } from './json-tables.ts';
+import { NULL_LINK, blockTextBytes, bytesEqual, encodeLink, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type ModelIndex, type NameHasher, type RecordField, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
 import { JsonReader } from '../../binary/json-reader.ts';
+import { TextWriter } from '../../binary/text-writer.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
 
@@ -73,35 +75,178 @@ export interface ExportJsonOptions {
 }
 
 /**
- * The lossless JSON of `g`, as text chunks (concatenate them; one category or record per line). Streaming keeps
- * a game-scale export out of one giant string.
+ * The lossless JSON of `g`, as text chunks (concatenate them; one category or record per line): the UTF-8 chunks
+ * of `exportGadbJsonBytes`, decoded. Streaming keeps a game-scale export out of one giant string.
  */
 export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Generator<string> {
-  const ix = indexModel(g);
-  const namer = options.namer;
-  // Labels of every record, to write links as Category/Record; ambiguous labels fall back to raw cells.
-  const catNames = g.categories.map((c) => utf8.decode(blockTextBytes(g, c.nameKey)));
-  const labelCount = new Map<string, number>();
-  const labelOf = (c: number, i: number): string => {
-    const cat = g.categories[c]!;
-    return `${catNames[c]}/${i < cat.primaryCount ? `#${i}` : utf8.decode(blockTextBytes(g, g.records.nameKey[ix.categoryFirstRecord[c]! + i]!))}`;
-  };
-  for (let c = 0; c < g.categories.length; c++) {
-    const cat = g.categories[c]!;
-    for (let i = 0; i < cat.primaryCount + cat.secondaryCount; i++) {
-      const l = labelOf(c, i);
-      labelCount.set(l, (labelCount.get(l) ?? 0) + 1);
+  const dec = new TextDecoder();
+  for (const chunk of exportGadbJsonBytes(g, options)) {
+    const t = dec.decode(chunk, { stream: true });
+    if (t) yield t;
+  }
+  const rest = dec.decode();
+  if (rest) yield rest;
+}
+
+/** Field decoding as a small integer, per descriptor row of a run (what the exporter and the reader switch on). */
+export const FIELD_UNKNOWN = 0;
+export const FIELD_BOOL = 1;
+export const FIELD_F32 = 2;
+export const FIELD_I32 = 3;
+export const FIELD_LINK = 4;
+export const FIELD_TEXT = 5;
+/** Any other string-block value (Int64, pairs, vectors, curves, Type9): read and written through its JSON value. */
+export const FIELD_BLOCK = 6;
+const FIELD_CODE: Record<GadbDecoding['kind'], number> = { bool: FIELD_BOOL, f32: FIELD_F32, i32: FIELD_I32, link: FIELD_LINK, text: FIELD_TEXT, fixed: FIELD_BLOCK, curve: FIELD_BLOCK, opaque: FIELD_BLOCK };
+
+/** One record run (first descriptor, field count) compiled once: per field its decoding code, cells and type. */
+export interface JsonRun {
+  fields: RecordField[];
+  code: Uint8Array;
+  /** Export: `"label":` (with the `,` before every field but the first), as UTF-8. */
+  labels: Uint8Array[];
+}
+
+/**
+ * Compiles record `r`'s run. `labelCache` (per field hash: `,"label":`) is shared by the runs of one export, so
+ * each distinct field name is formatted once.
+ */
+export function compileRun(g: Gadb, r: number, namer?: FieldNamer, labelCache?: Map<number, Uint8Array>, withLabels = true): JsonRun {
+  const fields = recordFields(g, r);
+  const code = new Uint8Array(fields.length);
+  const labels: Uint8Array[] = [];
+  fields.forEach((f, fi) => {
+    code[fi] = f.info ? FIELD_CODE[f.info.decoding.kind] : FIELD_UNKNOWN;
+    if (!withLabels) return;
+    let l = labelCache?.get(f.hash);
+    if (!l) {
+      l = utf8Encoder.encode(',' + JSON.stringify(fieldLabel(f.hash, namer)) + ':');
+      labelCache?.set(f.hash, l);
+    }
+    labels.push(fi > 0 ? l : l.subarray(1));
+  });
+  return { fields, code, labels };
+}
+
+/** True when `b[start..end)` is valid UTF-8 (an ASCII scan first: nearly every game text is ASCII). */
+function validUtf8(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (b[i]! >= 0x80) return isUtf8(b.subarray(start, end));
+  return true;
+}
+
+/** Module-local copies of imported constants read in hot loops. */
+const NULL = NULL_LINK;
+
+const f32View = new Float32Array(1);
+const u32View = new Uint32Array(f32View.buffer);
+
+/**
+ * Labels of every record (`Category/Record`, `Category/#i` for a primary; names read as UTF-8, invalid bytes as
+ * U+FFFD) and which of them name exactly one record: a link is written as its target's label only then.
+ */
+class RecordLabels {
+  /** Per category: `"` + its name's label bytes, JSON-escaped, + `/`. */
+  readonly prefix: Uint8Array[] = [];
+  /** Per record: 1 when its label is unique in the document. */
+  readonly unique: Uint8Array;
+  private readonly catBytes: Uint8Array[] = [];
+  /** Label bytes of secondaries whose name is not valid UTF-8 (their U+FFFD form). */
+  readonly lossy = new Map<number, Uint8Array>();
+
+  private readonly g: Gadb;
+  private readonly ix: ModelIndex;
+
+  constructor(g: Gadb, ix: ModelIndex) {
+    this.g = g;
+    this.ix = ix;
+    const w = new TextWriter({ chunkSize: 256 });
+    for (const c of g.categories) {
+      const b = labelBytes(blockTextBytes(g, c.nameKey));
+      this.catBytes.push(b);
+      w.jsonString(b, 0, b.length);
+      // `"name"` becomes `"name/`: the record part continues the string.
+      const pre = w.take().slice();
+      pre[pre.length - 1] = 0x2f;
+      this.prefix.push(pre);
+    }
+    const n = g.records.count;
+    this.unique = new Uint8Array(n).fill(1);
+    const hashes = new Uint32Array(n);
+    let cap = 1024;
+    while (cap < n * 2) cap *= 2;
+    const slots = new Int32Array(cap).fill(-1);
+    const mask = cap - 1;
+    const data = g.strings.data;
+    for (let c = 0, r = 0; c < g.categories.length; c++) {
+      const cat = g.categories[c]!;
+      const hc = fnv(fnv(FNV_SEED, this.catBytes[c]!, 0, this.catBytes[c]!.length), SLASH, 0, 1);
+      for (let i = 0; i < cat.primaryCount + cat.secondaryCount; i++, r++) {
+        let h: number;
+        if (i < cat.primaryCount) h = fnvPrimary(hc, i);
+        else {
+          const key = g.records.nameKey[r]!;
+          const t = blockTextBytes(g, key);
+          if (validUtf8(data, t.byteOffset - data.byteOffset, t.byteOffset - data.byteOffset + t.length)) h = fnv(hc, t, 0, t.length);
+          else {
+            const lb = labelBytes(t);
+            this.lossy.set(r, lb);
+            h = fnv(hc, lb, 0, lb.length);
+          }
+        }
+        hashes[r] = h;
+        for (let s = h & mask; ; s = (s + 1) & mask) {
+          const o = slots[s]!;
+          if (o < 0) {
+            slots[s] = r;
+            break;
+          }
+          if (hashes[o] === h && bytesEqual(this.label(o, c), this.label(r, c))) {
+            this.unique[o] = 0;
+            this.unique[r] = 0;
+            break;
+          }
+        }
+      }
     }
   }
-  const linkJson = (cell: number): unknown => {
-    if (cell === NULL_LINK) return null;
-    const c = cell >>> 20;
-    const i = cell & 0xfffff;
-    const cat = g.categories[c];
-    if (!cat || i >= cat.primaryCount + cat.secondaryCount) return { raw: cell };
-    const l = labelOf(c, i);
-    return labelCount.get(l) === 1 ? l : { raw: cell };
-  };
+
+  /** The record part of record `r`'s label (bytes after the `/`). */
+  recordPart(r: number, c: number): Uint8Array {
+    const i = r - this.ix.categoryFirstRecord[c]!;
+    if (i < this.g.categories[c]!.primaryCount) return utf8Encoder.encode(`#${i}`);
+    return this.lossy.get(r) ?? blockTextBytes(this.g, this.g.records.nameKey[r]!);
+  }
+
+  /** The whole label of record `r` as bytes (only for comparing labels whose hashes are equal). */
+  private label(r: number, cHint: number): Uint8Array {
+    const c = this.ix.recordCategory[r] ?? cHint;
+    const a = this.catBytes[c]!;
+    const b = this.recordPart(r, c);
+    const out = new Uint8Array(a.length + 1 + b.length);
+    out.set(a);
+    out[a.length] = SLASH[0]!;
+    out.set(b, a.length + 1);
+    return out;
+  }
+}
+
+const SLASH = Uint8Array.of(0x2f);
+
+/** UTF-8 of a name read as UTF-8 (bytes that are not UTF-8 become U+FFFD): the bytes of its label. */
+function labelBytes(b: Uint8Array): Uint8Array {
+  return validUtf8(b, 0, b.length) ? b : utf8Encoder.encode(utf8.decode(b));
+}
+
+/**
+ * The lossless JSON of `g` as UTF-8 chunks of about 1 MiB, written straight into one reused byte buffer: each
+ * chunk is a view valid until the next is requested (copy it to keep it). Numbers, labels and texts are written
+ * as bytes (texts escaped from the string block's bytes); the text is exactly what `JSON.stringify` of the same
+ * values gives.
+ */
+export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): Generator<Uint8Array> {
+  const ix = indexModel(g);
+  const namer = options.namer;
+  const labels = new RecordLabels(g, ix);
   const root = g.strings.data.subarray(0, g.strings.itemKeys.length > 0 ? g.strings.itemSizes[0]! : 0);
   const head = {
     format: GADB_JSON_FORMAT,
@@ -114,113 +259,191 @@ export function* exportGadbJson(g: Gadb, options: ExportJsonOptions = {}): Gener
     valueSectionUnk00: g.valueSectionUnk00,
     pairs: Array.from(g.pairs),
   };
-  const headText = JSON.stringify(head);
-  yield headText.slice(0, -1) + ',\n"descriptors": [\n';
+  const CHUNK = 1 << 20;
+  const w = new TextWriter({ chunkSize: CHUNK + (1 << 16) });
+  w.utf8Text(JSON.stringify(head).slice(0, -1) + ',\n"descriptors": [\n');
   const d = g.descriptors;
-  const rowsOut: string[] = [];
   for (let k = 0; k < d.count; k++) {
-    rowsOut.push(`[${d.declaredHash[k]},${d.sortedHash[k]},${d.schemaOrdinal[k]},${d.sortedToDeclared[k]},${d.typeCode[k]},${d.elementCount[k]},${d.link[k]}]`);
-    if (rowsOut.length === 4096) {
-      yield rowsOut.join(',\n') + (k + 1 < d.count ? ',\n' : '');
-      rowsOut.length = 0;
-    }
+    if (k > 0) w.latin1(',\n');
+    w.byte(0x5b);
+    w.uint(d.declaredHash[k]!);
+    w.byte(0x2c);
+    w.uint(d.sortedHash[k]!);
+    w.byte(0x2c);
+    w.uint(d.schemaOrdinal[k]!);
+    w.byte(0x2c);
+    w.uint(d.sortedToDeclared[k]!);
+    w.byte(0x2c);
+    w.uint(d.typeCode[k]!);
+    w.byte(0x2c);
+    w.uint(d.elementCount[k]!);
+    w.byte(0x2c);
+    w.uint(d.link[k]!);
+    w.byte(0x5d);
+    if (w.pos >= CHUNK) yield w.take();
   }
-  if (rowsOut.length > 0) yield rowsOut.join(',\n');
-  yield '\n],\n"categories": [\n';
-  const runs = new Map<number, { fields: ReturnType<typeof recordFields>; labels: string[] }>();
-  const linkText = new Map<number, string>();
+  w.latin1('\n],\n"categories": [\n');
+  const runs = new Map<number, JsonRun>();
+  const labelCache = new Map<number, Uint8Array>();
   const blockText = new Map<number, string>();
+  const data = g.strings.data;
+  const rec = g.records;
+  /** Per 4-aligned text key: its `textShape` + 2; 0: not seen yet. */
+  const textInfo = new Int32Array((data.length >>> 2) + 1);
+  /** Length of the text at `key`, times 2, + 1 when it is not UTF-8 (then written as hex); cached per aligned key. */
+  const textShape = (key: number): number => {
+    const slot = (key & 3) === 0 && key <= data.length ? key >>> 2 : -1;
+    const info = slot >= 0 ? textInfo[slot]! : 0;
+    if (info !== 0) return info - 2;
+    const t = blockTextBytes(g, key);
+    const at = t.byteOffset - data.byteOffset;
+    const shape = (t.length << 1) | (validUtf8(data, at, at + t.length) ? 0 : 1);
+    if (slot >= 0) textInfo[slot] = shape + 2;
+    return shape;
+  };
+  const writeText = (key: number): void => {
+    const shape = textShape(key);
+    const len = shape >>> 1;
+    if ((shape & 1) === 0) w.jsonString(data, key, key + len);
+    else w.latin1(`{"hex":"${toHex(data.subarray(key, key + len))}"}`);
+  };
+  const writeLink = (cell: number): void => {
+    const c = cell >>> 20;
+    const i = cell & 0xfffff;
+    const cat = g.categories[c];
+    const r = cat ? ix.categoryFirstRecord[c]! + i : 0;
+    if (cell === NULL) w.latin1('null');
+    else if (!cat || i >= cat.primaryCount + cat.secondaryCount || labels.unique[r] !== 1) {
+      w.latin1('{"raw":');
+      w.uint(cell);
+      w.byte(0x7d);
+    } else {
+      // The prefix opens the label's string (`"Category/`); the record part closes it.
+      w.bytes(labels.prefix[c]!);
+      if (i < cat.primaryCount) {
+        w.byte(0x23);
+        w.uint(i);
+        w.byte(0x22);
+      } else {
+        const key = rec.nameKey[r]!;
+        const shape = textShape(key);
+        if ((shape & 1) === 0) w.jsonString(data, key, key + (shape >>> 1), false);
+        else {
+          const part = labels.lossy.get(r)!;
+          w.jsonString(part, 0, part.length, false);
+        }
+      }
+    }
+  };
   let reconBuf = new Uint32Array(1024);
-  let batch = '';
+  const cells = g.cells;
   let r = 0;
   for (let c = 0; c < g.categories.length; c++) {
     const cat = g.categories[c]!;
     const catHead = { name: textJson(blockTextBytes(g, cat.nameKey)), typeName: textJson(blockTextBytes(g, cat.typeNameKey)), unk08: textJson(blockTextBytes(g, cat.unk08Key)), sortKey: cat.sortKey, primaryCount: cat.primaryCount };
-    yield (c > 0 ? ',\n' : '') + JSON.stringify(catHead).slice(0, -1) + ', "records": [\n';
+    w.utf8Text((c > 0 ? ',\n' : '') + JSON.stringify(catHead).slice(0, -1) + ', "records": [\n');
     const total = cat.primaryCount + cat.secondaryCount;
     for (let i = 0; i < total; i++, r++) {
       const base = ix.recordCellStart[r]!;
-      const cc = g.records.cellCount[r]!;
-      // Built as text directly: a game-scale export has millions of fields.
-      let line = '{';
-      if (i >= cat.primaryCount) line += `"name":${JSON.stringify(textJson(blockTextBytes(g, g.records.nameKey[r]!)))},`;
-      line += `"first":${g.records.firstDescriptor[r]},"fields":${g.records.descriptorCount[r]},"cells":${cc},"flags":${g.records.flags[r]},"unk0A":${g.records.unk0A[r]},"values":{`;
-      const recon = cc <= reconBuf.length ? reconBuf.fill(0, 0, cc) : (reconBuf = new Uint32Array(cc * 2));
-      const runKey = g.records.firstDescriptor[r]! * 256 + g.records.descriptorCount[r]!;
-      let run = runs.get(runKey);
-      if (!run) {
-        const fields = recordFields(g, r);
-        run = { fields, labels: fields.map((f, fi) => (fi > 0 ? ',' : '') + JSON.stringify(fieldLabel(f.hash, namer)) + ':') };
-        runs.set(runKey, run);
+      const cc = rec.cellCount[r]!;
+      if (i > 0) w.latin1(',\n');
+      w.byte(0x7b);
+      if (i >= cat.primaryCount) {
+        w.latin1('"name":');
+        writeText(rec.nameKey[r]!);
+        w.byte(0x2c);
       }
-      for (let fi = 0; fi < run.fields.length; fi++) {
-        const f = run.fields[fi]!;
-        line += run.labels[fi]!;
-        const info = f.info;
+      w.latin1('"first":');
+      w.uint(rec.firstDescriptor[r]!);
+      w.latin1(',"fields":');
+      w.uint(rec.descriptorCount[r]!);
+      w.latin1(',"cells":');
+      w.uint(cc);
+      w.latin1(',"flags":');
+      w.uint(rec.flags[r]!);
+      w.latin1(',"unk0A":');
+      w.uint(rec.unk0A[r]!);
+      w.latin1(',"values":{');
+      const recon = cc <= reconBuf.length ? reconBuf.fill(0, 0, cc) : (reconBuf = new Uint32Array(cc * 2));
+      const runKey = rec.firstDescriptor[r]! * 256 + rec.descriptorCount[r]!;
+      let run = runs.get(runKey);
+      if (!run) runs.set(runKey, (run = compileRun(g, r, namer, labelCache)));
+      const fields = run.fields;
+      for (let fi = 0; fi < fields.length; fi++) {
+        const f = fields[fi]!;
+        const code = run.code[fi]!;
+        w.bytes(run.labels[fi]!);
         // A scalar (count 1) is written bare, anything else as a list; an element whose cell lies past the
         // record is left out (the residual keeps such records exact).
-        const bare = f.count === 1 && (info?.decoding.kind === 'bool' ? f.link >>> 5 < cc : f.link < cc);
-        if (!bare) line += '[';
+        const bare = f.count === 1 && (code === FIELD_BOOL ? f.link >>> 5 < cc : f.link < cc);
+        if (!bare) w.byte(0x5b);
         let n = 0;
         for (let e = 0; e < f.count; e++) {
           const k = f.link + e;
-          let t: string;
-          if (!info) {
-            if (k >= cc) continue;
-            t = String(g.cells[base + k]);
-            recon[k] = g.cells[base + k]!;
-          } else {
-            const dd = info.decoding;
-            if (dd.kind === 'bool') {
-              if (k >>> 5 >= cc) continue;
-              const v = (g.cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
-              recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
-              t = v === 1 ? 'true' : 'false';
-            } else {
-              if (k >= cc) continue;
-              const cell = g.cells[base + k]!;
-              recon[k] = cell;
-              if (dd.kind === 'f32') {
-                const x = f32FromBits(cell);
-                t = Number.isFinite(x) && !Object.is(x, -0) ? String(x) : JSON.stringify(floatJson(x));
-              } else if (dd.kind === 'i32') t = String(cell | 0);
-              else if (dd.kind === 'link') {
-                let lt = linkText.get(cell);
-                if (lt === undefined) linkText.set(cell, (lt = JSON.stringify(linkJson(cell))));
-                t = lt;
-              } else {
-                const ck = info.itemKind * 0x100000000 + cell;
-                let bt = blockText.get(ck);
-                if (bt === undefined) {
-                  bt = JSON.stringify(dd.kind === 'text' ? textJson(blockTextBytes(g, cell)) : blockJson(dd, decodeBlockValue(g, dd, cell)));
-                  blockText.set(ck, bt);
-                }
-                t = bt;
-              }
-            }
+          if (code === FIELD_BOOL) {
+            if (k >>> 5 >= cc) continue;
+            if (n++ > 0) w.byte(0x2c);
+            const v = (cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
+            recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
+            w.latin1(v === 1 ? 'true' : 'false');
+            continue;
           }
-          line += n++ > 0 ? ',' + t : t;
+          if (k >= cc) continue;
+          if (n++ > 0) w.byte(0x2c);
+          const cell = cells[base + k]!;
+          recon[k] = cell;
+          switch (code) {
+            case FIELD_F32: {
+              u32View[0] = cell;
+              const x = f32View[0]!;
+              if (x - x !== 0 || cell === 0x80000000) w.latin1(`{"f32":"${hashText(cell)}"}`);
+              else if (Number.isInteger(x) && x < 1e15 && x > -1e15) w.int(x);
+              else w.latin1(String(x));
+              break;
+            }
+            case FIELD_I32:
+              w.int(cell | 0);
+              break;
+            case FIELD_LINK:
+              writeLink(cell);
+              break;
+            case FIELD_TEXT:
+              writeText(cell);
+              break;
+            case FIELD_BLOCK: {
+              const info = f.info!;
+              const dd = info.decoding;
+              const ck = info.itemKind * 0x100000000 + cell;
+              let bt = blockText.get(ck);
+              if (bt === undefined) blockText.set(ck, (bt = JSON.stringify(blockJson(dd, decodeBlockValue(g, dd, cell)))));
+              w.utf8Text(bt);
+              break;
+            }
+            default:
+              w.uint(cell);
+          }
         }
-        if (!bare) line += ']';
+        if (!bare) w.byte(0x5d);
       }
-      line += '}';
-      let residual = '';
+      w.byte(0x7d);
+      let first = true;
       for (let k = 0; k < cc; k++) {
-        const x = (g.cells[base + k]! ^ recon[k]!) >>> 0;
-        if (x !== 0) residual += `${residual ? ',' : ''}"${k}":${x}`;
+        const x = (cells[base + k]! ^ recon[k]!) >>> 0;
+        if (x === 0) continue;
+        w.latin1(first ? ',"residual":{"' : ',"');
+        first = false;
+        w.uint(k);
+        w.latin1('":');
+        w.uint(x);
       }
-      if (residual) line += `,"residual":{${residual}}`;
-      batch += (i > 0 ? ',\n' : '') + line + '}';
-      if (batch.length > 1 << 20) {
-        yield batch;
-        batch = '';
-      }
+      if (!first) w.byte(0x7d);
+      w.byte(0x7d);
+      if (w.pos >= CHUNK) yield w.take();
     }
-    if (batch) yield batch;
-    batch = '';
-    yield '\n]}';
+    w.latin1('\n]}');
   }
-  yield '\n]}\n';
+  w.latin1('\n]}\n');
+  yield w.take();
 }
 
 interface JsonRecord {
