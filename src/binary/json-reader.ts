@@ -18,10 +18,18 @@ export class JsonSyntaxError extends FormatError {
   override name = 'JsonSyntaxError';
   readonly line: number;
   readonly column: number;
-  constructor(format: string, offset: number, line: number, column: number, reason: string) {
-    super(format, offset, '', `${reason} (line ${line}, column ${column})`);
+  /** The reason without the line and column. */
+  readonly bare: string;
+  constructor(format: string, offset: number, line: number, column: number, reason: string, path = '') {
+    super(format, offset, path, `${reason} (line ${line}, column ${column})`);
     this.line = line;
     this.column = column;
+    this.bare = reason;
+  }
+
+  /** The same error placed at `path` in the document's structure. */
+  at(path: string): JsonSyntaxError {
+    return new JsonSyntaxError(this.format, this.offset, this.line, this.column, this.bare, path);
   }
 }
 
@@ -33,6 +41,8 @@ const AFTER = 1;
 
 export class JsonReader {
   private buf: Uint8Array = new Uint8Array(0);
+  /** The buffer chunks are gathered in (see `refill`). */
+  private own: Uint8Array = new Uint8Array(0);
   private pos = 0;
   private end = 0;
   /** Absolute offset of `buf[0]`. */
@@ -49,7 +59,13 @@ export class JsonReader {
 
   constructor(input: Iterable<Uint8Array> | Uint8Array, options: { format?: string } = {}) {
     this.format = options.format ?? 'json';
-    this.source = (input instanceof Uint8Array ? [input] : input)[Symbol.iterator]();
+    if (input instanceof Uint8Array) {
+      // One buffer: read in place (never copied).
+      this.buf = input;
+      this.end = input.length;
+      this.done = true;
+      this.source = [][Symbol.iterator]();
+    } else this.source = input[Symbol.iterator]();
   }
 
   /** Byte offset of the next unread byte. */
@@ -57,32 +73,264 @@ export class JsonReader {
     return this.base + this.pos;
   }
 
-  /** An error at the current position. */
-  error(reason: string, at = this.base + this.pos): JsonSyntaxError {
-    return new JsonSyntaxError(this.format, at, this.line, at - this.lineStart + 1, reason);
+  /** An error at the current position (`path`: where in the document's structure, e.g. `/records/3/values/x`). */
+  error(reason: string, at = this.base + this.pos, path = ''): JsonSyntaxError {
+    return new JsonSyntaxError(this.format, at, this.line, at - this.lineStart + 1, reason, path);
   }
 
-  /** Makes at least one more byte available from `keep` on (false at the end of input). */
+  // Token-level reading, for a caller that builds its result straight from the bytes (no JavaScript value per
+  // token). Each reads one token after blanks; a string's bytes are left in the span, valid until the next read.
+
+  /** The next non-blank byte (not consumed), or -1 at the end of the input. */
+  peekByte(): number {
+    return this.peek();
+  }
+
+  /** Consumes the byte `peekByte` returned. */
+  skipByte(): void {
+    this.pos++;
+  }
+
+  /** Consumes byte `c` after blanks, or throws "expected `what`". */
+  expectByte(c: number, what: string): void {
+    this.expect(c, what);
+  }
+
+  /** The bytes of the last string read by `stringBytes`: `spanBuf[spanStart..spanEnd)`, UTF-8. */
+  spanBuf: Uint8Array = new Uint8Array(0);
+  spanStart = 0;
+  spanEnd = 0;
+  private scratch = new Uint8Array(256);
+
+  /**
+   * Reads a string (after blanks) as UTF-8 bytes into the span: a view of the input when it holds no escape, else
+   * of a scratch buffer with the escapes decoded (`\u` surrogate pairs joined, a lone surrogate as U+FFFD, as
+   * `TextEncoder` writes the string `JSON.parse` gives).
+   */
+  stringBytes(): void {
+    if (this.peek() !== 0x22) throw this.error(`expected a string, got ${describe(this.peek())}`);
+    let start = this.pos + 1;
+    let i = start;
+    let escaped = false;
+    let ascii = true;
+    for (;;) {
+      if (i >= this.end) {
+        const shift = start - 1;
+        if (!this.refill(start - 1)) throw this.error('unterminated string', this.base + start - 1);
+        i -= shift;
+        start = 1;
+        continue;
+      }
+      const c = this.buf[i]!;
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        escaped = true;
+        i += 2;
+        continue;
+      }
+      if (c < 0x20) throw this.error('control character in a string (escape it)', this.base + i);
+      if (c >= 0x80) ascii = false;
+      i++;
+    }
+    if (!ascii && !isUtf8Range(this.buf, start, i)) throw this.error('invalid UTF-8 in a string', this.base + start);
+    this.pos = i + 1;
+    if (!escaped) {
+      this.spanBuf = this.buf;
+      this.spanStart = start;
+      this.spanEnd = i;
+      return;
+    }
+    if (this.scratch.length < (i - start) * 2) this.scratch = new Uint8Array((i - start) * 2);
+    const out = this.scratch;
+    const buf = this.buf;
+    let o = 0;
+    for (let k = start; k < i; ) {
+      const c = buf[k]!;
+      if (c !== 0x5c) {
+        out[o++] = c;
+        k++;
+        continue;
+      }
+      const e = buf[k + 1]!;
+      k += 2;
+      let u: number;
+      switch (e) {
+        case 0x22: case 0x5c: case 0x2f: out[o++] = e; continue;
+        case 0x62: out[o++] = 0x08; continue;
+        case 0x66: out[o++] = 0x0c; continue;
+        case 0x6e: out[o++] = 0x0a; continue;
+        case 0x72: out[o++] = 0x0d; continue;
+        case 0x74: out[o++] = 0x09; continue;
+        case 0x75:
+          u = hex4(buf, k, i);
+          if (u < 0) throw this.error('bad \\u escape', this.base + k - 2);
+          k += 4;
+          break;
+        default:
+          throw this.error(`bad escape \\${String.fromCharCode(e)}`, this.base + k - 2);
+      }
+      if (u >= 0xd800 && u < 0xdc00 && buf[k] === 0x5c && buf[k + 1] === 0x75) {
+        const lo = hex4(buf, k + 2, i);
+        if (lo >= 0xdc00 && lo < 0xe000) {
+          u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+          k += 6;
+        }
+      }
+      if (u >= 0xd800 && u < 0xe000) u = 0xfffd;
+      if (u < 0x80) out[o++] = u;
+      else if (u < 0x800) {
+        out[o++] = 0xc0 | (u >> 6);
+        out[o++] = 0x80 | (u & 63);
+      } else if (u < 0x10000) {
+        out[o++] = 0xe0 | (u >> 12);
+        out[o++] = 0x80 | ((u >> 6) & 63);
+        out[o++] = 0x80 | (u & 63);
+      } else {
+        out[o++] = 0xf0 | (u >> 18);
+        out[o++] = 0x80 | ((u >> 12) & 63);
+        out[o++] = 0x80 | ((u >> 6) & 63);
+        out[o++] = 0x80 | (u & 63);
+      }
+    }
+    this.spanBuf = out;
+    this.spanStart = 0;
+    this.spanEnd = o;
+  }
+
+  /** Reads a number (after blanks): its value, as `JSON.parse` gives it. */
+  numberValue(): number {
+    const c = this.peek();
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) throw this.error(c < 0 ? 'unexpected end of JSON (expected a number)' : `expected a number, got ${describe(c)}`);
+    return this.number();
+  }
+
+  /**
+   * Reads a number (after blanks) and returns the bits of its value rounded to f32: exactly
+   * `f32Bits(JSON.parse(text))` (the nearest double, then the nearest f32). Decided from the digits without a
+   * string where that is provably the same (Clinger's exact case, or an estimate whose f32 cannot change within its
+   * error bound); otherwise through `Number`.
+   */
+  numberF32Bits(): number {
+    const c0 = this.peek();
+    if (c0 !== 0x2d && (c0 < 0x30 || c0 > 0x39)) throw this.error(c0 < 0 ? 'unexpected end of JSON (expected a number)' : `expected a number, got ${describe(c0)}`);
+    let start = this.pos;
+    let i = start;
+    for (;;) {
+      if (i >= this.end) {
+        const shift = start;
+        if (!this.refill(start)) break;
+        i -= shift;
+        start = 0;
+        continue;
+      }
+      const c = this.buf[i]!;
+      if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45) i++;
+      else break;
+    }
+    const buf = this.buf;
+    let k = start;
+    const neg = buf[k] === 0x2d;
+    if (neg) k++;
+    let m = 0;
+    let nd = 0;
+    let e10 = 0;
+    let ok = true;
+    const intStart = k;
+    if (buf[k] === 0x30) k++;
+    else
+      for (; k < i; k++) {
+        const d = buf[k]! - 0x30;
+        if (d < 0 || d > 9) break;
+        m = m * 10 + d;
+        nd++;
+      }
+    if (k === intStart) ok = false;
+    if (k < i && buf[k] === 0x2e) {
+      const fracStart = ++k;
+      for (; k < i; k++) {
+        const d = buf[k]! - 0x30;
+        if (d < 0 || d > 9) break;
+        e10--;
+        if (m === 0 && d === 0) continue;
+        m = m * 10 + d;
+        nd++;
+      }
+      if (k === fracStart) ok = false;
+    }
+    if (k < i && (buf[k] === 0x65 || buf[k] === 0x45)) {
+      k++;
+      let sign = 1;
+      if (buf[k] === 0x2b || buf[k] === 0x2d) sign = buf[k++] === 0x2d ? -1 : 1;
+      const expStart = k;
+      let ex = 0;
+      for (; k < i; k++) {
+        const d = buf[k]! - 0x30;
+        if (d < 0 || d > 9) break;
+        if (ex < 100000) ex = ex * 10 + d;
+      }
+      if (k === expStart) ok = false;
+      e10 += sign * ex;
+    }
+    this.pos = i;
+    if (!ok || k !== i) {
+      let text = '';
+      for (let q = start; q < i; q++) text += String.fromCharCode(buf[q]!);
+      throw this.error(`bad number ${JSON.stringify(text.slice(0, 40))}`, this.base + start);
+    }
+    let x: number;
+    if (m === 0) x = 0;
+    else if (nd <= 15 && e10 >= -22 && e10 <= 22) x = e10 < 0 ? m / POW10[-e10]! : m * POW10[e10]!;
+    else {
+      // An estimate within 2^-47 of the value (≤ 19 digits accumulated, one or two scalings); its f32 is the
+      // answer when nudging it by far more than that error does not change the f32.
+      x = nd > 19 ? NaN : e10 < 0 ? (e10 >= -22 ? m / POW10[-e10]! : m / 1e22 / Math.pow(10, -e10 - 22)) : m * Math.pow(10, e10);
+      const f = Math.fround(x);
+      if (!(f !== 0 && Number.isFinite(f) && Math.fround(x * (1 + 2 ** -40)) === f && Math.fround(x * (1 - 2 ** -40)) === f)) {
+        let text = '';
+        for (let q = start; q < i; q++) text += String.fromCharCode(buf[q]!);
+        x = Math.abs(Number(text));
+      }
+    }
+    f32Scratch[0] = neg ? -x : x;
+    return i32Scratch[0]! >>> 0;
+  }
+
+  /**
+   * Makes at least one more byte available from `keep` on (false at the end of input). The bytes from `keep` on
+   * and the next chunk go into one buffer the reader owns and reuses (a chunk may be a view of memory the source
+   * reuses, and a fresh buffer per chunk would leave a chunk of garbage each time).
+   */
   private refill(keep = this.pos): boolean {
-    while (!this.done) {
+    if (this.done) return false;
+    // Move the unread tail to the front of the own buffer first: the source may overwrite its last chunk.
+    const tail = this.end - keep;
+    if (this.buf === this.own) this.own.copyWithin(0, keep, this.end);
+    else {
+      if (this.own.length < tail) this.own = new Uint8Array(tail * 2);
+      this.own.set(this.buf.subarray(keep, this.end));
+    }
+    this.buf = this.own;
+    this.base += keep;
+    this.pos -= keep;
+    this.end = tail;
+    for (;;) {
       const next = this.source.next();
       if (next.done) {
         this.done = true;
-        break;
+        return false;
       }
       const chunk = next.value;
       if (chunk.length === 0) continue;
-      const tail = this.end - keep;
-      const merged = new Uint8Array(tail + chunk.length);
-      merged.set(this.buf.subarray(keep, this.end));
-      merged.set(chunk, tail);
-      this.base += keep;
-      this.pos -= keep;
-      this.buf = merged;
-      this.end = merged.length;
+      if (this.own.length < tail + chunk.length) {
+        const grown = new Uint8Array(Math.max(tail + chunk.length, this.own.length * 2));
+        grown.set(this.own.subarray(0, tail));
+        this.own = grown;
+      }
+      this.own.set(chunk, tail);
+      this.buf = this.own;
+      this.end = tail + chunk.length;
       return true;
     }
-    return false;
   }
 
   /** The next non-blank byte (not consumed), or -1 at the end. */
@@ -314,6 +562,19 @@ export class JsonReader {
     this.pos = i;
     // Plain digits (no leading zero unless alone), up to 15 of them: exact as accumulated.
     if (simple && len > 0 && len <= 15 && (this.buf[start] !== 0x30 || len === 1)) return v;
+    // The same after a minus sign.
+    if (!simple && len > 1 && len <= 16 && this.buf[start] === 0x2d && (this.buf[start + 1] !== 0x30 || len === 2)) {
+      let n = 0;
+      for (let k = start + 1; k < i; k++) {
+        const d = this.buf[k]! - 0x30;
+        if (d < 0 || d > 9) {
+          n = -1;
+          break;
+        }
+        n = n * 10 + d;
+      }
+      if (n >= 0) return -n;
+    }
     let text = '';
     for (let k = start; k < i; k++) text += String.fromCharCode(this.buf[k]!);
     if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text)) throw this.error(`bad number ${JSON.stringify(text.slice(0, 40))}`, this.base + start);
@@ -406,6 +667,32 @@ export class JsonReader {
     } catch {
       throw this.error('invalid UTF-8 in a string', this.base + from);
     }
+  }
+}
+
+const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const f32Scratch = new Float32Array(1);
+const i32Scratch = new Int32Array(f32Scratch.buffer);
+
+/** The value of 4 hex digits at `buf[k..k+4)` (all before `end`), or -1. */
+function hex4(buf: Uint8Array, k: number, end: number): number {
+  if (k + 4 > end) return -1;
+  let u = 0;
+  for (let h = 0; h < 4; h++) {
+    const d = buf[k + h]!;
+    const x = d >= 0x30 && d <= 0x39 ? d - 0x30 : d >= 0x61 && d <= 0x66 ? d - 0x57 : d >= 0x41 && d <= 0x46 ? d - 0x37 : -1;
+    if (x < 0) return -1;
+    u = u * 16 + x;
+  }
+  return u;
+}
+
+function isUtf8Range(buf: Uint8Array, start: number, end: number): boolean {
+  try {
+    utf8.decode(buf.subarray(start, end));
+    return true;
+  } catch {
+    return false;
   }
 }
 

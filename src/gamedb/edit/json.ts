@@ -15,14 +15,13 @@
  */
 import { FormatError } from '../../binary/errors.ts';
 import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
-import { gadbTypeInfo, type GadbDecoding } from '../../formats/gadb/type-codes.ts';
+import { gadbTypeInfo, type GadbDecoding, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind } from '../../formats/gadb/types.ts';
-import { StringInterner } from './interner.ts';
-import { fnv, fnvPrimary, FNV_SEED } from './json-tables.ts';
-import { NULL_LINK, blockTextBytes, bytesEqual, encodeLink, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type ModelIndex, type NameHasher, type RecordField, p919Hasher } from './model.ts';
+import { BlockItems, LabelTable, fnv, fnvPrimary, FNV_SEED } from './json-tables.ts';
+import { NULL_LINK, blockTextBytes, bytesEqual, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type ModelIndex, type NameHasher, type RecordField, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
-import { JsonReader } from '../../binary/json-reader.ts';
+import { JsonReader, JsonSyntaxError } from '../../binary/json-reader.ts';
 import { TextWriter } from '../../binary/text-writer.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
@@ -111,13 +110,12 @@ export interface JsonRun {
  * Compiles record `r`'s run. `labelCache` (per field hash: `,"label":`) is shared by the runs of one export, so
  * each distinct field name is formatted once.
  */
-export function compileRun(g: Gadb, r: number, namer?: FieldNamer, labelCache?: Map<number, Uint8Array>, withLabels = true): JsonRun {
+export function compileRun(g: Gadb, r: number, namer?: FieldNamer, labelCache?: Map<number, Uint8Array>): JsonRun {
   const fields = recordFields(g, r);
   const code = new Uint8Array(fields.length);
   const labels: Uint8Array[] = [];
   fields.forEach((f, fi) => {
     code[fi] = f.info ? FIELD_CODE[f.info.decoding.kind] : FIELD_UNKNOWN;
-    if (!withLabels) return;
     let l = labelCache?.get(f.hash);
     if (!l) {
       l = utf8Encoder.encode(',' + JSON.stringify(fieldLabel(f.hash, namer)) + ':');
@@ -490,9 +488,12 @@ export interface ImportJsonOptions {
 export function importGadbJson(doc: unknown, options: ImportJsonOptions = {}): Gadb {
   const j = doc as JsonDoc;
   const b = new GadbJsonBuilder(j, options);
-  for (const row of j.descriptors) b.descriptor(row);
+  if (!Array.isArray(j.descriptors)) throw new FormatError('gadb-json', 0, '/descriptors', 'expected an array of rows');
+  if (!Array.isArray(j.categories)) throw new FormatError('gadb-json', 0, '/categories', 'expected an array of categories');
+  j.descriptors.forEach((row, k) => b.descriptor(row, k));
   b.endDescriptors();
   j.categories.forEach((c, ci) => {
+    if (!c || typeof c !== 'object' || !Array.isArray(c.records)) throw new FormatError('gadb-json', 0, `/categories/${ci}`, 'expected a category with "records"');
     b.category(c, ci);
     c.records.forEach((r, ri) => b.record(r, ri));
   });
@@ -501,11 +502,12 @@ export function importGadbJson(doc: unknown, options: ImportJsonOptions = {}): G
 
 /**
  * Reads the lossless JSON straight from its UTF-8 bytes — one buffer or a stream of chunks (a file read piece by
- * piece) — into a model, without the document ever existing as one string or one object tree: one record is a
- * JavaScript value at a time. The same model as `importGadbJson(JSON.parse(text))`. The document must have the
- * exporter's member order where it matters (`descriptors` before `categories`, a category's `records` last);
- * malformed JSON is a `JsonSyntaxError` (offset, line, column), a well-formed document of the wrong shape a
- * `FormatError`.
+ * piece) — into a model, without the document ever existing as one string or one object tree: records in the
+ * exporter's member order are read token by token into the model's columns (no JavaScript value per record, field
+ * or cell); a record whose members come in another order is read as a value. The same model as
+ * `importGadbJson(JSON.parse(text))`. The document must have the exporter's order where it matters (`descriptors`
+ * before `categories`, a category's `records` last); malformed JSON is a `JsonSyntaxError` (offset, line, column,
+ * and where in the document), a well-formed document of the wrong shape a `FormatError`.
  */
 export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: ImportJsonOptions = {}): Gadb {
   const r = new JsonReader(input, { format: 'gadb-json' });
@@ -519,7 +521,7 @@ export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: 
       if (b || descriptorsDone) throw r.error('"descriptors" given twice');
       b = new GadbJsonBuilder(head as unknown as JsonHead, options);
       r.enterArray();
-      while (r.nextElement()) b.descriptor(r.smallValue() as number[]);
+      for (let k = 0; r.nextElement(); k++) b.readDescriptor(r, k);
       b.endDescriptors();
       descriptorsDone = true;
     } else if (key === 'categories') {
@@ -536,10 +538,11 @@ export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: 
             c[ck] = r.value();
             continue;
           }
+          if (hadRecords) throw r.error('"records" given twice');
           hadRecords = true;
           b.category(c as unknown as JsonCategoryHead, ci);
           r.enterArray();
-          for (let ri = 0; r.nextElement(); ri++) b.record(r.value() as JsonRecord, ri);
+          for (let ri = 0; r.nextElement(); ri++) b.readRecord(r, ri);
         }
         if (!hadRecords) throw new FormatError('gadb-json', r.offset, `/categories/${ci}`, 'a category without "records"');
       }
@@ -556,37 +559,82 @@ export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: 
   return b.finish();
 }
 
-/** Growable u32 column. */
+/** Growable column (by a quarter: a game-scale cell column is 40 MB). */
 function grow<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, need: number): T {
   if (need <= a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 1024));
+  const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.floor(a.length * 1.25), 1024));
   next.set(a);
   return next;
+}
+
+/**
+ * A run compiled for reading (its fields are descriptor rows `first … first + n - 1`): per field its decoding
+ * code and the key bytes last seen for it (the exporter repeats them, so a key is matched as bytes).
+ */
+interface ImportRun {
+  first: number;
+  n: number;
+  code: Uint8Array;
+  keyBytes: (Uint8Array | undefined)[];
+}
+
+/** Type info per type byte (a table instead of a lookup per element). */
+const TYPE_INFO: (GadbTypeInfo | undefined)[] = Array.from({ length: 256 }, (_, b) => gadbTypeInfo(b));
+
+const KEY = (s: string): Uint8Array => utf8Encoder.encode(s);
+const K_NAME = KEY('name');
+const K_FIRST = KEY('first');
+const K_FIELDS = KEY('fields');
+const K_CELLS = KEY('cells');
+const K_FLAGS = KEY('flags');
+const K_UNK0A = KEY('unk0A');
+const K_VALUES = KEY('values');
+const K_RESIDUAL = KEY('residual');
+const M_VALUES = 0;
+const M_NAME = 1;
+const M_FIRST = 2;
+const M_FIELDS = 3;
+const M_CELLS = 4;
+const M_FLAGS = 5;
+const M_UNK0A = 6;
+const M_RESIDUAL = 7;
+const M_OTHER = 8;
+
+function spanIs(r: JsonReader, k: Uint8Array): boolean {
+  const n = k.length;
+  if (r.spanEnd - r.spanStart !== n) return false;
+  const b = r.spanBuf;
+  const s = r.spanStart;
+  for (let i = 0; i < n; i++) if (b[s + i] !== k[i]) return false;
+  return true;
+}
+
+function isUint(v: unknown, max: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 }
 
 /** Builds the model from the document's parts, in document order (shared by the parsed and the streaming import). */
 class GadbJsonBuilder {
   readonly g: Gadb;
   private readonly hasher: NameHasher;
-  private readonly interner: StringInterner;
+  private readonly items: BlockItems;
+  private readonly labels: LabelTable;
   private nRows = 0;
   private nRecords = 0;
   private nCells = 0;
   private ci = -1;
-  private cname = '';
   private primaryCount = 0;
-  private readonly labels = new Map<string, number>();
   private readonly fieldHashes = new Map<string, number>();
-  private readonly textKeys = new Map<number, Map<string, number>>();
-  private readonly runs = new Map<number, ReturnType<typeof recordFields>>();
-  private readonly byHash = new Map<number, unknown>();
-  /** Links written as labels, resolved when every record is known: cell, label id, record. */
-  private linkCells = new Uint32Array(1024);
-  private linkLabels = new Uint32Array(1024);
-  private linkRecords = new Uint32Array(1024);
-  private nLinks = 0;
-  private readonly linkLabelIds = new Map<string, number>();
-  private readonly linkLabelNames: string[] = [];
+  private readonly runs = new Map<number, ImportRun>();
+  private readonly keyOfHash = new Map<number, Uint8Array>();
+  /** Cells holding a label entry, to be resolved when every record is known (links to later records). */
+  private deferred = new Uint32Array(1024);
+  private nDeferred = 0;
+  private seen = new Uint8Array(256);
+  /** The field being read (for error paths): record index in its category and field index in its run. */
+  private curRecord = 0;
+  private curField = -1;
+  private curRun: ImportRun | null = null;
 
   constructor(j: JsonHead, options: ImportJsonOptions) {
     this.hasher = options.hasher ?? p919Hasher();
@@ -595,31 +643,42 @@ class GadbJsonBuilder {
     }
     for (const k of ['root', 'headerExtra', 'headerString'] as const) if (typeof j[k] !== 'string') throw new FormatError('gadb-json', 0, `/${k}`, 'expected a hex string');
     if (!j.header || typeof j.header !== 'object') throw new FormatError('gadb-json', 0, '/header', 'expected the header object');
-    if (!Array.isArray(j.pairs)) throw new FormatError('gadb-json', 0, '/pairs', 'expected an array');
-    const root = fromHex(j.root);
-    const hint = Math.max(16, Math.min(j.header.recordCount >>> 0, 1 << 24));
+    for (const k of ['version', 'recordCount', 'unk14', 'unk20', 'unk24'] as const) if (!isUint(j.header[k], 0xffffffff)) throw new FormatError('gadb-json', 0, `/header/${k}`, 'expected an unsigned 32-bit integer');
+    if (!isUint(j.valueSectionUnk00, 0xffffffff)) throw new FormatError('gadb-json', 0, '/valueSectionUnk00', 'expected an unsigned 32-bit integer');
+    if (!Array.isArray(j.pairs) || !j.pairs.every((x) => isUint(x, 0xffffffff))) throw new FormatError('gadb-json', 0, '/pairs', 'expected an array of unsigned 32-bit integers');
+    const hexOf = (k: 'root' | 'headerExtra' | 'headerString'): Uint8Array => {
+      try {
+        return fromHex(j[k]);
+      } catch {
+        throw new FormatError('gadb-json', 0, `/${k}`, 'expected a hex string');
+      }
+    };
+    const root = hexOf('root');
+    const hint = Math.max(16, Math.min(j.header.recordCount >>> 0, 1 << 22));
     const g: Gadb = {
       container: j.container,
       header: { version: j.header.version, stringBlockSize: 0, categoryCount: 0, recordCount: j.header.recordCount, unk14: j.header.unk14, cellCount: 0, descriptorCount: 0, unk20: j.header.unk20, unk24: j.header.unk24, headerSize: 0x2c, headerStringLength: 0 },
-      headerExtra: fromHex(j.headerExtra),
-      headerString: fromHex(j.headerString),
+      headerExtra: hexOf('headerExtra'),
+      headerString: hexOf('headerString'),
       strings: { data: root.slice(), itemKeys: Uint32Array.of(0), itemSizes: Uint32Array.of(root.length) },
       descriptors: { count: 0, declaredHash: new Uint32Array(1024), sortedHash: new Uint32Array(1024), schemaOrdinal: new Uint8Array(1024), sortedToDeclared: new Uint8Array(1024), typeCode: new Uint8Array(1024), elementCount: new Uint16Array(1024), link: new Uint16Array(1024) },
       valueSectionUnk00: j.valueSectionUnk00,
       categories: [],
       records: { count: 0, nameKey: new Uint32Array(hint), cellCount: new Uint16Array(hint), descriptorCount: new Uint8Array(hint), firstDescriptor: new Uint32Array(hint), unk0A: new Uint8Array(hint), flags: new Uint8Array(hint) },
-      cells: new Uint32Array(hint * 12),
+      cells: new Uint32Array(hint * 15),
       pairs: Uint32Array.from(j.pairs),
     };
     g.header.headerSize = 0x2c + g.headerExtra.length;
     g.header.headerStringLength = g.headerString.length;
     this.g = g;
-    this.interner = new StringInterner(g);
+    this.items = new BlockItems(root);
+    this.labels = new LabelTable(this.items, hint);
   }
 
-  descriptor(row: number[]): void {
+  private row(k: number): number {
     const d = this.g.descriptors;
-    const k = this.nRows++;
+    if (k !== this.nRows) throw new Error('descriptor rows out of order');
+    this.nRows++;
     if (k >= d.declaredHash.length) {
       const n = k + 1;
       d.declaredHash = grow(d.declaredHash, n);
@@ -630,13 +689,46 @@ class GadbJsonBuilder {
       d.elementCount = grow(d.elementCount, n);
       d.link = grow(d.link, n);
     }
-    d.declaredHash[k] = row[0]!;
-    d.sortedHash[k] = row[1]!;
-    d.schemaOrdinal[k] = row[2]!;
-    d.sortedToDeclared[k] = row[3]!;
-    d.typeCode[k] = row[4]!;
-    d.elementCount[k] = row[5]!;
-    d.link[k] = row[6]!;
+    return k;
+  }
+
+  private setRow(k: number, v: ArrayLike<number>, row: number, at: number): void {
+    for (let i = 0; i < 7; i++) {
+      if (!isUint(v[i], ROW_MAX[i]!)) throw new FormatError('gadb-json', at, `/descriptors/${row}`, `row element ${i} must be an integer 0..${ROW_MAX[i]}, got ${JSON.stringify(v[i])}`);
+    }
+    const d = this.g.descriptors;
+    d.declaredHash[k] = v[0]!;
+    d.sortedHash[k] = v[1]!;
+    d.schemaOrdinal[k] = v[2]!;
+    d.sortedToDeclared[k] = v[3]!;
+    d.typeCode[k] = v[4]!;
+    d.elementCount[k] = v[5]!;
+    d.link[k] = v[6]!;
+  }
+
+  descriptor(row: unknown, k: number): void {
+    const where = (): string => `/descriptors/${k}`;
+    if (!Array.isArray(row) || row.length !== 7) throw new FormatError('gadb-json', 0, where(), 'expected a row of 7 integers');
+    this.setRow(this.row(k), row as number[], k, 0);
+  }
+
+  private readonly rowScratch = new Float64Array(7);
+
+  /** A descriptor row read token by token: `[a,b,c,d,e,f,g]`. */
+  readDescriptor(r: JsonReader, k: number): void {
+    const at = r.offset;
+    try {
+      r.expectByte(0x5b, 'a row [ … ]');
+      const v = this.rowScratch;
+      for (let i = 0; i < 7; i++) {
+        if (i > 0) r.expectByte(0x2c, ', (a row has 7 integers)');
+        v[i] = r.numberValue();
+      }
+      r.expectByte(0x5d, '] (a row has 7 integers)');
+      this.setRow(this.row(k), v, k, at);
+    } catch (e) {
+      throw e instanceof JsonSyntaxError && !e.path ? e.at(`/descriptors/${k}`) : e;
+    }
   }
 
   endDescriptors(): void {
@@ -653,36 +745,43 @@ class GadbJsonBuilder {
     this.g.header.descriptorCount = n;
   }
 
+  /** The key of the text item (of `kind`) a document value names: a string, or `{ "hex": … }`. */
   private text(v: unknown, where: () => string, kind: number = GadbItemKind.Text): number {
-    let cache = this.textKeys.get(kind);
-    if (!cache) this.textKeys.set(kind, (cache = new Map()));
-    if (typeof v === 'string') {
-      const hit = cache.get(v);
-      if (hit !== undefined) return hit;
-    }
     const b = textFromJson(v, where);
-    const item = new Uint8Array((b.length + 1 + 3) & ~3);
-    item.set(b);
-    const key = this.interner.intern(kind, item);
-    if (typeof v === 'string') cache.set(v, key);
-    return key;
+    return this.items.text(kind, b, 0, b.length);
   }
 
   category(c: JsonCategoryHead, ci: number): void {
     const where = (): string => `/categories/${ci}`;
+    if (!c || typeof c !== 'object') throw new FormatError('gadb-json', 0, where(), 'expected a category object');
+    if (!isUint(c.primaryCount, 0xfffff)) throw new FormatError('gadb-json', 0, `${where()}/primaryCount`, 'expected an integer 0..1048575');
+    if (!isUint(c.sortKey, 0xffffffff)) throw new FormatError('gadb-json', 0, `${where()}/sortKey`, 'expected an unsigned 32-bit integer');
+    if (ci > 0xfff) throw new FormatError('gadb-json', 0, where(), 'more than 4096 categories (a link cannot name them)');
     this.ci = ci;
-    this.cname = typeof c.name === 'string' ? c.name : utf8.decode(textFromJson(c.name, where));
     this.primaryCount = c.primaryCount;
+    const nameBytes = textFromJson(c.name, () => `${where()}/name`);
+    this.labels.addCategory(labelBytes(nameBytes), c.primaryCount);
     // secondaryCount grows with each record (primaryCount + secondaryCount = the records given).
-    const cat: GadbCategory = { nameKey: this.text(c.name, where), typeNameKey: this.text(c.typeName, where), unk08Key: this.text(c.unk08, where), primaryCount: c.primaryCount, secondaryCount: -c.primaryCount, sortKey: c.sortKey };
+    const cat: GadbCategory = { nameKey: this.items.text(GadbItemKind.Text, nameBytes, 0, nameBytes.length), typeNameKey: this.text(c.typeName, () => `${where()}/typeName`), unk08Key: this.text(c.unk08, () => `${where()}/unk08`), primaryCount: c.primaryCount, secondaryCount: -c.primaryCount, sortKey: c.sortKey };
     this.g.categories.push(cat);
   }
 
-  record(jr: JsonRecord, ri: number): void {
+  private recordPathOf(ri: number): string {
+    return `/categories/${this.ci}/records/${ri}`;
+  }
+
+  /**
+   * Starts record `ri` of the current category: checks its header members, allocates its row and cells, defines
+   * its label. Returns its compiled run.
+   */
+  private beginRecord(ri: number, first: unknown, fields: unknown, cells: unknown, flags: unknown, unk0A: unknown, nameKey: number, nameLen: number, lossy: Uint8Array | undefined, at: number): ImportRun {
+    if (!isUint(fields, 255)) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/fields`, 'expected an integer 0..255');
+    if (!isUint(first, 0xffffffff) || first + fields > this.nRows) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/first`, `expected a descriptor row (${this.nRows} rows) with "fields" rows after it`);
+    if (!isUint(cells, 0xffff)) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/cells`, 'expected an integer 0..65535');
+    if (!isUint(flags, 255)) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/flags`, 'expected an integer 0..255');
+    if (!isUint(unk0A, 255)) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/unk0A`, 'expected an integer 0..255');
+    if (ri > 0xfffff) throw new FormatError('gadb-json', at, this.recordPathOf(ri), 'more than 1048576 records in a category (a link cannot name them)');
     const g = this.g;
-    const ci = this.ci;
-    const rw = (): string => `/categories/${ci}/records/${ri}`;
-    if (!jr || typeof jr !== 'object') throw new FormatError('gadb-json', 0, rw(), 'expected a record object');
     const r = this.nRecords++;
     const rec = g.records;
     if (r >= rec.nameKey.length) {
@@ -694,95 +793,447 @@ class GadbJsonBuilder {
       rec.unk0A = grow(rec.unk0A, n);
       rec.flags = grow(rec.flags, n);
     }
-    g.categories[ci]!.secondaryCount = ri + 1 - this.primaryCount;
-    const rname = ri < this.primaryCount ? `#${ri}` : typeof jr.name === 'string' ? jr.name : utf8.decode(textFromJson(jr.name, rw));
-    this.labels.set(`${this.cname}/${rname}`, encodeLink(ci, ri));
-    if (ri >= this.primaryCount) rec.nameKey[r] = this.text(jr.name, rw);
-    rec.firstDescriptor[r] = jr.first;
-    rec.descriptorCount[r] = jr.fields;
-    rec.cellCount[r] = jr.cells;
-    rec.flags[r] = jr.flags;
-    rec.unk0A[r] = jr.unk0A;
-    const cc = jr.cells;
-    const base = this.nCells;
-    this.nCells += cc;
+    g.categories[this.ci]!.secondaryCount = ri + 1 - this.primaryCount;
+    if (!this.labels.define(this.ci, ri, nameKey, nameLen, lossy)) throw new FormatError('gadb-json', at, this.recordPathOf(ri), 'a second record with the label of a record a link names (the link is ambiguous)');
+    rec.nameKey[r] = nameKey;
+    rec.firstDescriptor[r] = first;
+    rec.descriptorCount[r] = fields;
+    rec.cellCount[r] = cells;
+    rec.flags[r] = flags;
+    rec.unk0A[r] = unk0A;
+    this.nCells += cells;
     if (this.nCells > g.cells.length) g.cells = grow(g.cells, this.nCells);
-    const cells = g.cells;
-    const byHash = this.byHash;
-    byHash.clear();
-    const values = jr.values;
-    for (const k in values) byHash.set(this.hashOfLabel(k), values[k]);
-    const runKey = jr.first * 256 + jr.fields;
-    let fields = this.runs.get(runKey);
-    if (!fields) this.runs.set(runKey, (fields = recordFields(g, r)));
-    for (const f of fields) {
-      const raw = byHash.get(f.hash);
-      const elems = f.count === 1 && !(Array.isArray(raw) && raw.length === 0 && f.info?.decoding.kind !== 'curve' && f.info?.decoding.kind !== 'fixed') ? [raw] : (raw as unknown[]);
-      const fw = (): string => `${rw()}/values/${fieldLabel(f.hash)}`;
-      if (!Array.isArray(elems)) throw new FormatError('gadb-json', 0, fw(), 'expected an array of elements');
-      const info = f.info ?? gadbTypeInfo(f.typeByte);
-      for (let e = 0; e < elems.length; e++) {
-        const v = elems[e];
-        if (!info) {
-          cells[base + f.link + e] = Number(v) >>> 0;
-          continue;
-        }
-        const d = info.decoding;
-        if (d.kind === 'bool') {
-          const bit = f.link + e;
-          if (v === true) cells[base + (bit >>> 5)] = (cells[base + (bit >>> 5)]! | (1 << (bit & 31))) >>> 0;
-          continue;
-        }
-        const k = base + f.link + e;
-        if (d.kind === 'f32') cells[k] = typeof v === 'number' ? f32Bits(v) : f32Bits(floatFromJson(v, fw));
-        else if (d.kind === 'i32') cells[k] = Number(v) >>> 0;
-        else if (d.kind === 'link') {
-          if (v === null) cells[k] = NULL_LINK;
-          else if (typeof v === 'string') this.deferLink(k, v, r);
-          else cells[k] = Number((v as { raw: number }).raw) >>> 0;
-        } else if (d.kind === 'text') cells[k] = this.text(v, fw, info.itemKind);
-        else cells[k] = this.interner.intern(info.itemKind, encodeBlockValue(d, blockFromJson(d, v, fw), fw()));
+    const runKey = first * 256 + fields;
+    let run = this.runs.get(runKey);
+    if (!run) {
+      const code = new Uint8Array(fields);
+      const d = g.descriptors;
+      for (let fi = 0; fi < fields; fi++) {
+        const info = TYPE_INFO[d.typeCode[first + fi]!];
+        code[fi] = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
       }
+      run = { first, n: fields, code, keyBytes: new Array<Uint8Array | undefined>(fields).fill(undefined) };
+      this.runs.set(runKey, run);
     }
-    if (jr.residual) for (const [k, x] of Object.entries(jr.residual)) cells[base + Number(k)] = (cells[base + Number(k)]! ^ x) >>> 0;
+    return run;
   }
 
-  private hashOfLabel(label: string): number {
+  /** The field of `run` with hash `h` (its first, as the engine's lookup finds), or -1. */
+  private fieldOfHash(run: ImportRun, h: number): number {
+    const hashes = this.g.descriptors.declaredHash;
+    for (let fi = 0; fi < run.n; fi++) if (hashes[run.first + fi] === h) return fi;
+    return -1;
+  }
+
+  /** Record `jr` (a parsed value) as record `ri` of the current category. */
+  record(jr: JsonRecord, ri: number): void {
+    const rw = (): string => this.recordPathOf(ri);
+    if (!jr || typeof jr !== 'object' || !jr.values || typeof jr.values !== 'object') throw new FormatError('gadb-json', 0, rw(), 'expected a record object with "values"');
+    let nameKey = 0;
+    let nameLen = 0;
+    let lossy: Uint8Array | undefined;
+    if (ri >= this.primaryCount) {
+      const b = textFromJson(jr.name, () => `${rw()}/name`);
+      nameKey = this.items.text(GadbItemKind.Text, b, 0, b.length);
+      nameLen = b.length;
+      const lb = labelBytes(b);
+      if (lb !== b) lossy = lb;
+    }
+    const run = this.beginRecord(ri, jr.first, jr.fields, jr.cells, jr.flags, jr.unk0A, nameKey, nameLen, lossy, 0);
+    const cc = jr.cells;
+    const base = this.nCells - cc;
+    const values = jr.values;
+    const seen = this.seen.fill(0, 0, run.n);
+    const D = this.g.descriptors;
+    for (const label in values) {
+      const fi = this.fieldOfHash(run, this.hashOfLabel(label, ri));
+      if (fi < 0) throw new FormatError('gadb-json', 0, `${rw()}/values/${label}`, 'not a field of this record\'s descriptor run');
+      seen[fi] = 1;
+      const code = run.code[fi]!;
+      const raw = values[label];
+      const fw = (): string => `${rw()}/values/${label}`;
+      const f = { count: D.elementCount[run.first + fi]!, link: D.link[run.first + fi]! };
+      const bare = f.count === 1 && (code === FIELD_BOOL ? f.link >>> 5 < cc : f.link < cc);
+      const elems = bare && !(Array.isArray(raw) && code !== FIELD_BLOCK) ? [raw] : raw;
+      if (!Array.isArray(elems)) throw new FormatError('gadb-json', 0, fw(), 'expected an array of elements');
+      if (elems.length > f.count) throw new FormatError('gadb-json', 0, fw(), `more than the field's ${f.count} element(s)`);
+      for (let e = 0; e < elems.length; e++) this.setElement(run, fi, e, base, cc, elems[e], fw);
+    }
+    this.checkSeen(run, ri, 0);
+    if (jr.residual !== undefined) {
+      if (!jr.residual || typeof jr.residual !== 'object') throw new FormatError('gadb-json', 0, `${rw()}/residual`, 'expected an object of cell: bits');
+      for (const [k, x] of Object.entries(jr.residual)) this.residual(base, cc, k, x, () => `${rw()}/residual/${k}`, 0);
+    }
+  }
+
+  private checkSeen(run: ImportRun, ri: number, at: number): void {
+    for (let fi = 0; fi < run.n; fi++) {
+      if (this.seen[fi] === 0) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/values`, `missing field ${fieldLabel(this.g.descriptors.declaredHash[run.first + fi]!)}`);
+    }
+  }
+
+  private residual(base: number, cc: number, k: string, x: unknown, where: () => string, at: number): void {
+    const cell = /^(0|[1-9]\d{0,4})$/.test(k) ? Number(k) : -1;
+    if (cell < 0 || cell >= cc) throw new FormatError('gadb-json', at, where(), `not a cell of this record (it has ${cc})`);
+    if (!isUint(x, 0xffffffff)) throw new FormatError('gadb-json', at, where(), 'expected an unsigned 32-bit integer');
+    this.g.cells[base + cell] = (this.g.cells[base + cell]! ^ x) >>> 0;
+  }
+
+  /** Element `e` of field `fi` from a parsed value. */
+  private setElement(run: ImportRun, fi: number, e: number, base: number, cc: number, v: unknown, fw: () => string): void {
+    const code = run.code[fi]!;
+    const row = run.first + fi;
+    const info = TYPE_INFO[this.g.descriptors.typeCode[row]!];
+    const k = this.g.descriptors.link[row]! + e;
+    const cells = this.g.cells;
+    if (code === FIELD_BOOL) {
+      if (k >>> 5 >= cc) throw new FormatError('gadb-json', 0, fw(), `element ${e} lies past the record's ${cc} cell(s)`);
+      if (typeof v !== 'boolean') throw new FormatError('gadb-json', 0, fw(), `expected true or false, got ${describeValue(v)}`);
+      const w = base + (k >>> 5);
+      cells[w] = v ? (cells[w]! | (1 << (k & 31))) >>> 0 : (cells[w]! & ~(1 << (k & 31))) >>> 0;
+      return;
+    }
+    if (k >= cc) throw new FormatError('gadb-json', 0, fw(), `element ${e} lies past the record's ${cc} cell(s)`);
+    const at = base + k;
+    switch (code) {
+      case FIELD_F32:
+        cells[at] = f32Bits(floatFromJson(v, fw));
+        return;
+      case FIELD_I32:
+      case FIELD_UNKNOWN:
+        if (typeof v !== 'number') throw new FormatError('gadb-json', 0, fw(), `expected a number, got ${describeValue(v)}`);
+        cells[at] = v >>> 0;
+        return;
+      case FIELD_LINK:
+        if (v === null) cells[at] = NULL;
+        else if (typeof v === 'string') {
+          const b = utf8Encoder.encode(v);
+          this.setLink(at, this.labels.ref(b, 0, b.length), 0);
+        } else if (v && typeof v === 'object' && isUint((v as { raw: unknown }).raw, 0xffffffff)) cells[at] = (v as { raw: number }).raw;
+        else throw new FormatError('gadb-json', 0, fw(), `expected a link ("Category/Record", null or { "raw": n }), got ${describeValue(v)}`);
+        return;
+      case FIELD_TEXT:
+        cells[at] = this.text(v, fw, info!.itemKind);
+        return;
+      default: {
+        const d = info!.decoding;
+        let bytes: Uint8Array;
+        try {
+          bytes = encodeBlockValue(d, blockFromJson(d, v, fw), fw());
+        } catch (err) {
+          if (err instanceof FormatError) throw err;
+          throw new FormatError('gadb-json', 0, fw(), `bad value ${describeValue(v)}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        cells[at] = this.items.item(info!.itemKind, bytes);
+      }
+    }
+  }
+
+  /** A link cell naming label entry `id`: its target now, or later (a record further on) — or an ambiguity. */
+  private setLink(at: number, id: number, offset: number): void {
+    const t = this.labels.target(id);
+    if (t >= 0) {
+      this.g.cells[at] = t;
+      return;
+    }
+    if (t === -2) throw new FormatError('gadb-json', offset, this.curPath(), `link target ${JSON.stringify(this.labels.text(id))} names more than one record`);
+    this.g.cells[at] = id;
+    const n = this.nDeferred++;
+    if (n >= this.deferred.length) this.deferred = grow(this.deferred, n + 1);
+    this.deferred[n] = at;
+  }
+
+  private hashOfLabel(label: string, ri: number): number {
     let h = this.fieldHashes.get(label);
     if (h === undefined) {
-      h = parseHash(label) ?? this.hasher(label) >>> 0;
+      try {
+        h = parseHash(label) ?? this.hasher(label) >>> 0;
+      } catch (e) {
+        throw new FormatError('gadb-json', 0, `${this.recordPathOf(ri)}/values/${label}`, `field name cannot be hashed: ${(e as Error).message}`);
+      }
       this.fieldHashes.set(label, h);
     }
     return h;
   }
 
-  private deferLink(cell: number, label: string, r: number): void {
-    let id = this.linkLabelIds.get(label);
-    if (id === undefined) {
-      id = this.linkLabelNames.length;
-      this.linkLabelIds.set(label, id);
-      this.linkLabelNames.push(label);
+  /**
+   * Record `ri` read token by token straight into the columns: members in the exporter's order (`name`, `first`,
+   * `fields`, `cells`, `flags`, `unk0A`, then `values` and `residual`); a record that gives `values` before
+   * `first`, `fields` and `cells` is read as a value instead.
+   */
+  readRecord(r: JsonReader, ri: number): void {
+    this.curRecord = ri;
+    this.curField = -1;
+    this.curRun = null;
+    try {
+      this.readRecordTokens(r, ri);
+    } catch (e) {
+      if (e instanceof JsonSyntaxError && !e.path) throw e.at(this.curPath());
+      throw e;
     }
-    const n = this.nLinks++;
-    if (n >= this.linkCells.length) {
-      this.linkCells = grow(this.linkCells, n + 1);
-      this.linkLabels = grow(this.linkLabels, n + 1);
-      this.linkRecords = grow(this.linkRecords, n + 1);
+  }
+
+  private curPath(): string {
+    const p = this.recordPathOf(this.curRecord);
+    if (this.curField < 0 || !this.curRun) return p;
+    return `${p}/values/${fieldLabel(this.g.descriptors.declaredHash[this.curRun.first + this.curField]!)}`;
+  }
+
+  private readRecordTokens(r: JsonReader, ri: number): void {
+    const at = r.offset;
+    r.expectByte(0x7b, 'a record object');
+    let first: unknown;
+    let fields: unknown;
+    let cells: unknown;
+    let flags: unknown = 0;
+    let unk0A: unknown = 0;
+    let nameKey = 0;
+    let nameLen = 0;
+    let nameValue: unknown;
+    let lossy: Uint8Array | undefined;
+    let run: ImportRun | null = null;
+    let base = 0;
+    let cc = 0;
+    let sawResidual = false;
+    for (let m = 0; ; m++) {
+      const c = r.peekByte();
+      if (c === 0x7d) {
+        r.skipByte();
+        break;
+      }
+      if (m > 0) r.expectByte(0x2c, ', or }');
+      r.stringBytes();
+      // Which member, decided before reading on (the span is valid until the next read).
+      const member = spanIs(r, K_VALUES) ? M_VALUES : spanIs(r, K_NAME) ? M_NAME : spanIs(r, K_FIRST) ? M_FIRST : spanIs(r, K_FIELDS) ? M_FIELDS : spanIs(r, K_CELLS) ? M_CELLS : spanIs(r, K_FLAGS) ? M_FLAGS : spanIs(r, K_UNK0A) ? M_UNK0A : spanIs(r, K_RESIDUAL) ? M_RESIDUAL : M_OTHER;
+      r.expectByte(0x3a, ':');
+      if (member === M_VALUES) {
+        if (run) throw r.error('"values" given twice');
+        if (first === undefined || fields === undefined || cells === undefined) {
+          // Not the exporter's order: the rest of the record as a value.
+          const jr: Record<string, unknown> = { first, fields, cells, flags, unk0A, values: r.value() };
+          if (nameValue !== undefined) jr['name'] = nameValue === NAME_IN_ITEMS ? utf8.decode(this.items.data.subarray(nameKey, nameKey + nameLen)) : nameValue;
+          this.finishAsValue(r, jr, ri);
+          return;
+        }
+        run = this.beginRecord(ri, first, fields, cells, flags, unk0A, nameKey, nameLen, lossy, at);
+        cc = cells as number;
+        base = this.nCells - cc;
+        this.readValues(r, run, base, cc);
+      } else if (member === M_NAME) {
+        if (ri < this.primaryCount) {
+          nameValue = r.value(); // a primary has no name (the exporter writes none); kept for the value path
+          continue;
+        }
+        if (r.peekByte() === 0x22) {
+          r.stringBytes();
+          nameLen = r.spanEnd - r.spanStart;
+          nameKey = this.items.text(GadbItemKind.Text, r.spanBuf, r.spanStart, r.spanEnd);
+          nameValue = NAME_IN_ITEMS;
+        } else {
+          nameValue = r.value();
+          const b = textFromJson(nameValue, () => `${this.recordPathOf(ri)}/name`);
+          nameKey = this.items.text(GadbItemKind.Text, b, 0, b.length);
+          nameLen = b.length;
+          const lb = labelBytes(b);
+          if (lb !== b) lossy = lb;
+        }
+      } else if (member === M_FIRST) first = this.headerNumber(r, run);
+      else if (member === M_FIELDS) fields = this.headerNumber(r, run);
+      else if (member === M_CELLS) cells = this.headerNumber(r, run);
+      else if (member === M_FLAGS) flags = this.headerNumber(r, run);
+      else if (member === M_UNK0A) unk0A = this.headerNumber(r, run);
+      else if (member === M_RESIDUAL) {
+        if (!run) throw r.error('"residual" before "values"');
+        if (sawResidual) throw r.error('"residual" given twice');
+        sawResidual = true;
+        this.readResidual(r, base, cc);
+      } else r.value(); // a member this format does not have: ignored, as by JSON.parse + importGadbJson
     }
-    this.linkCells[n] = cell;
-    this.linkLabels[n] = id;
-    this.linkRecords[n] = r;
+    if (!run) {
+      if (first === undefined && fields === undefined && cells === undefined && nameValue === undefined) throw r.error('expected a record with "values"');
+      throw new FormatError('gadb-json', at, this.recordPathOf(ri), 'a record without "values"');
+    }
+  }
+
+  private headerNumber(r: JsonReader, run: ImportRun | null): unknown {
+    if (run) throw r.error('record header member after "values" (the exporter writes it before)');
+    return r.peekByte() === 0x2d || (r.peekByte() >= 0x30 && r.peekByte() <= 0x39) ? r.numberValue() : r.value();
+  }
+
+  /** The rest of a record whose members are not in the exporter's order, read as a value. */
+  private finishAsValue(r: JsonReader, jr: Record<string, unknown>, ri: number): void {
+    for (;;) {
+      const c = r.peekByte();
+      if (c === 0x7d) {
+        r.skipByte();
+        break;
+      }
+      r.expectByte(0x2c, ', or }');
+      r.stringBytes();
+      const key = utf8.decode(r.spanBuf.subarray(r.spanStart, r.spanEnd));
+      r.expectByte(0x3a, ':');
+      const v = r.value();
+      if (key !== '__proto__') jr[key] = v;
+    }
+    this.record(jr as unknown as JsonRecord, ri);
+  }
+
+  private readValues(r: JsonReader, run: ImportRun, base: number, cc: number): void {
+    const ri = this.curRecord;
+    r.expectByte(0x7b, 'the values object');
+    const n = run.n;
+    const seen = this.seen.fill(0, 0, n);
+    this.curRun = run;
+    let expected = 0;
+    for (let m = 0; ; m++) {
+      const c = r.peekByte();
+      if (c === 0x7d) {
+        r.skipByte();
+        break;
+      }
+      if (m > 0) r.expectByte(0x2c, ', or }');
+      r.stringBytes();
+      let fi = -1;
+      const kb = expected < n ? run.keyBytes[expected] : undefined;
+      if (kb && spanIs(r, kb)) fi = expected;
+      else {
+        const label = utf8.decode(r.spanBuf.subarray(r.spanStart, r.spanEnd));
+        const h = this.hashOfLabel(label, ri);
+        fi = this.fieldOfHash(run, h);
+        if (fi < 0) throw r.error(`${JSON.stringify(label)} is not a field of this record's descriptor run`, r.offset, `${this.recordPathOf(ri)}/values/${label}`);
+        // One copy of the key bytes per field hash, shared by every run that declares it.
+        let kb2 = this.keyOfHash.get(h);
+        if (!kb2 || !spanIs(r, kb2)) this.keyOfHash.set(h, (kb2 = r.spanBuf.slice(r.spanStart, r.spanEnd)));
+        run.keyBytes[fi] = kb2;
+      }
+      r.expectByte(0x3a, ':');
+      this.curField = fi;
+      this.readField(r, run, fi, base, cc);
+      seen[fi] = 1;
+      expected = fi + 1;
+    }
+    this.curField = -1;
+    this.checkSeen(run, ri, r.offset);
+  }
+
+  private readField(r: JsonReader, run: ImportRun, fi: number, base: number, cc: number): void {
+    const code = run.code[fi]!;
+    const D = this.g.descriptors;
+    const count = D.elementCount[run.first + fi]!;
+    const link = D.link[run.first + fi]!;
+    const bare = count === 1 && (code === FIELD_BOOL ? link >>> 5 < cc : link < cc);
+    if (bare && !(code !== FIELD_BLOCK && r.peekByte() === 0x5b)) {
+      this.readElement(r, run, fi, 0, base, cc);
+      return;
+    }
+    r.expectByte(0x5b, 'a list of the field\'s elements');
+    for (let e = 0; ; e++) {
+      const c = r.peekByte();
+      if (c === 0x5d) {
+        r.skipByte();
+        return;
+      }
+      if (e > 0) r.expectByte(0x2c, ', or ]');
+      if (e >= count) throw r.error(`more than the field's ${count} element(s)`);
+      this.readElement(r, run, fi, e, base, cc);
+    }
+  }
+
+  private readElement(r: JsonReader, run: ImportRun, fi: number, e: number, base: number, cc: number): void {
+    const code = run.code[fi]!;
+    const row = run.first + fi;
+    const k = this.g.descriptors.link[row]! + e;
+    const cells = this.g.cells;
+    const c = r.peekByte();
+    if (code === FIELD_BOOL) {
+      if (k >>> 5 >= cc) throw r.error(`element ${e} lies past the record's ${cc} cell(s)`);
+      const v = c === 0x74 || c === 0x66 ? r.smallValue() : undefined;
+      if (typeof v !== 'boolean') throw r.error('expected true or false');
+      const w = base + (k >>> 5);
+      cells[w] = v ? (cells[w]! | (1 << (k & 31))) >>> 0 : (cells[w]! & ~(1 << (k & 31))) >>> 0;
+      return;
+    }
+    if (k >= cc) throw r.error(`element ${e} lies past the record's ${cc} cell(s)`);
+    const at = base + k;
+    const isNumber = c === 0x2d || (c >= 0x30 && c <= 0x39);
+    switch (code) {
+      case FIELD_F32:
+        cells[at] = isNumber ? r.numberF32Bits() : f32Bits(floatFromJson(r.smallValue(), () => this.curPath()));
+        return;
+      case FIELD_I32:
+      case FIELD_UNKNOWN:
+        if (!isNumber) throw r.error('expected a number');
+        cells[at] = r.numberValue() >>> 0;
+        return;
+      case FIELD_LINK:
+        if (c === 0x22) {
+          r.stringBytes();
+          this.setLink(at, this.labels.ref(r.spanBuf, r.spanStart, r.spanEnd), r.offset);
+        } else if (c === 0x6e && r.smallValue() === null) cells[at] = NULL;
+        else this.setElement(run, fi, e, base, cc, r.smallValue(), () => this.curPath());
+        return;
+      case FIELD_TEXT:
+        if (c === 0x22) {
+          r.stringBytes();
+          cells[at] = this.items.text(TYPE_INFO[this.g.descriptors.typeCode[row]!]!.itemKind, r.spanBuf, r.spanStart, r.spanEnd);
+        } else this.setElement(run, fi, e, base, cc, r.smallValue(), () => this.curPath());
+        return;
+      default: {
+        const info = TYPE_INFO[this.g.descriptors.typeCode[row]!]!;
+        const d = info.decoding;
+        if (c === 0x5b && d.kind === 'fixed' && d.element === 'f32') {
+          cells[at] = this.readFloatVector(r, info.itemKind, d.count);
+          return;
+        }
+        this.setElement(run, fi, e, base, cc, r.smallValue(), () => this.curPath());
+      }
+    }
+  }
+
+  private readonly vector = new Uint32Array(4);
+  private readonly vectorBytes = new Uint8Array(this.vector.buffer);
+
+  /** A pair or vector of f32 (`[x, y, z]`) straight into its item bytes (little-endian words). */
+  private readFloatVector(r: JsonReader, kind: number, count: number): number {
+    r.expectByte(0x5b, 'a list of numbers');
+    const v = this.vector;
+    for (let i = 0; i < count; i++) {
+      if (i > 0) r.expectByte(0x2c, ', (a vector of numbers)');
+      const c = r.peekByte();
+      v[i] = c === 0x2d || (c >= 0x30 && c <= 0x39) ? r.numberF32Bits() : f32Bits(floatFromJson(r.smallValue(), () => this.curPath()));
+    }
+    r.expectByte(0x5d, '] (a vector of numbers)');
+    if (!LITTLE_ENDIAN) for (let i = 0; i < count; i++) v[i] = ((v[i]! >>> 24) | ((v[i]! >>> 8) & 0xff00) | ((v[i]! << 8) & 0xff0000) | (v[i]! << 24)) >>> 0;
+    return this.items.text(kind, this.vectorBytes, 0, count * 4, false);
+  }
+
+  private readResidual(r: JsonReader, base: number, cc: number): void {
+    r.expectByte(0x7b, 'the residual object');
+    for (let m = 0; ; m++) {
+      const c = r.peekByte();
+      if (c === 0x7d) {
+        r.skipByte();
+        return;
+      }
+      if (m > 0) r.expectByte(0x2c, ', or }');
+      r.stringBytes();
+      const k = utf8.decode(r.spanBuf.subarray(r.spanStart, r.spanEnd));
+      r.expectByte(0x3a, ':');
+      const at = r.offset;
+      const x = r.peekByte() === 0x22 ? r.value() : r.numberValue();
+      this.residual(base, cc, k, x, () => `${this.recordPathOf(this.curRecord)}/residual/${k}`, at);
+    }
   }
 
   finish(): Gadb {
     const g = this.g;
-    // Links by label, now that every record's label is known (a later record with the same label wins, as in a
-    // document read whole).
-    const targets = this.linkLabelNames.map((l) => this.labels.get(l));
-    for (let n = 0; n < this.nLinks; n++) {
-      const t = targets[this.linkLabels[n]!];
-      if (t === undefined) throw new FormatError('gadb-json', 0, this.recordPath(this.linkRecords[n]!), `link target ${JSON.stringify(this.linkLabelNames[this.linkLabels[n]!])} is not a record of the document`);
-      g.cells[this.linkCells[n]!] = t;
+    // Links to records further on, now that every record's label is known.
+    for (let n = 0; n < this.nDeferred; n++) {
+      const at = this.deferred[n]!;
+      const id = g.cells[at]!;
+      const t = this.labels.target(id);
+      if (t < 0) throw new FormatError('gadb-json', 0, this.cellPath(at), t === -2 ? `link target ${JSON.stringify(this.labels.text(id))} names more than one record` : `link target ${JSON.stringify(this.labels.text(id))} is not a record of the document`);
+      g.cells[at] = t;
     }
     const rec = g.records;
     const n = this.nRecords;
@@ -793,21 +1244,38 @@ class GadbJsonBuilder {
     rec.firstDescriptor = rec.firstDescriptor.slice(0, n);
     rec.unk0A = rec.unk0A.slice(0, n);
     rec.flags = rec.flags.slice(0, n);
-    g.cells = g.cells.slice(0, this.nCells);
+    // A cell column with little spare room is kept as a view (no second 40 MB copy at game scale).
+    g.cells = g.cells.length - this.nCells <= this.nCells >>> 2 ? g.cells.subarray(0, this.nCells) : g.cells.slice(0, this.nCells);
     g.header.cellCount = this.nCells;
     g.header.categoryCount = g.categories.length;
-    this.interner.compact();
+    g.strings = this.items.finish();
     return g;
   }
 
-  private recordPath(r: number): string {
-    let first = 0;
+  /** Where the cell at `at` (index in the cell column) is: its record's path. */
+  private cellPath(at: number): string {
+    let cell = 0;
+    let r = 0;
     for (let c = 0; c < this.g.categories.length; c++) {
       const cat = this.g.categories[c]!;
       const total = cat.primaryCount + cat.secondaryCount;
-      if (r < first + total) return `/categories/${c}/records/${r - first}`;
-      first += total;
+      for (let i = 0; i < total; i++, r++) {
+        cell += this.g.records.cellCount[r]!;
+        if (at < cell) return `/categories/${c}/records/${i}`;
+      }
     }
     return '/categories';
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+/** Marks a record name already interned (its text is decoded only if the record must be read as a value). */
+const NAME_IN_ITEMS = Symbol('name in items');
+
+/** Largest value of each descriptor row element (declared hash, sorted hash, ordinal, permutation, type, count, link). */
+const ROW_MAX = [0xffffffff, 0xffffffff, 0xff, 0xff, 0xff, 0xffff, 0xffff];
+
+function describeValue(v: unknown): string {
+  const t = JSON.stringify(v);
+  return t === undefined ? String(v) : t.length > 40 ? `${t.slice(0, 40)}…` : t;
 }
