@@ -14,12 +14,13 @@
  *
  * `SCRY_GADB_BENCH_SCALE` (default 1) and `SCRY_JSON_BENCH_RUNS` (default 3; the median is reported).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sumU32, type Measurement } from './harness.ts';
+import { readFileChunks } from '../src/node/fs.ts';
 import { parseGadb, writeGadb } from '../src/formats/gadb/index.ts';
 import type { Gadb } from '../src/formats/gadb/types.ts';
 import { generateGadb, GADB_GENERATOR_VERSION } from '../src/gamedb/generate/index.ts';
@@ -48,20 +49,6 @@ function exportToFile(g: Gadb, path: string): number {
   return n;
 }
 
-/** A file's bytes 1 MiB at a time into one reused buffer (what `scry db import` reads). */
-function* fileChunks(path: string): Generator<Uint8Array> {
-  const fd = openSync(path, 'r');
-  const buf = new Uint8Array(1 << 20);
-  try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) return;
-      yield buf.subarray(0, n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function readFresh(path: string): Uint8Array {
   const b = readFileSync(path);
@@ -71,7 +58,7 @@ function readFresh(path: string): Uint8Array {
 /** Sums every u32 of a file read 1 MiB at a time (the floor of a streaming reader). */
 function sumFileChunks(path: string): number {
   let s = 0;
-  for (const c of fileChunks(path)) s = (s + sumU32(c)) | 0;
+  for (const c of readFileChunks(path)) s = (s + sumU32(c)) | 0;
   return s;
 }
 
@@ -98,8 +85,8 @@ function time(name: string, fn: () => unknown, runs = RUNS, bytes?: number): Mea
 const TASKS: Record<string, (gadb: string, json: string) => unknown> = {
   baseline: (gadb) => sumU32(readFresh(gadb)),
   export: (gadb, json) => exportToFile(parseGadb(readFresh(gadb)), json),
-  import: (_gadb, json) => readGadbJson(fileChunks(json)).records.count,
-  importWrite: (_gadb, json) => writeGadb(readGadbJson(fileChunks(json))).length,
+  import: (_gadb, json) => readGadbJson(readFileChunks(json)).records.count,
+  importWrite: (_gadb, json) => writeGadb(readGadbJson(readFileChunks(json))).length,
 };
 
 function childPeak(task: string, json: string): number {
@@ -132,7 +119,7 @@ export async function run(): Promise<string> {
     const exp = time('export (parsed model → JSON file, as `db export`)', () => (jsonSize = exportToFile(model, jsonPath)));
     log(`export ${s(exp.cpuMs!)} s CPU, ${mb(jsonSize)} MB`);
     let back: Gadb | undefined;
-    const imp = time('import (JSON file read 1 MiB at a time → model, as `db import`)', () => (back = readGadbJson(fileChunks(jsonPath))));
+    const imp = time('import (JSON file read 1 MiB at a time → model, as `db import`)', () => (back = readGadbJson(readFileChunks(jsonPath))));
     log(`import ${s(imp.cpuMs!)} s CPU`);
     let rebuilt: Uint8Array = new Uint8Array(0);
     const wr = time('write (imported model → GADB bytes)', () => (rebuilt = writeGadb(back!)));

@@ -96,6 +96,21 @@ export class JsonReader {
     this.expect(c, what);
   }
 
+  /**
+   * In an object being read token by token: `}` (consumed; false) or, after the `,` unless `first`, the next key
+   * into the span (true; the `:` is left to read).
+   */
+  nextKeyBytes(first: boolean): boolean {
+    const c = this.peek();
+    if (c === 0x7d) {
+      this.pos++;
+      return false;
+    }
+    if (!first) this.expect(0x2c, ', or }');
+    this.stringBytes();
+    return true;
+  }
+
   /** The bytes of the last string read by `stringBytes`: `spanBuf[spanStart..spanEnd)`, UTF-8. */
   spanBuf: Uint8Array = new Uint8Array(0);
   spanStart = 0;
@@ -109,30 +124,10 @@ export class JsonReader {
    */
   stringBytes(): void {
     if (this.peek() !== 0x22) throw this.error(`expected a string, got ${describe(this.peek())}`);
-    let start = this.pos + 1;
-    let i = start;
-    let escaped = false;
-    let ascii = true;
-    for (;;) {
-      if (i >= this.end) {
-        const shift = start - 1;
-        if (!this.refill(start - 1)) throw this.error('unterminated string', this.base + start - 1);
-        i -= shift;
-        start = 1;
-        continue;
-      }
-      const c = this.buf[i]!;
-      if (c === 0x22) break;
-      if (c === 0x5c) {
-        escaped = true;
-        i += 2;
-        continue;
-      }
-      if (c < 0x20) throw this.error('control character in a string (escape it)', this.base + i);
-      if (c >= 0x80) ascii = false;
-      i++;
-    }
-    if (!ascii && !isUtf8Range(this.buf, start, i)) throw this.error('invalid UTF-8 in a string', this.base + start);
+    const i = this.scanString();
+    const start = this.pos + 1;
+    const escaped = this.scanEscaped;
+    if (!this.scanAscii && !isUtf8Range(this.buf, start, i)) throw this.error('invalid UTF-8 in a string', this.base + start);
     this.pos = i + 1;
     if (!escaped) {
       this.spanBuf = this.buf;
@@ -213,20 +208,8 @@ export class JsonReader {
   numberF32Bits(): number {
     const c0 = this.peek();
     if (c0 !== 0x2d && (c0 < 0x30 || c0 > 0x39)) throw this.error(c0 < 0 ? 'unexpected end of JSON (expected a number)' : `expected a number, got ${describe(c0)}`);
-    let start = this.pos;
-    let i = start;
-    for (;;) {
-      if (i >= this.end) {
-        const shift = start;
-        if (!this.refill(start)) break;
-        i -= shift;
-        start = 0;
-        continue;
-      }
-      const c = this.buf[i]!;
-      if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45) i++;
-      else break;
-    }
+    const i = this.numberEnd();
+    const start = this.pos;
     const buf = this.buf;
     let k = start;
     const neg = buf[k] === 0x2d;
@@ -536,11 +519,10 @@ export class JsonReader {
     return v;
   }
 
-  private number(): number {
+  /** At a number: makes all of it available and returns its end (`pos` may move when the buffer is refilled). */
+  private numberEnd(): number {
     let start = this.pos;
-    let i = this.pos;
-    let v = 0;
-    let simple = true;
+    let i = start;
     for (;;) {
       if (i >= this.end) {
         const shift = start;
@@ -550,13 +532,21 @@ export class JsonReader {
         continue;
       }
       const c = this.buf[i]!;
-      if (c >= 0x30 && c <= 0x39) {
-        v = v * 10 + (c - 0x30);
-        i++;
-      } else if (c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45) {
-        simple = false;
-        i++;
-      } else break;
+      if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45) i++;
+      else break;
+    }
+    return i;
+  }
+
+  private number(): number {
+    const i = this.numberEnd();
+    const start = this.pos;
+    let v = 0;
+    let simple = true;
+    for (let k = start; k < i; k++) {
+      const c = this.buf[k]!;
+      if (c >= 0x30 && c <= 0x39) v = v * 10 + (c - 0x30);
+      else simple = false;
     }
     const len = i - start;
     this.pos = i;
@@ -581,8 +571,15 @@ export class JsonReader {
     return Number(text);
   }
 
-  private string(): string {
-    // At the opening quote.
+  /** Whether the string `scanString` found holds an escape / only ASCII bytes. */
+  private scanEscaped = false;
+  private scanAscii = true;
+
+  /**
+   * At a string's opening quote (`pos`): makes the whole string available and returns the index of its closing
+   * quote (`pos` may move when the buffer is refilled; the string starts at `pos + 1`).
+   */
+  private scanString(): number {
     let start = this.pos + 1;
     let i = start;
     let ascii = true;
@@ -606,6 +603,17 @@ export class JsonReader {
       if (c >= 0x80) ascii = false;
       i++;
     }
+    this.scanEscaped = escaped;
+    this.scanAscii = ascii;
+    return i;
+  }
+
+  private string(): string {
+    // At the opening quote.
+    const i = this.scanString();
+    const start = this.pos + 1;
+    const ascii = this.scanAscii;
+    const escaped = this.scanEscaped;
     this.pos = i + 1;
     const buf = this.buf;
     if (!escaped) {

@@ -24,6 +24,24 @@ export function readBytes(path: string): Uint8Array {
 }
 
 /** The first `length` bytes of a file (fewer when the file is shorter): enough to tell its format. */
+/**
+ * A file's bytes `chunkSize` at a time (default 1 MiB) into one reused buffer: each chunk is valid until the next
+ * is read (copy it to keep it). What a streaming reader of a large file consumes.
+ */
+export function* readFileChunks(path: string, chunkSize = 1 << 20): Generator<Uint8Array> {
+  const fd = openSync(path, 'r');
+  const buf = new Uint8Array(chunkSize);
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) return;
+      yield buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readHead(path: string, length: number): Uint8Array {
   const fd = openSync(path, 'r');
   try {

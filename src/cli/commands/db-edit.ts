@@ -7,7 +7,7 @@
  * leaves the original untouched.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -24,7 +24,7 @@ import { applyGadbPatch, makeGadbPatch, type PatchRecordRule } from '../../gamed
 import { exportCsv, exportJsonl } from '../../gamedb/edit/tables.ts';
 import { exportSqlite } from '../../gamedb/edit/sqlite.ts';
 import type BetterSqlite3 from 'better-sqlite3';
-import { replaceFileAtomic, safeJoin, scryTempPath, writeFileAtomic } from '../../node/fs.ts';
+import { readFileChunks, replaceFileAtomic, safeJoin, scryTempPath, writeFileAtomic } from '../../node/fs.ts';
 import { ExitCode, type Command, type CommandContext, type OptionSpec } from '../command.ts';
 import { resolveLut } from './hash.ts';
 import { lockForUpdate, readInputFile } from '../input.ts';
@@ -446,20 +446,6 @@ function writeChunksAtomic(path: string, chunks: Iterable<Uint8Array>, overwrite
   replaceFileAtomic(temp, path, { overwrite });
 }
 
-/** A file's bytes, 1 MiB at a time (the buffer is reused: each chunk is valid until the next is read). */
-function* fileChunks(path: string): Generator<Uint8Array> {
-  const fd = openSync(path, 'r');
-  const buf = new Uint8Array(1 << 20);
-  try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) return;
-      yield buf.subarray(0, n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const importCmd: Command = {
   path: ['db', 'import'],
@@ -473,7 +459,7 @@ const importCmd: Command = {
     const path = ctx.resolvePath(ctx.args[0]!);
     const out = outputPath(ctx, path);
     // Read as a stream: the document never exists whole; bad JSON is a JsonSyntaxError (offset, line, column).
-    const g = readGadbJson(fileChunks(path), { hasher: s.hasher });
+    const g = readGadbJson(readFileChunks(path), { hasher: s.hasher });
     const bytes = writeChecked(ctx, g, out);
     if (ctx.json) ctx.printJson({ output: out.path, bytes: bytes.length });
     else ctx.out(`${basename(out.path)}: ${bytes.length} bytes`);

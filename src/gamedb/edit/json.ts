@@ -261,22 +261,13 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
   const w = new TextWriter({ chunkSize: CHUNK + (1 << 16) });
   w.utf8Text(JSON.stringify(head).slice(0, -1) + ',\n"descriptors": [\n');
   const d = g.descriptors;
+  const rowColumns = [d.declaredHash, d.sortedHash, d.schemaOrdinal, d.sortedToDeclared, d.typeCode, d.elementCount, d.link];
   for (let k = 0; k < d.count; k++) {
     if (k > 0) w.latin1(',\n');
-    w.byte(0x5b);
-    w.uint(d.declaredHash[k]!);
-    w.byte(0x2c);
-    w.uint(d.sortedHash[k]!);
-    w.byte(0x2c);
-    w.uint(d.schemaOrdinal[k]!);
-    w.byte(0x2c);
-    w.uint(d.sortedToDeclared[k]!);
-    w.byte(0x2c);
-    w.uint(d.typeCode[k]!);
-    w.byte(0x2c);
-    w.uint(d.elementCount[k]!);
-    w.byte(0x2c);
-    w.uint(d.link[k]!);
+    for (let i = 0; i < 7; i++) {
+      w.byte(i === 0 ? 0x5b : 0x2c);
+      w.uint(rowColumns[i]![k]!);
+    }
     w.byte(0x5d);
     if (w.pos >= CHUNK) yield w.take();
   }
@@ -995,14 +986,7 @@ class GadbJsonBuilder {
     let base = 0;
     let cc = 0;
     let sawResidual = false;
-    for (let m = 0; ; m++) {
-      const c = r.peekByte();
-      if (c === 0x7d) {
-        r.skipByte();
-        break;
-      }
-      if (m > 0) r.expectByte(0x2c, ', or }');
-      r.stringBytes();
+    for (let m = 0; r.nextKeyBytes(m === 0); m++) {
       // Which member, decided before reading on (the span is valid until the next read).
       const member = spanIs(r, K_VALUES) ? M_VALUES : spanIs(r, K_NAME) ? M_NAME : spanIs(r, K_FIRST) ? M_FIRST : spanIs(r, K_FIELDS) ? M_FIELDS : spanIs(r, K_CELLS) ? M_CELLS : spanIs(r, K_FLAGS) ? M_FLAGS : spanIs(r, K_UNK0A) ? M_UNK0A : spanIs(r, K_RESIDUAL) ? M_RESIDUAL : M_OTHER;
       r.expectByte(0x3a, ':');
@@ -1062,14 +1046,7 @@ class GadbJsonBuilder {
 
   /** The rest of a record whose members are not in the exporter's order, read as a value. */
   private finishAsValue(r: JsonReader, jr: Record<string, unknown>, ri: number): void {
-    for (;;) {
-      const c = r.peekByte();
-      if (c === 0x7d) {
-        r.skipByte();
-        break;
-      }
-      r.expectByte(0x2c, ', or }');
-      r.stringBytes();
+    while (r.nextKeyBytes(false)) {
       const key = utf8.decode(r.spanBuf.subarray(r.spanStart, r.spanEnd));
       r.expectByte(0x3a, ':');
       const v = r.value();
@@ -1085,14 +1062,7 @@ class GadbJsonBuilder {
     const seen = this.seen.fill(0, 0, n);
     this.curRun = run;
     let expected = 0;
-    for (let m = 0; ; m++) {
-      const c = r.peekByte();
-      if (c === 0x7d) {
-        r.skipByte();
-        break;
-      }
-      if (m > 0) r.expectByte(0x2c, ', or }');
-      r.stringBytes();
+    for (let m = 0; r.nextKeyBytes(m === 0); m++) {
       let fi = -1;
       const kb = expected < n ? run.keyBytes[expected] : undefined;
       if (kb && spanIs(r, kb)) fi = expected;
@@ -1209,14 +1179,7 @@ class GadbJsonBuilder {
 
   private readResidual(r: JsonReader, base: number, cc: number): void {
     r.expectByte(0x7b, 'the residual object');
-    for (let m = 0; ; m++) {
-      const c = r.peekByte();
-      if (c === 0x7d) {
-        r.skipByte();
-        return;
-      }
-      if (m > 0) r.expectByte(0x2c, ', or }');
-      r.stringBytes();
+    for (let m = 0; r.nextKeyBytes(m === 0); m++) {
       const k = utf8.decode(r.spanBuf.subarray(r.spanStart, r.spanEnd));
       r.expectByte(0x3a, ':');
       const at = r.offset;
