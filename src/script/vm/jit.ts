@@ -11,9 +11,9 @@
  * tiers share the register file (written back before anything else can look at it), the frames and the saved pcs,
  * a bail-out is exact: compiled code never raises an error and never calls a metamethod; the interpreter does all
  * of that, with its own messages, hooks and traceback. A compiled call of a Lua function pushes the callee's frame
- * as the interpreter does and calls the callee's compiled code as a JavaScript function (at most MAX_NESTED deep);
- * when the callee bails out or yields, every compiled caller returns at once, each frame's pc saved at its call and
- * its registers written back, and the interpreter continues the top frame.
+ * as the interpreter does and calls the callee's compiled code as a JavaScript function (`callLuaFor`, at most
+ * MAX_NESTED deep); when the callee bails out or yields, every compiled caller returns at once, each frame's pc
+ * saved at its call and its registers written back, and the interpreter continues the top frame.
  *
  * Budget: the interpreter counts one step per instruction. Compiled code charges a whole straight-line block at its
  * start; when fewer steps remain than the block needs it bails out at the block's start and the interpreter counts
@@ -21,8 +21,9 @@
  * bail-out in the middle of a block refunds what the block did not run. Compiled code is only entered while no
  * debug hook is set.
  *
- * Entry points: the interpreter enters a function's compiled code at its first instruction (a call) and at the
- * targets of loop back-edges, which are block starts here; any other pc is left to the interpreter.
+ * Entry points: the interpreter enters a function's compiled code at its first instruction (a call), at the
+ * targets of loop back-edges and at the instruction after a call (a resumed coroutine's frame, a frame its callee
+ * returned to: {@link runCompiled}), all block starts here; any other pc is left to the interpreter.
  *
  * Off where `new Function` is unavailable (a Content-Security-Policy without `unsafe-eval`): {@link jitAvailable}.
  */
