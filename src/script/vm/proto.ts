@@ -200,7 +200,7 @@ export interface Proto {
   readonly ic: Int32Array;
   /** The JavaScript tier's compiled form, once made (`jit.ts`). */
   jit: JitFn | null;
-  /** Entries and loop back-edges counted towards compiling it (-Infinity once tried). */
+  /** Entries and loop back-edges counted towards compiling it (a large negative count once tried). */
   hot: number;
 }
 
@@ -292,14 +292,25 @@ function internalized(s: string): string {
   return s;
 }
 
+/** An empty array of V8's generic element kind (it stays so whatever it later holds). */
+function genericArray(): LuaValue[] {
+  const a: LuaValue[] = [''];
+  a.pop();
+  return a;
+}
+
 /** Decodes a function and its children. `path` is its position in the chunk. */
 export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main'): Proto {
   const protos = fn.children.map((c, i) => decodeFunction(c, chunk, `${path}/${i}`));
-  const k: LuaValue[] = fn.constants.map((c) => {
+  // k and kv are generic arrays from the start (not the number kinds an all-number list would get), so the
+  // dispatch loop's loads from them meet one array kind in every function
+  const k: LuaValue[] = genericArray();
+  for (const c of fn.constants) {
     const v = constantValue(c);
-    return typeof v === 'string' ? internalized(v) : v;
-  });
-  const kv: LuaValue[] = k.map((v) => (typeof v === 'number' ? NUM : v));
+    k.push(typeof v === 'string' ? internalized(v) : v);
+  }
+  const kv: LuaValue[] = genericArray();
+  for (const v of k) kv.push(typeof v === 'number' ? NUM : v);
   const kn = new Float64Array(k.length);
   for (let i = 0; i < k.length; i++) {
     const v = k[i];

@@ -43,6 +43,17 @@ function ceilLog2(x: number): number {
   return l;
 }
 
+/**
+ * Smallest power of two >= x (x >= 1). Shifts, not `2 ** n`: V8 gives `**` a double result, and storing one in
+ * `hcap` would turn that field of every table from small-integer to double (every table access compiled before
+ * then deoptimizes once).
+ */
+function ceilPow2(x: number): number {
+  let p = 1;
+  while (p < x) p = p < 0x40000000 ? p << 1 : p * 2;
+  return p;
+}
+
 /** An integer key suitable for the array part, or 0. */
 function arrayIndexOf(k: LuaValue): number {
   if (typeof k === 'number') {
@@ -71,7 +82,7 @@ export class LuaTable {
     this.maxEntries = maxEntries;
     if (narray + nhash > maxEntries) throw new TableOverflow(narray + nhash);
     this.arr = narray > 0 ? new Array<LuaValue>(narray).fill(undefined) : [];
-    if (nhash > 0) this.hcap = 2 ** ceilLog2(nhash);
+    if (nhash > 0) this.hcap = ceilPow2(nhash);
   }
 
   // ---------------------------------------------------------------- reads
@@ -253,7 +264,7 @@ export class LuaTable {
 
   /** `luaH_resize`: new array size and hash slot count (rounded up to a power of two). */
   resize(nasize: number, nhsize: number): void {
-    const hcap = nhsize > 0 ? 2 ** ceilLog2(nhsize) : 0;
+    const hcap = nhsize > 0 ? ceilPow2(nhsize) : 0;
     if (nasize + hcap > this.maxEntries) throw new TableOverflow(nasize + hcap);
     const oldArr = this.arr;
     const oldK = this.hk;
