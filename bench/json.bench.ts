@@ -12,7 +12,8 @@
  *
  * Target (issue 16): export + import (+ write) ≤ 10 s, import peak memory ≤ 3 × the GADB file.
  *
- * `SCRY_GADB_BENCH_SCALE` (default 1) and `SCRY_JSON_BENCH_RUNS` (default 3; the median is reported).
+ * `SCRY_GADB_BENCH_SCALE` (default 1), `SCRY_JSON_BENCH_RUNS` (default 3; the median is reported) and
+ * `SCRY_JSON_BENCH_QUICK=1` (no peers and no import-only memory child: for a loaded machine).
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -29,6 +30,8 @@ import { exportGadbJsonBytes, readGadbJson } from '../src/gamedb/edit/json.ts';
 const SEED = 1;
 const SCALE = Number(process.env['SCRY_GADB_BENCH_SCALE'] ?? 1);
 const RUNS = Number(process.env['SCRY_JSON_BENCH_RUNS'] ?? 3);
+/** Quick mode (for a loaded machine): no peers, no import-only memory child. */
+const QUICK = process.env['SCRY_JSON_BENCH_QUICK'] === '1';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, 'out', 'bench');
 const gadbPath = join(cacheDir, `gadb-game-seed${SEED}-scale${SCALE}-v${GADB_GENERATOR_VERSION}.gamedb`);
@@ -131,12 +134,16 @@ export async function run(): Promise<string> {
     const floorJson = time('floor: read the JSON file 1 MiB at a time + sum u32', () => sumFileChunks(jsonPath), 3, jsonSize);
     // The peer: the platform's native JSON on the same document (one string, one object tree).
     let tree: unknown;
-    const peerParse = time('peer: JSON.parse of the export (read as one string)', () => (tree = JSON.parse(readFileSync(jsonPath, 'utf8'))), 1, jsonSize);
-    const peerStringify = time('peer: JSON.stringify of that tree', () => JSON.stringify(tree).length, 1, jsonSize);
-    tree = undefined;
+    const peers: Measurement[] = [];
+    if (!QUICK) {
+      peers.push(time('peer: JSON.parse of the export (read as one string)', () => (tree = JSON.parse(readFileSync(jsonPath, 'utf8'))), 1, jsonSize));
+      peers.push(time('peer: JSON.stringify of that tree', () => JSON.stringify(tree).length, 1, jsonSize));
+      tree = undefined;
+    }
     log('timings done; peak memory children');
     const peaks: Record<string, number> = {};
-    for (const t of Object.keys(TASKS)) peaks[t] = childPeak(t, jsonPath);
+    const tasks = Object.keys(TASKS).filter((t) => !QUICK || t !== 'import');
+    for (const t of tasks) peaks[t] = childPeak(t, jsonPath);
     const runtime = peaks['baseline']! - size;
     const own = (t: string): number => peaks[t]! - runtime;
 
@@ -147,13 +154,13 @@ export async function run(): Promise<string> {
       '',
       '| step | wall s | CPU s | × JSON floor (CPU) | MB/s of JSON (wall) |',
       '|---|---:|---:|---:|---:|',
-      ...[...rows, { name: '**export + import + write**', ms: total.ms, cpuMs: total.cpu, runs: RUNS }, floorJson, floorGadb, peerParse, peerStringify].map(
+      ...[...rows, { name: '**export + import + write**', ms: total.ms, cpuMs: total.cpu, runs: RUNS }, floorJson, floorGadb, ...peers].map(
         (m) => `| ${m.name} | ${s(m.ms)} | ${s(m.cpuMs!)} | ${(m.cpuMs! / floorJson.cpuMs!).toFixed(1)} | ${(jsonSize / 1e6 / (m.ms / 1000)).toFixed(0)} |`,
       ),
       '',
       '| peak memory (child process, VmHWM) | RSS MB | without the runtime, MB | × GADB file |',
       '|---|---:|---:|---:|',
-      ...Object.keys(TASKS).map((t) => `| ${t} | ${mb(peaks[t]!)} | ${t === 'baseline' ? mb(size) : mb(own(t))} | ${((t === 'baseline' ? size : own(t)) / size).toFixed(2)} |`),
+      ...tasks.map((t) => `| ${t} | ${mb(peaks[t]!)} | ${t === 'baseline' ? mb(size) : mb(own(t))} | ${((t === 'baseline' ? size : own(t)) / size).toFixed(2)} |`),
       '',
       `Runtime (Node + tsx, baseline child less the file it read): ${mb(runtime)} MB. Round trip export → import → write: ${identical ? 'byte-identical' : 'DIFFERS'}.`,
       `Target (issue 16): export + import ≤ 10 s: ${total.cpu <= 10000 ? 'yes' : 'no'} (CPU ${s(total.cpu)} s), ${total.ms <= 10000 ? 'yes' : 'no'} (wall ${s(total.ms)} s); import + write peak ≤ 3 × file: ${own('importWrite') <= 3 * size ? 'yes' : 'no'} (${(own('importWrite') / size).toFixed(2)} ×).`,
