@@ -6,7 +6,9 @@
  * 2. Extract: a generated archive of ~200 MB (stored entries of 1–4 MiB and 16 KiB LZB16-chunked entries of
  *    repetitive text, as small retail files are): read every entry through the lazy reader. Floor: copying the
  *    same number of bytes (one `slice` of the archive) in the same run.
- * 3. LZB16 decode MB/s on the 16 KiB chunks and on the four real chunks. Floors: copying the decoded bytes
+ * 3. LZB16 decode MB/s on 16 KiB chunks of two synthetic kinds (a word salad of 11 words: ~10 output bytes per
+ *    token, the hardest case for a decoder that is bound by tokens; bundle-manifest-shaped records: ~26) and on the
+ *    four real chunks (~60 bytes per token; each row prints its figure). Floors: copying the decoded bytes
  *    (`slice`, which allocates as the decoder does), `set` into a buffer already allocated (memcpy), and summing
  *    the compressed input; decoding into a preallocated output is measured beside it.
  *
@@ -86,6 +88,66 @@ function textChunk(seed: number, size: number): Uint8Array {
   return new TextEncoder().encode(s.slice(0, size));
 }
 
+/**
+ * 16 KiB of bundle-manifest-shaped bytes, the shape of the four real LZB16 chunks (BNDL headers): records of a u32
+ * hash, a u32 size and a NUL-terminated retail path, the paths of each run of 12 records sharing a region and a
+ * layer. Its tokens are longer than the word salad's (~26 output bytes per token against ~10; the real chunks
+ * have ~60).
+ */
+function manifestChunk(seed: number, size: number): Uint8Array {
+  const regions = ['island', 'mtnpass', 'snowmtn', 'volcano', 'minasithil', 'desert'];
+  const layers = ['fortwallgameplay', 'fortassault', 'fagameplay', 'terrain', 'veggrid', 'uiwd', 'objres', 'inst', 'lighting', 'audio', 'navmesh', 'cinematics'];
+  const exts = ['.bndl', '.embb', '.tex', '.mesh', '.mat', '.anix', '.scripts', '.fxp', '.inst', '.veggrid', '.terrain'];
+  const out = new Uint8Array(size);
+  let o = 0;
+  let x = seed >>> 0;
+  const next = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+  let r = 0;
+  for (let rec = 0; o < size; rec++) {
+    // one bundle's manifest every 12 records: its paths share a region and a layer, as in the real chunks
+    if (rec % 12 === 0) r = next();
+    // a record: a u32 hash (incompressible), a u32 size (small), the path, NUL
+    const h = next();
+    for (let k = 0; k < 4 && o < size; k++) out[o++] = (h >>> (8 * k)) & 0xff;
+    const n = next() % 50000;
+    for (let k = 0; k < 4 && o < size; k++) out[o++] = (n >>> (8 * k)) & 0xff;
+    const e = next();
+    const path = `worlds\\retail\\${regions[r % 6]}\\sectionsandlayers\\${layers[(r >>> 8) % 12]}${(e >>> 16) % 4 === 0 ? `_${(e >>> 18) % 100}` : ''}${exts[(e >>> 24) % 11]}\0`;
+    for (let k = 0; k < path.length && o < size; k++) out[o++] = path.charCodeAt(k);
+  }
+  return out;
+}
+
+/** Output bytes per token of an encoded chunk (what a token-bound decoder's speed depends on). */
+function bytesPerToken(encoded: readonly Uint8Array[], rawSize: number): number {
+  let tokens = 0;
+  for (const e of encoded) {
+    let pos = 4;
+    let op = 0;
+    while (op < rawSize) {
+      const t = e[pos++]!;
+      let lit = t & 15;
+      if (lit === 15) lit += e[pos++]!;
+      pos += lit;
+      op += lit;
+      tokens++;
+      if (op >= rawSize) break;
+      const m = t >> 4;
+      if (m < 15) {
+        op += m + 4;
+        pos += 2;
+      } else {
+        const x = e[pos++]!;
+        if (x < 0x80) {
+          op += x + 19;
+          pos += 2;
+        } else op += ((x >> 3) & 15) + 4;
+      }
+    }
+  }
+  return (encoded.length * rawSize) / tokens;
+}
+
 async function extractSection(): Promise<string> {
   const entries: Arch06PackEntry[] = [];
   let stored = 0;
@@ -144,14 +206,22 @@ function lzbSection(): string {
   const decodeInto = () => {
     for (let k = 0; k < encoded.length; k++) decodeLzb16Into(encoded[k]!, target, 0, 16384);
   };
-  const dec = measure(`LZB16 decode 2000 × 16 KiB (ratio ${(inputBytes / total).toFixed(2)})`, decodeAll, { bytes: total, runs: 5 });
-  const decInto = measure('LZB16 decode 2000 × 16 KiB into one preallocated buffer', decodeInto, { bytes: total, runs: 5 });
+  const manifests = Array.from({ length: 2000 }, (_, k) => manifestChunk(k + 7, 16384));
+  const manifestsEncoded = manifests.map((c) => encodeLzb16(c)!);
+  const manifestRatio = manifestsEncoded.reduce((s, e) => s + e.length, 0) / total;
+  const decodeManifests = () => {
+    for (let k = 0; k < manifestsEncoded.length; k++) decodeLzb16(manifestsEncoded[k]!, 16384);
+  };
+  const dec = measure(`LZB16 decode 2000 × 16 KiB word salad (ratio ${(inputBytes / total).toFixed(2)}, ${bytesPerToken(encoded, 16384).toFixed(1)} B/token)`, decodeAll, { bytes: total, runs: 5 });
+  const decInto = measure('LZB16 decode 2000 × 16 KiB word salad into one preallocated buffer', decodeInto, { bytes: total, runs: 5 });
+  const decManifest = measure(`LZB16 decode 2000 × 16 KiB manifest-shaped (ratio ${manifestRatio.toFixed(2)}, ${bytesPerToken(manifestsEncoded, 16384).toFixed(1)} B/token)`, decodeManifests, { bytes: total, runs: 5 });
   const real = ['island', 'mtnpass', 'snowmtn', 'volcano'].map((r) => {
     const entry = loadFixture('arch06', `Patch_00.fortwallgameplay_${r}.bndl.entry.bin`);
     const c = scanArch06Chunks(entry, r === 'island' ? 740 : 760)[0]!;
     return { payload: entry.subarray(8, 8 + c.storedSize), raw: c.rawSize };
   });
   const realOut = real.map((r) => decodeLzb16(r.payload, r.raw));
+  const realPerToken = real.map((r) => bytesPerToken([r.payload], r.raw).toFixed(0)).join(', ');
   const realBytes = real.reduce((s, r) => s + r.raw, 0) * 10000;
   const realFloor = measure('floor: slice of the 4 real outputs × 10,000', () => {
     for (let k = 0; k < 10000; k++) for (const o of realOut) o.slice();
@@ -169,6 +239,7 @@ function lzbSection(): string {
     ['slice', cpuMs(() => chunks.forEach((c) => c.slice()))],
     ['decode', cpuMs(decodeAll)],
     ['decode into', cpuMs(decodeInto)],
+    ['decode manifest-shaped', cpuMs(decodeManifests)],
     ['encode', cpuMs(encodeAll, 3)],
   ]);
   const realCpu = cpuLine([
@@ -177,8 +248,8 @@ function lzbSection(): string {
     })],
     ['real decode', cpuMs(decodeReal)],
   ]);
-  const rows: Measurement[] = [memcpy, sumIn, dec, decInto, enc];
-  return `${report('LZB16', rows, floor)}\n\n${report('LZB16 on the four real chunks', [realM], realFloor)}\n\nCompressed size / raw: ${sizeRatio}. ${cpu} ${realCpu}`;
+  const rows: Measurement[] = [memcpy, sumIn, dec, decInto, decManifest, enc];
+  return `${report('LZB16', rows, floor)}\n\n${report(`LZB16 on the four real chunks (${realPerToken} B/token)`, [realM], realFloor)}\n\nCompressed size / raw: ${sizeRatio}. ${cpu} ${realCpu}`;
 }
 
 export async function run(): Promise<string> {
