@@ -60,7 +60,8 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   if (header.version !== 17) err('header.version', '/header/version', `version ${header.version}; only 17 can be written`);
   if (g.headerString.byteLength > 0xffff) err('header.string', '/headerString', `inline header string of ${g.headerString.byteLength} bytes does not fit its u16 length`);
   if (g.pairs.length % 2 !== 0) err('trailer.pairs', '/pairs', `pair table has an odd number of words (${g.pairs.length})`);
-  if (g.container.kind === 'wrapped' && g.container.magic.length !== 4) err('container.magic', '/container/magic', `wrapper magic must be 4 characters, got ${JSON.stringify(g.container.magic)}`);
+  if (!g.container || (g.container.kind !== 'bare' && g.container.kind !== 'wrapped')) err('container.kind', '/container', `container must be {kind: 'bare'} or {kind: 'wrapped', magic, version}, got ${JSON.stringify(g.container)}`);
+  else if (g.container.kind === 'wrapped' && (typeof g.container.magic !== 'string' || g.container.magic.length !== 4)) err('container.magic', '/container/magic', `wrapper magic must be 4 characters, got ${JSON.stringify(g.container.magic)}`);
 
   // Items.
   const { itemKeys, itemSizes, data } = strings;

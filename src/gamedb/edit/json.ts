@@ -604,6 +604,14 @@ function isUint(v: unknown, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 }
 
+/** The container as the export writes it: `{ kind: 'bare' }` or `{ kind: 'wrapped', magic, version }`. */
+function isContainer(v: unknown): v is Gadb['container'] {
+  if (!v || typeof v !== 'object') return false;
+  const c = v as Record<string, unknown>;
+  if (c['kind'] === 'bare') return true;
+  return c['kind'] === 'wrapped' && typeof c['magic'] === 'string' && c['magic'].length === 4 && isUint(c['version'], 0xffffffff);
+}
+
 /** Builds the model from the document's parts, in document order (shared by the parsed and the streaming import). */
 class GadbJsonBuilder {
   readonly g: Gadb;
@@ -635,6 +643,7 @@ class GadbJsonBuilder {
     for (const k of ['root', 'headerExtra', 'headerString'] as const) if (typeof j[k] !== 'string') throw new FormatError('gadb-json', 0, `/${k}`, 'expected a hex string');
     if (!j.header || typeof j.header !== 'object') throw new FormatError('gadb-json', 0, '/header', 'expected the header object');
     for (const k of ['version', 'recordCount', 'unk14', 'unk20', 'unk24'] as const) if (!isUint(j.header[k], 0xffffffff)) throw new FormatError('gadb-json', 0, `/header/${k}`, 'expected an unsigned 32-bit integer');
+    if (!isContainer(j.container)) throw new FormatError('gadb-json', 0, '/container', 'expected {"kind":"bare"} or {"kind":"wrapped","magic":4 characters,"version":u32}');
     if (!isUint(j.valueSectionUnk00, 0xffffffff)) throw new FormatError('gadb-json', 0, '/valueSectionUnk00', 'expected an unsigned 32-bit integer');
     if (!Array.isArray(j.pairs) || !j.pairs.every((x) => isUint(x, 0xffffffff))) throw new FormatError('gadb-json', 0, '/pairs', 'expected an array of unsigned 32-bit integers');
     const hexOf = (k: 'root' | 'headerExtra' | 'headerString'): Uint8Array => {

@@ -106,6 +106,23 @@ describe('lossless JSON, byte level', () => {
     expectError(text.replace(`,"${firstValue}":6000`, ''), FormatError, new RegExp(`missing field ${firstValue}`));
     // Header members out of range.
     expectError(text.replace('"cells":', '"cells":1e9,"x":'), FormatError, /cells.*0\.\.65535|expected an integer 0\.\.65535/);
+    // The container missing (its key misspelt: found by the fuzz test below, seed 1859320290) or malformed.
+    expect(text.slice(0, 120)).toContain('"container":{"kind":"wrapped"');
+    expectError(text.replace('"container":', '"65536container":'), FormatError, /expected \{"kind":"bare"\}/, /^\/container$/);
+    expectError(text.replace('"kind":"wrapped"', '"kind":"boxed"'), FormatError, /expected \{"kind":"bare"\}/, /^\/container$/);
+    expectError(text.replace('"magic":"LTFX"', '"magic":"LTF"'), FormatError, /expected \{"kind":"bare"\}/, /^\/container$/);
+  });
+
+  it('writeGadb refuses a model without a container with a typed error (a model built by hand)', () => {
+    const g = parseGadb(realBytes);
+    let err: unknown;
+    try {
+      writeGadb({ ...g, container: undefined as never });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ToolkitError);
+    expect((err as Error).message).toMatch(/container must be/);
   });
 
   it('numberF32Bits is f32Bits(JSON.parse(text)) for any number text (fast-check)', () => {
