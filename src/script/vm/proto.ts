@@ -16,6 +16,17 @@ import * as opcodes from '../../formats/hks/opcodes.ts';
 import type { HksOpcodeInfo } from '../../formats/hks/opcodes.ts';
 import type { HksConstant, HksFunction, HksHeader, HksStructureSection } from '../../formats/hks/chunk.ts';
 import { floatingByteToInt } from './table.ts';
+
+/**
+ * NEWTABLE/NEWSTRUCT size hints: `luaO_fb2int` of the B/C operands, capped at 2^27 slots. The 9-bit C decodes up
+ * to 2^32 (which an Int32Array of operands would wrap to a negative size, slipping past the table budget into a
+ * huge preallocation); any hint over the VM's largest table budget (2^26) already fails as a table overflow, so
+ * the cap changes no result, and the sum of two capped hints stays an int32.
+ */
+const TABLE_HINT_CAP = 1 << 27;
+function tableSizeHint(x: number): number {
+  return Math.min(floatingByteToInt(x), TABLE_HINT_CAP);
+}
 import { LightUserdata, type LuaValue } from './value.ts';
 import { NUM } from './thread.ts';
 import type { SlotDef, StructDef } from './structs.ts';
@@ -568,11 +579,11 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
         d.put(i, Op.VARARG, A, B, 0);
         break;
       case 'NEWTABLE':
-        d.put(i, Op.NEWTABLE, d.reg(A), floatingByteToInt(B), floatingByteToInt(C));
+        d.put(i, Op.NEWTABLE, d.reg(A), tableSizeHint(B), tableSizeHint(C));
         break;
       case 'NEWSTRUCT': {
         const id = hksBx(d.data(i, 0));
-        side.push({ kind: 'struct', def: chunk.structs.get(id) ?? null, id, narray: floatingByteToInt(B), nhash: floatingByteToInt(C) });
+        side.push({ kind: 'struct', def: chunk.structs.get(id) ?? null, id, narray: tableSizeHint(B), nhash: tableSizeHint(C) });
         d.put(i, Op.NEWSTRUCT, d.reg(A), side.length - 1, succ);
         break;
       }

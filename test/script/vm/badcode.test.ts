@@ -92,6 +92,17 @@ describe('mode 0 refusals and no-ops', () => {
     expect(r.out).toBe('ok\n');
   });
 
+  it('NEWTABLE size hints past the table budget are a table overflow, not a huge allocation', () => {
+    // B = 193 decodes (luaO_fb2int) to 75,497,472 array slots, C = 490 to 2,684,354,560 hash slots: beyond an int32,
+    // which once wrapped negative, passed the budget check and preallocated 75 M slots (33 s in the fuzz test)
+    for (const [b, c] of [[193, 490], [0, 490], [193, 0]]) {
+      const r = run(`
+    0 [1] NEWTABLE       R(0) ${b} ${c}
+    1 [1] RETURN         R(0) 1`);
+      expect(r.error?.message).toMatch(/^t\.lua:1: table overflow \(a table may hold 67108864 slots\)/);
+    }
+  });
+
   it('an opcode above 0x5B is refused when reached', () => {
     const r = run(`
     0 [1] .word 0xB8000000
