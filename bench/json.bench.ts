@@ -19,8 +19,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, w
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { sumU32, type Measurement } from './harness.ts';
+import { measure, sumU32, type Measurement } from './harness.ts';
 import { readFileChunks } from '../src/node/fs.ts';
 import { parseGadb, writeGadb } from '../src/formats/gadb/index.ts';
 import type { Gadb } from '../src/formats/gadb/types.ts';
@@ -67,21 +66,7 @@ function sumFileChunks(path: string): number {
 
 /** Wall and CPU of `fn`, the median of `runs` (no warm-up: each run is seconds long). */
 function time(name: string, fn: () => unknown, runs = RUNS, bytes?: number): Measurement {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  wall.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  const m: Measurement = { name, ms: wall[runs >> 1]!, cpuMs: cpu[runs >> 1]!, runs };
-  if (bytes !== undefined) m.bytes = bytes;
-  return m;
+  return measure(name, fn, bytes === undefined ? { runs, warmup: false } : { runs, warmup: false, bytes });
 }
 
 /** Memory tasks, one per child process (each reads its input first, as the CLI does). */
