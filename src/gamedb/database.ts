@@ -19,7 +19,7 @@
 import { FormatError, NotFoundError } from '../binary/errors.ts';
 import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p919.ts';
 import { parseGadb, type ParseGadbOptions } from '../formats/gadb/parse.ts';
-import { gadbRecordCellStarts } from '../formats/gadb/layout.ts';
+import { gadbRecordCellStarts, popcount32 } from '../formats/gadb/layout.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
 import { FieldTypeError, SlotMismatchError } from './errors.ts';
@@ -92,6 +92,8 @@ interface ReverseIndex {
 }
 
 const EMPTY_ROWS = new Uint32Array(0);
+/** `Database.#itemValueCode` of an item decoded as a StringEnum value (type codes are below 64). */
+const ENUM_VALUE_CODE = 255;
 // Local bindings of the codec's tables for the hot paths (a transpiled module may expose imports through getters).
 const typeInfoOf = gadbTypeInfo;
 
@@ -156,6 +158,13 @@ export class Database {
   readonly #runRows = new Map<number, Uint32Array>();
   readonly #enums = new Map<number, EnumValue>();
   readonly #values = new Map<number, FieldValue>();
+  /**
+   * Per string-block item: the enum value or block value decoded from it (the first kind it was read as;
+   * `#itemValueCode[i]` is that type code, `ENUM_VALUE_CODE` for an enum, 0 for none yet). Reads of an item as
+   * another kind go through `#enums` / `#values`.
+   */
+  #itemValues: Array<FieldValue | undefined> | undefined;
+  #itemValueCode = new Uint8Array(0);
   /** Per category, P919 of each secondary's name in stored order (-1: cannot be hashed), computed on first lookup. */
   readonly #nameHashes: Array<Float64Array | undefined> = [];
   #lowerCategoryNames: Map<string, number> | undefined;
@@ -495,13 +504,19 @@ export class Database {
    * each enum text once, and thousands of cells share it). The returned object is frozen.
    */
   enumValue(key: number): EnumValue {
+    const i = this.block.items.of(key);
+    const table = (this.#itemValues ??= this.#newItemValues());
+    if (i >= 0 && this.#itemValueCode[i] === ENUM_VALUE_CODE) return table[i] as EnumValue;
     let v = this.#enums.get(key);
     if (!v) {
       const text = this.block.text(key);
       const bytes = this.block.textBytes(key);
       const hash = canHashP919(bytes, { table: this.table }) ? p919(bytes, { table: this.table }) : undefined;
       v = Object.freeze({ text, hash });
-      this.#enums.set(key, v);
+      if (i >= 0 && this.#itemValueCode[i] === 0) {
+        table[i] = v;
+        this.#itemValueCode[i] = ENUM_VALUE_CODE;
+      } else this.#enums.set(key, v);
     }
     return v;
   }
@@ -511,6 +526,9 @@ export class Database {
    * and type: values are shared by up to tens of thousands of cells (seed "Shared values"). Arrays are frozen.
    */
   blockValue(key: number, info: GadbTypeInfo): FieldValue {
+    const i = this.block.items.of(key);
+    const table = (this.#itemValues ??= this.#newItemValues());
+    if (i >= 0 && this.#itemValueCode[i] === info.code) return table[i]!;
     const cacheKey = key * 64 + info.code;
     let v = this.#values.get(cacheKey);
     if (v === undefined) {
@@ -520,9 +538,21 @@ export class Database {
         const keys: CurveKey[] = this.block.curve(key, dec).map((k) => Object.freeze({ time: k.time, value: Array.isArray(k.value) ? Object.freeze(k.value) : k.value }) as CurveKey);
         v = Object.freeze(keys);
       } else throw new Error(`blockValue: ${info.name} is not a fixed or curve type`);
-      this.#values.set(cacheKey, v);
+      // The first kind an item is read as keeps it in the per-item table; another kind (a mixed item) goes to the map.
+      if (i >= 0 && this.#itemValueCode[i] === 0) {
+        table[i] = v;
+        this.#itemValueCode[i] = info.code;
+      } else this.#values.set(cacheKey, v);
     }
     return v!;
+  }
+
+  /** The per-item value table (enum values and block values, indexed by item; `#itemValueCode` says which). */
+  #newItemValues(): Array<FieldValue | undefined> {
+    const n = this.model.strings.itemKeys.length;
+    this.#itemValueCode = new Uint8Array(n);
+    // Filled, not `new Array(n)` alone: V8 keeps a large array made with a length only as a hash table.
+    return new Array<FieldValue | undefined>(n).fill(undefined);
   }
 
   /** The extent of the block item that starts at `key` (`undefined` when no item starts there). */
@@ -1114,6 +1144,13 @@ export class FieldCursor {
   readonly #f32: Float32Array;
   readonly #records: Gadb['records'];
   readonly #d: Gadb['descriptors'];
+  /** The string block's key → item index (its two columns) and per-item texts (`BlockReader.textTable`). */
+  readonly #itemBits: Uint32Array;
+  readonly #itemsBefore: Uint32Array;
+  readonly #texts: Array<string | undefined>;
+  /** `Database.categoryFirstRecord` and the category count, for `linkTarget`. */
+  readonly #categoryFirst: Uint32Array;
+  readonly #categoryCount: number;
   #record = -1;
   #first = 0;
   #end = 0;
@@ -1132,6 +1169,12 @@ export class FieldCursor {
     this.#f32 = db.cellsF32;
     this.#records = db.model.records;
     this.#d = db.model.descriptors;
+    const items = db.block.items;
+    this.#itemBits = items.bits;
+    this.#itemsBefore = items.before;
+    this.#texts = db.block.textTable;
+    this.#categoryFirst = db.categoryFirstRecord;
+    this.#categoryCount = db.model.categories.length;
   }
 
   /** Global index of the current record (-1 before the first `seek`). */
@@ -1150,7 +1193,7 @@ export class FieldCursor {
    */
   seek(record: number): this {
     const records = this.#records;
-    if (record >>> 0 !== record || record >= records.count) throw new NotFoundError(`no record #${record} (the database has ${records.count})`);
+    if (record >>> 0 !== record || record >= records.count) noSuchRecord(record, records.count);
     this.#record = record;
     this.#first = records.firstDescriptor[record]!;
     this.#end = this.#first + records.descriptorCount[record]!;
@@ -1234,11 +1277,36 @@ export class FieldCursor {
    */
   value(element = 0): FieldValue | undefined {
     if (element >>> 0 !== element || element >= this.#count) return undefined;
-    const as = this.#as;
     const local = this.#link + element;
-    if (as === DecodeAs.Bit) return cellBit(this.#cells, this.#base, local);
-    if (as === DecodeAs.F32) return this.#f32[this.#base + local]!;
-    return this.db.decodeCell(as, this.#typeByte, this.#base + local);
+    const cell = this.#base + local;
+    // The common decodings inline (one switch per element), the rest through the database's decoder.
+    switch (this.#as) {
+      case DecodeAs.Bit:
+        return cellBit(this.#cells, this.#base, local);
+      case DecodeAs.F32:
+        return this.#f32[cell]!;
+      case DecodeAs.I32:
+        return this.#cells[cell]! | 0;
+      case DecodeAs.Text: {
+        const key = this.#cells[cell]!;
+        const i = this.#itemOf(key);
+        const s = i >= 0 ? this.#texts[i] : undefined;
+        return s !== undefined ? s : this.db.block.text(key);
+      }
+      default:
+        return this.db.decodeCell(this.#as, this.#typeByte, cell);
+    }
+  }
+
+  /** Index of the string-block item at `key` (`GadbItemIndex.of`), or -1. */
+  #itemOf(key: number): number {
+    const w = key >>> 2;
+    const g = w >>> 5;
+    const bits = this.#itemBits;
+    if ((key & 3) !== 0 || g >= bits.length) return -1;
+    const word = bits[g]!;
+    const m = 1 << (w & 31);
+    return (word & m) === 0 ? -1 : this.#itemsBefore[g]! + popcount32(word & (m - 1));
   }
 
   /** The raw 32-bit cell of element `element` (a Bool's whole bool word), `undefined` when none. */
@@ -1250,9 +1318,22 @@ export class FieldCursor {
 
   /** For a link field: the global index of element `element`'s target record, -1 when null (or no such element). */
   linkTarget(element = 0): number {
-    const raw = this.raw(element);
-    return raw === undefined ? -1 : this.db.linkTarget(raw);
+    if (element >>> 0 !== element || element >= this.#count) return -1;
+    const local = this.#link + element;
+    const raw = this.#cells[this.#base + (this.#as === DecodeAs.Bit ? local >>> 5 : local)]!;
+    // `Database.linkTarget`, over the cursor's copies of its tables.
+    if (raw === NULL_LINK) return -1;
+    const c = raw >>> LINK_INDEX_BITS;
+    if (c >= this.#categoryCount) return -1;
+    const first = this.#categoryFirst[c]!;
+    const index = raw & LINK_INDEX_MASK;
+    return index < this.#categoryFirst[c + 1]! - first ? first + index : -1;
   }
+}
+
+/** The cursor's error for a record outside the database (out of line: `seek` stays small enough to inline). */
+function noSuchRecord(record: number, count: number): never {
+  throw new NotFoundError(`no record #${record} (the database has ${count})`);
 }
 
 /** Bit `local & 31` of cell `base + (local >>> 5)`: a Bool element (H-BOOL-ARRAY for element > 0: consecutive bits). */

@@ -55,11 +55,9 @@ export class BlockReader {
    * goes through a map (and the decoder's error).
    */
   text(key: number): string {
-    const items = (this.#items ??= new GadbItemIndex(this.strings.itemKeys, this.strings.data.byteLength));
-    const i = items.of(key);
+    const i = this.items.of(key);
     if (i >= 0) {
-      // Filled, not `new Array(n)` alone: V8 keeps a large array made with a length only as a hash table.
-      const cache = (this.#cache ??= new Array<string | undefined>(this.strings.itemKeys.length).fill(undefined));
+      const cache = this.textTable;
       let s = cache[i];
       if (s === undefined) cache[i] = s = latin1Decode(this.textBytes(key));
       return s;
@@ -70,6 +68,20 @@ export class BlockReader {
       this.#texts.set(key, s);
     }
     return s;
+  }
+
+  /** @internal The key → item index of the block (built on first use). */
+  get items(): GadbItemIndex {
+    return (this.#items ??= new GadbItemIndex(this.strings.itemKeys, this.strings.data.byteLength));
+  }
+
+  /**
+   * @internal Per item (`items.of(key)`): its text once `text` decoded it, else `undefined` (a hot reader looks a
+   * text up here first, then asks `text`).
+   */
+  get textTable(): Array<string | undefined> {
+    // Filled, not `new Array(n)` alone: V8 keeps a large array made with a length only as a hash table.
+    return (this.#cache ??= new Array<string | undefined>(this.strings.itemKeys.length).fill(undefined));
   }
 
   i64(key: number): bigint {

@@ -33,7 +33,7 @@ export interface GadbStringPlan {
 }
 
 /** Bit count of a 32-bit word. */
-function popcount32(x: number): number {
+export function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
