@@ -158,11 +158,21 @@ function pushLuaFrameSlow(L: LuaThread, cl: LuaClosure, fi: number, nargs: numbe
 
 /** Calls host function `hf` in slot `ra`; returns its result count (results from `ra` on) or YIELD_RESULT. */
 export function callHost(L: LuaThread, hf: HostFunction, ra: number, nargs: number, nres: number): number {
-  L.ensure(ra + 1 + nargs + MINSTACK);
-  const ci = L.pushCi();
+  const top = ra + 1 + nargs + MINSTACK;
+  if (top > L.sv.length) L.ensure(top);
+  // a pooled frame (pushCi's common case inline: the frame list grows there)
+  const cit = L.ciTop + 1;
+  let ci: CallInfo;
+  if (cit < L.cis.length) {
+    L.ciTop = cit;
+    ci = L.cis[cit]!;
+    ci.tailcalls = 0;
+    ci.entry = false;
+    ci.hookPc = -1;
+  } else ci = L.pushCi();
   ci.func = ra;
   ci.base = ra + 1;
-  ci.top = ra + 1 + nargs + MINSTACK;
+  ci.top = top;
   ci.cl = null;
   ci.hf = hf;
   ci.nargs = nargs;

@@ -182,6 +182,22 @@ export class LuaThread {
   }
 }
 
+/**
+ * Copies `n` slots of thread `src` from `from` to thread `dst` at `to` (`lua_xmove`: resume arguments, yielded and
+ * returned values). Both threads belong to one VM, so their number arrays have the same type: slots are copied as
+ * they are, no number passes through a boxed value.
+ */
+export function copySlots(dst: LuaThread, to: number, src: LuaThread, from: number, n: number): void {
+  const dv = dst.sv;
+  const dn = dst.sn;
+  const sv = src.sv;
+  const sn = src.sn;
+  for (let i = 0; i < n; i++) {
+    dv[to + i] = sv[from + i];
+    dn[to + i] = sn[from + i]!;
+  }
+}
+
 /** Reads an upvalue (native form). */
 export function upvalGet(u: Upval): LuaValue {
   const t = u.thread;

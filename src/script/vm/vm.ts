@@ -12,7 +12,7 @@ import type { HksChunk } from '../../formats/hks/chunk.ts';
 import { IsLuaTable, LuaTable, TableOverflow } from './table.ts';
 import { HostFunction, IsHostFunction, IsLuaClosure, LuaClosure, type LuaValue, type NativeFn, Upval } from './value.ts';
 import { defineHostFunction, type HostCall, type HostResult } from './host.ts';
-import { LuaThread, type ThreadStatus } from './thread.ts';
+import { copySlots, LuaThread, type ThreadStatus } from './thread.ts';
 import { decodeFunction, type ChunkInfo } from './proto.ts';
 import { buildStructDefs } from './structs.ts';
 import { Collector } from './gc.ts';
@@ -523,7 +523,7 @@ export class LuaVM {
         const fi = 1;
         co.ensure(fi + n + 1 + MINSTACK);
         co.set(fi, co.body);
-        if (src !== null) for (let i = 0; i < n; i++) co.set(fi + 1 + i, src.get(from + i));
+        if (src !== null) copySlots(co, fi + 1, src, from, n);
         else for (let i = 0; i < n; i++) co.set(fi + 1 + i, args![i]);
         co.top = fi + 1 + n;
         let f = co.sv[fi];
@@ -546,7 +546,7 @@ export class LuaVM {
         const fi = hci.func;
         const want = hci.nresults;
         co.ensure(fi + n + MINSTACK);
-        if (src !== null) for (let i = 0; i < n; i++) co.set(fi + i, src.get(from + i));
+        if (src !== null) copySlots(co, fi, src, from, n);
         else for (let i = 0; i < n; i++) co.set(fi + i, args![i]);
         if (want >= 0) for (let i = n; i < want; i++) co.sv[fi + i] = undefined;
         else co.top = fi + n;

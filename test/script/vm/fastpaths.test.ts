@@ -5,7 +5,8 @@
  * (missing arguments, extra ones, locals that must start nil), and string.format's integer conversions without
  * flags (JavaScript digits) beside the ones formatInteger keeps (negatives under %x/%o/%u, huge values, flags),
  * the C casts of out-of-range numbers (inf, NaN, 1e300, 2^64 under %d and the unsigned %x/%X/%o/%u, (int) for %c)
- * and the C-string cut of each sprintf piece at its first NUL.
+ * and the C-string cut of each sprintf piece at its first NUL; resume and yield handing values from stack to stack
+ * (past the free slots, -0 and NaN kept) and host calls nested past the pooled frames.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,30 @@ local function depth(n) if n == 0 then return 0 end local r = depth(n - 1) retur
 put('depth', depth(150), depth(3))
 local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
 put('fib', fib(20))
+
+-- resume / yield hand values over slot by slot (numbers unboxed, -0 and NaN kept): counts past the free slots a
+-- host function gets (the stacks grow), nil holes, every type, and host calls nested deeper than the pooled frames
+local function pack(...) return select('#', ...), {...} end
+local co = coroutine.create(function(...)
+  local n, got = pack(...)
+  put('co got', n, got[1], got[2], got[3], got[30], got[60], 1 / got[4] < 0, got[5] ~= got[5])
+  local back = {}
+  for i = 1, 70 do back[i] = i * 0.5 end
+  back[2] = nil; back[3] = -0; back[4] = 'four'
+  local n2, again = pack(coroutine.yield(unpack(back, 1, 70)))
+  put('co again', n2, again[1], again[25], again[26])
+  return 'done', -0, nil
+end)
+local args = { 1.25, 'two', nil, -0, 0 / 0 }
+for i = 6, 60 do args[i] = i end
+local r = { coroutine.resume(co, unpack(args, 1, 60)) }
+put('yielded', #r, r[1], r[2], r[3], r[4], r[5], r[71], 1 / r[4] < 0)
+local big = {}
+for i = 1, 25 do big[i] = i * i end
+put('returned', coroutine.resume(co, unpack(big, 1, 26)))
+put('dead', coroutine.resume(co, 1))
+local function nest(n) if n == 0 then return coroutine.resume(coroutine.create(function(x) return x * 2 end), 21) end return select(2, pcall(nest, n - 1)) end
+put('nested', nest(30))
 
 -- string.format's integer conversions
 local nums = { 0, -0, 1, -1, 255, -255, 3.7, -3.7, 2^31, -2^31, 2^53, 2^53 + 2, -2^53, 2^63, -2^63 }

@@ -4,7 +4,7 @@
  */
 import { IsLuaTable, LuaTable } from '../table.ts';
 import { HostFunction, IsHostFunction, IsLightUserdata, IsLuaClosure, IsLuaStruct, IsLuaUserdata, LuaClosure, LuaStruct, LuaUserdata, type LuaValue, type NativeFn, YIELD_RESULT } from '../value.ts';
-import { IsLuaThread, LuaThread } from '../thread.ts';
+import { copySlots, IsLuaThread, LuaThread } from '../thread.ts';
 import { LuaError, type LuaVM } from '../vm.ts';
 import { callValue } from '../interp.ts';
 import { getStack } from '../debuginfo.ts';
@@ -471,8 +471,7 @@ function openCoroutine(vm: LuaVM): void {
       return -1;
     }
     L.ensure(ra + n + 20);
-    const at = co.resultFrom;
-    for (let i = 0; i < n; i++) L.set(ra + i, co.get(at + i));
+    copySlots(L, ra, co, co.resultFrom, n);
     return n;
   };
   const co = newLib(vm, 'coroutine', {
