@@ -49,7 +49,12 @@ export const JIT_FRAMES = -2;
 export const JIT_RETURNED = -3;
 /** Compiled Lua-to-Lua calls nest as JavaScript calls up to this depth; deeper ones go through the interpreter. */
 const MAX_NESTED = 100;
-/** Longest JavaScript source the tier hands to V8 for one function (characters; see compileProto). */
+/**
+ * Longest JavaScript source the tier hands to V8 as one function (characters). V8 does not optimize a function past
+ * its bytecode limit (60 KiB, --max-optimized-bytecode-size) and takes seconds over one near it: unoptimized,
+ * compiled code runs slower than the interpreter (measured: the strings program's 99 KB main chunk ran 3x slower
+ * compiled), so a function over it is compiled loop by loop (compileProto).
+ */
 const MAX_SOURCE = 40_000;
 
 /** The interpreter's side of the tier: frames, host calls, and the compiled form of a callee when it is hot. */
@@ -355,10 +360,83 @@ function lit(x: number): string {
  * block start the proof is checked (compiled code bails out at once when it does not hold).
  */
 export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn | null {
+  const whole = translate(p, float32, 0, p.code.length);
+  if (whole === null) return null;
+  if (whole.length <= MAX_SOURCE) return instantiate(p, whole, rt);
+  // too big for V8 to optimize as one function: each outermost loop that fits becomes a function of its own (a
+  // loop that does not fit, its inner loops), entered at the loop's back-edge target; the rest is interpreted
+  const parts: { from: number; to: number; fn: JitFn }[] = [];
+  const place = (from: number, to: number): void => {
+    const body = translate(p, float32, from, to);
+    if (body === null) return;
+    if (body.length <= MAX_SOURCE) {
+      parts.push({ from, to, fn: instantiate(p, body, rt) });
+      return;
+    }
+    for (const [f, t] of outermostLoops(p.code, from + 4, to)) place(f, t);
+  };
+  for (const [f, t] of outermostLoops(p.code, 0, p.code.length)) place(f, t);
+  if (parts.length === 0) return null;
+  return regionDispatch(parts);
+}
+
+/**
+ * The loops of `code` within [from, to) that no other loop there contains, as [first pc, end pc) ranges: from a
+ * back-edge's target (the loop body's first instruction, where the interpreter enters the tier) to the end of the
+ * back-edge instruction.
+ */
+function outermostLoops(code: Int32Array, from: number, to: number): [number, number][] {
+  const loops: [number, number][] = [];
+  for (let pc = from; pc < to && pc < code.length; pc += 4) {
+    const op = code[pc]!;
+    const t = op === Op.FORLOOP || op === Op.JMP ? code[pc + 2]! : op === Op.TFORLOOP_J ? code[pc + 3]! : -1;
+    const size = op === Op.TFORLOOP_J ? 8 : 4;
+    if (t >= from && t <= pc && pc + size <= to) loops.push([t, pc + size]);
+  }
+  loops.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  const outer: [number, number][] = [];
+  for (const l of loops) {
+    const last = outer[outer.length - 1];
+    if (last !== undefined && l[0] < last[1]) {
+      if (l[1] > last[1]) last[1] = l[1];
+    } else outer.push(l);
+  }
+  return outer;
+}
+
+/**
+ * One compiled function over several separately compiled regions of a function: a pc in a region runs that
+ * region's code; any other pc is the interpreter's (returned at once, as compiled code returns a pc it leaves to
+ * the interpreter).
+ */
+function regionDispatch(parts: { from: number; to: number; fn: JitFn }[]): JitFn {
+  return (L, ci, base, pc, depth) => {
+    for (let i = 0; i < parts.length; i++) {
+      const r = parts[i]!;
+      if (pc >= r.from && pc < r.to) return r.fn(L, ci, base, pc, depth);
+    }
+    ci.pc = pc;
+    return pc;
+  };
+}
+
+/** The compiled function of generated source `body` (see {@link translate}). */
+function instantiate(p: Proto, body: string, rt: JitRuntime): JitFn {
+  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
+  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, callLuaFor(rt), metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
+}
+
+/**
+ * The JavaScript source of `p`'s instructions in [from, to) (the whole function: 0, `code.length`; a loop region: its
+ * first pc, where compiled code is entered, to its end; every pc outside is left to the interpreter), or null when
+ * nothing there can be translated.
+ */
+function translate(p: Proto, float32: boolean, from: number, to: number): string | null {
   const code = p.code;
   const end = code.length - 4;
+  const flowAt = (pc: number): Flow | null => (pc < from || pc >= to ? null : flowOf(code, pc));
   // labels: entry, every jump target, every conditional fall-through; reachable translated code only
-  const labels = new Set<number>([0]);
+  const labels = new Set<number>([from]);
   const flows = new Map<number, Flow | null>();
   const seen = new Set<number>();
   const explore = (from: number): void => {
@@ -367,7 +445,7 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
       const pc = work.pop()!;
       if (pc < 0 || pc >= end || seen.has(pc)) continue;
       seen.add(pc);
-      const f = flowOf(code, pc);
+      const f = flowAt(pc);
       flows.set(pc, f);
       if (f === null) continue;
       for (const t of f.targets) {
@@ -380,13 +458,13 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
       }
     }
   };
-  explore(0);
+  explore(from);
   // loop back-edge targets of code only the interpreter reaches are entries too (the interpreter enters there)
-  for (let pc = 0; pc < end; pc += 4) {
+  for (let pc = from; pc < end && pc < to; pc += 4) {
     const op = code[pc]!;
-    if (op === Op.FORLOOP || op === Op.JMP) {
-      const t = code[pc + 2]!;
-      if (t <= pc && t >= 0 && t < end && !seen.has(t)) {
+    if (op === Op.FORLOOP || op === Op.JMP || op === Op.TFORLOOP_J) {
+      const t = code[pc + (op === Op.TFORLOOP_J ? 3 : 2)]!;
+      if (t <= pc && t >= from && t < end && !seen.has(t)) {
         labels.add(t);
         explore(t);
       }
@@ -432,7 +510,7 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
   // registers known to be numbers at each block start (from the blocks that lead there; entry 0 knows nothing)
   const known = new Map<number, Set<number> | null>();
   for (const s of starts) known.set(s, null);
-  known.set(0, new Set());
+  known.set(from, new Set());
   const meet = (label: number, facts: Set<number>): boolean => {
     const old = known.get(label);
     if (old === undefined) return false;
@@ -449,7 +527,7 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
     }
     return changed;
   };
-  const work: number[] = [0];
+  const work: number[] = [from];
   for (;;) {
     while (work.length > 0) {
       const s = work.pop()!;
@@ -529,7 +607,7 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
     `return function jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}(L, ci, base, pc, depth) {`,
     'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps; let out = 0; let full = false;',
     regs.length > 0 ? `let ${regs.map((r) => `v${r} = sv[base + ${r}], n${r} = sn[base + ${r}]`).join(', ')};` : '',
-    guards.length > 0 ? `switch (pc) { ${guards.join(' ')} }` : '',
+    guards.length > 0 ? `if (pc !== 0) switch (pc) { ${guards.join(' ')} }` : '',
     'run: for (;;) { switch (pc) {',
     ...out,
     'default: out = pc; break run;',
@@ -538,12 +616,7 @@ export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn 
     `if (full) { ${L.reload} } ${L.spill} vm.steps = steps; ci.pc = out; return out;`,
     '};',
   ].join('\n');
-  // V8 does not optimize a function past its bytecode limit (60 KiB, --max-optimized-bytecode-size) and takes
-  // seconds over one near it: unoptimized, compiled code runs slower than the interpreter, so such a function is left
-  // to the interpreter (measured: the strings program's 99 KB main chunk ran 3x slower compiled)
-  if (body.length > MAX_SOURCE) return null;
-  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
-  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, callLuaFor(rt), metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
+  return body;
 }
 
 /** JavaScript for the instructions of one function (registers in locals, see {@link compileProto}). */

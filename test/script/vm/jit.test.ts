@@ -289,4 +289,42 @@ describe('JavaScript tier', () => {
       expect(n(r.jit.vm)).toBe(n(r.interp.vm));
     }
   });
+  // a function whose JavaScript would pass the tier's size cap: 150 statements of calls and concatenations
+  const padding = Array.from({ length: 150 }, (_, i) => `pad[${i + 1}] = tostring(${i} * 3) .. string.rep("x", ${i % 4})`).join('\n');
+
+  it('compiles the loops of a function too big to compile whole, each entered at its back-edge', () => {
+    const src = `local pad = {}
+      ${padding}
+      local s, words = 0, {}
+      for i = 1, 3000 do s = s + i % 7; words[#words + 1] = "w" .. i % 13 end
+      local counts = {}
+      for _, w in ipairs(words) do counts[w] = (counts[w] or 0) + 1 end
+      local n, keys = 0, 0
+      for k, c in pairs(counts) do n = n + c; keys = keys + 1 end
+      local j = 0
+      while j < 500 do j = j + 3 end
+      repeat j = j - 7 until j < 0
+      print(s, #pad, pad[150], n, keys, counts.w3, j)`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    const ref = lua51(src);
+    if (ref !== null) expect(r.interp.out).toBe(ref);
+    expect(r.jit.out).toBe(r.interp.out);
+    // without loop regions a function this big gets no compiled code at all
+    expect(r.jit.main.p.jit).not.toBeNull();
+  });
+
+  it('a hostile loop inside a function too big to compile whole stops at the same instruction in both tiers', () => {
+    const src = `local pad = {}
+      ${padding}
+      counter = { n = 0 } local c = counter while true do c.n = c.n + 1 end`;
+    for (const budget of [5000, 5001, 5002, 5003, 12345]) {
+      const r = runBoth(src, budget);
+      expect(r.interp.err).toMatch(/^budget: t\.lua:\d+: instruction budget exhausted/);
+      expect(r.jit.err).toBe(r.interp.err);
+      const n = (vm: LuaVM) => (vm.getGlobal('counter') as LuaTable).getStr('n');
+      expect(n(r.jit.vm)).toBe(n(r.interp.vm));
+      expect(n(r.jit.vm)).toBeGreaterThan(100);
+    }
+  });
 });
