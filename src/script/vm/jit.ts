@@ -420,9 +420,31 @@ function regionDispatch(parts: { from: number; to: number; fn: JitFn }[]): JitFn
   };
 }
 
+type Factory = (...a: unknown[]) => JitFn;
+/**
+ * Factories of compiled functions by their source, shared by every VM: the functions one factory makes share V8's
+ * feedback and optimized code, so a function compiled again (the same script in a new VM) runs optimized code at once
+ * instead of being profiled and optimized again.
+ */
+const factories = new Map<string, Factory>();
+/** Characters of source the factory cache holds at most (about 16 MB as UTF-16). */
+const MAX_FACTORY_CHARS = 8_000_000;
+let factoryChars = 0;
+
 /** The compiled function of generated source `body` (see {@link translate}). */
 function instantiate(p: Proto, body: string, rt: JitRuntime): JitFn {
-  const factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
+  let factory = factories.get(body);
+  if (factory === undefined) {
+    factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
+    factories.set(body, factory);
+    factoryChars += body.length;
+    // the oldest go first once the sources held pass the cap
+    for (const old of factories.keys()) {
+      if (factoryChars <= MAX_FACTORY_CHARS) break;
+      factories.delete(old);
+      factoryChars -= old.length;
+    }
+  }
   return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, callLuaFor(rt), metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
 }
 

@@ -327,4 +327,20 @@ describe('JavaScript tier', () => {
       expect(n(r.jit.vm)).toBeGreaterThan(100);
     }
   });
+  it('VMs running the same compiled code keep their own constants, upvalues and globals', () => {
+    // the two chunks translate to the same JavaScript (same shape, other constants): one shared factory
+    const chunk = (word: string) => compileScript(`
+      local acc, t = 0, {}
+      local function f(n) for i = 1, n do acc = acc + 3; t[#t + 1] = "${word}" .. i end return acc end
+      f(100)
+      return f(50), t[150], label`, '@same.lua', 'double');
+    const run = (word: string, label: string) => {
+      const vm = createScriptVM({ numbers: 'double', jit: 1 });
+      vm.setGlobal('label', label);
+      return vm.call(vm.load(chunk(word)));
+    };
+    expect(run('alpha', 'one')).toEqual([450, 'alpha50', 'one']);
+    expect(run('beta', 'two')).toEqual([450, 'beta50', 'two']);
+    expect(run('alpha', 'three')).toEqual([450, 'alpha50', 'three']);
+  });
 });
