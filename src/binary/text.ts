@@ -53,6 +53,21 @@ export function latin1Decode(bytes: Uint8Array): string {
   return s;
 }
 
+/** Scratch code arrays for `latin1DecodeRange`, one per length below 32 (reused: `apply` copies them). */
+const SHORT_CODES: number[][] = Array.from({ length: 32 }, (_, n) => new Array<number>(n).fill(0));
+
+/**
+ * `latin1Decode(bytes.subarray(start, end))` without making the view for a short text (a reader decoding hundreds of
+ * thousands of names would otherwise leave a typed-array object behind for each).
+ */
+export function latin1DecodeRange(bytes: Uint8Array, start: number, end: number): string {
+  const n = end - start;
+  if (n >= 32 || n < 0) return latin1Decode(bytes.subarray(start, end));
+  const codes = SHORT_CODES[n]!;
+  for (let i = 0; i < n; i++) codes[i] = bytes[start + i]!;
+  return String.fromCharCode.apply(null, codes);
+}
+
 /** Index of the first char of `text` above U+00FF (or, with `nul`, a NUL), or -1 when Latin-1 holds it all. */
 export function findNonLatin1(text: string, options: { nul?: boolean } = {}): number {
   for (let i = 0; i < text.length; i++) {

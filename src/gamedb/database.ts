@@ -510,9 +510,9 @@ export class Database {
     let v = this.#enums.get(key);
     if (!v) {
       const text = this.block.text(key);
-      const bytes = this.block.textBytes(key);
-      const hash = canHashP919(bytes, { table: this.table }) ? p919(bytes, { table: this.table }) : undefined;
-      v = Object.freeze({ text, hash });
+      // The text decoded, its NUL lies inside the item: P919 up to it (-1: a byte of unknown table value).
+      const h = hashBlockText(this.model.strings.data, key, this.table);
+      v = Object.freeze({ text, hash: h < 0 ? undefined : h });
       if (i >= 0 && this.#itemValueCode[i] === 0) {
         table[i] = v;
         this.#itemValueCode[i] = ENUM_VALUE_CODE;

@@ -6,7 +6,7 @@
  * Every read is bounds-checked against the value's item: a key that does not point at a whole value raises a
  * `FormatError` naming the key, never a RangeError.
  */
-import { latin1Decode } from '../binary/text.ts';
+import { latin1Decode, latin1DecodeRange } from '../binary/text.ts';
 import { decodeGadbCurveItem, decodeGadbFloats, decodeGadbInt64, decodeGadbTextBytes } from '../formats/gadb/decode.ts';
 import type { GadbDecoding } from '../formats/gadb/type-codes.ts';
 import type { GadbStringBlock } from '../formats/gadb/types.ts';
@@ -39,6 +39,7 @@ export class BlockReader {
   #items: GadbItemIndex | undefined;
   /** Per item: its decoded text, once asked for. */
   #cache: Array<string | undefined> | undefined;
+  #view: DataView | undefined;
 
   constructor(strings: GadbStringBlock) {
     this.strings = strings;
@@ -59,7 +60,13 @@ export class BlockReader {
     if (i >= 0) {
       const cache = this.textTable;
       let s = cache[i];
-      if (s === undefined) cache[i] = s = latin1Decode(this.textBytes(key));
+      if (s === undefined) {
+        // The text ends at the first NUL inside the item (else `textBytes` throws the decoder's error).
+        const { data, itemSizes } = this.strings;
+        const end = data.indexOf(0, key);
+        s = end >= 0 && end < key + itemSizes[i]! ? latin1DecodeRange(data, key, end) : latin1Decode(this.textBytes(key));
+        cache[i] = s;
+      }
       return s;
     }
     let s = this.#texts.get(key);
@@ -90,7 +97,13 @@ export class BlockReader {
 
   /** `count` f32 values of the item at `key`. */
   floats(key: number, count: number): number[] {
-    return decodeGadbFloats(this.strings, key, count);
+    const i = this.items.of(key);
+    if (i < 0 || this.strings.itemSizes[i]! < count * 4) return decodeGadbFloats(this.strings, key, count); // (its error)
+    // An item that holds them: read in place (no view per value).
+    const dv = (this.#view ??= new DataView(this.strings.data.buffer, this.strings.data.byteOffset, this.strings.data.byteLength));
+    const out: number[] = new Array<number>(count);
+    for (let k = 0; k < count; k++) out[k] = dv.getFloat32(key + k * 4, true);
+    return out;
   }
 
   /** The curve item at `key`: u32 key count n, then n keys of `keySize` bytes, each an f32 time then the value. */

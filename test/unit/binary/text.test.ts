@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConsistencyError, HashError } from '../../../src/binary/errors.ts';
 import { p919 } from '../../../src/hash/p919.ts';
 import { ByteReader } from '../../../src/binary/reader.ts';
-import { cstringEncode, hex32, jsonReplacer, latin1Decode, latin1Encode, latin1Issue, utf8Encode } from '../../../src/binary/text.ts';
+import { cstringEncode, hex32, jsonReplacer, latin1Decode, latin1DecodeRange, latin1Encode, latin1Issue, utf8Encode } from '../../../src/binary/text.ts';
 import { parseArch06Index, validateArch06Index, writeArch06Index } from '../../../src/formats/arch06/index.ts';
 import { parseBndl, validateBndl, writeBndl } from '../../../src/formats/bndl/bndl.ts';
 import { parseArchivePathIndex, validateArchivePathIndex, writeArchivePathIndex } from '../../../src/formats/apl/apl.ts';
@@ -50,6 +50,21 @@ describe('text: Latin-1, C strings, UTF-8 and hex, refusing what a format cannot
   it("the reader's Latin-1 path does not take € for ¬ (0xAC)", () => {
     expect(() => new ByteReader(Uint8Array.of(0xac)).expectBytes('€')).toThrow(/not Latin-1/);
     expect(new ByteReader(Uint8Array.of(0xe9, 0x80)).latin1(2)).toBe('\u00e9\u0080');
+  });
+});
+
+describe('latin1DecodeRange', () => {
+  it('decodes every range of every length to 40 as latin1Decode of the subarray (reused scratch never leaks between texts)', () => {
+    const bytes = new Uint8Array(300);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 167 + 13) & 0xff; // every byte value, high ones included
+    for (let n = 0; n <= 40; n++) {
+      for (const start of [0, 1, 3, 255 - n, 300 - n]) {
+        const want = String.fromCharCode(...bytes.subarray(start, start + n));
+        expect(latin1DecodeRange(bytes, start, start + n)).toBe(want);
+        expect(latin1Decode(bytes.subarray(start, start + n))).toBe(want);
+      }
+    }
+    expect(latin1DecodeRange(bytes, 5, 5)).toBe('');
   });
 });
 
