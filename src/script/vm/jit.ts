@@ -822,11 +822,14 @@ class Lower {
       }
       case Op.SETLIST: case Op.SETLIST_X: {
         const first = (c - 1) * 50;
+        // the array part grows to the list's end as the interpreter grows it (`{ f(), g() }` sizes it for one); a size
+        // over the table limit is the interpreter's error
+        const grow = (size: string): string => `if (${size} > t.arr.length) { if (${size} + t.hcap > t.maxEntries) ${bail} t.resizeArray(${size}); }`;
         if (b !== 0) {
           const sets = range(1, b).map((i) => `ar[${first + i - 1}] = ${this.val(a + i, known)};`).join(' ');
-          return `{ const t = v${a}; if (!(t instanceof LuaTable) || ${first + b} > t.arr.length) ${bail} const ar = t.arr; ${sets} }`;
+          return `{ const t = v${a}; if (!(t instanceof LuaTable)) ${bail} ${grow(`${first + b}`)} const ar = t.arr; ${sets} }`;
         }
-        return `{ const t = v${a}; const ra = base + ${a}; const n = L.top - ra - 1; if (!(t instanceof LuaTable) || ${first} + n > t.arr.length) ${bail} ${this.spill} const ar = t.arr; ` +
+        return `{ const t = v${a}; const ra = base + ${a}; const n = L.top - ra - 1; if (!(t instanceof LuaTable)) ${bail} ${grow(`${first} + n`)} ${this.spill} const ar = t.arr; ` +
           `for (let i = 1; i <= n; i++) { const x = sv[ra + i]; ar[${first} + i - 1] = x === 0 ? sn[ra + i] : x; } }`;
       }
       case Op.CLOSE:

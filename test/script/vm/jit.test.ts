@@ -343,4 +343,36 @@ describe('JavaScript tier', () => {
     expect(run('beta', 'two')).toEqual([450, 'beta50', 'two']);
     expect(run('alpha', 'three')).toEqual([450, 'alpha50', 'three']);
   });
+  it('table constructors ending in a call grow the array part as the interpreter does, up to the table limit', () => {
+    const src = `
+      local function none() end
+      local function two(x) return x, x * 2 end
+      local function many(n) local t = {} for i = 1, n do t[i] = i end return unpack(t) end
+      local s = {}
+      for i = 1, 30 do
+        local a, b, c, d = { two(i) }, { i, two(i) }, { none() }, { 0, many(i + 40) }
+        local e = { x = i, two(i) }
+        s[#s + 1] = #a .. ":" .. #b .. ":" .. #c .. ":" .. #d .. ":" .. d[#d] .. ":" .. #e .. ":" .. b[3]
+      end
+      print(table.concat(s, " "))`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    const ref = lua51(src);
+    if (ref !== null) expect(r.interp.out).toBe(ref);
+    expect(r.jit.out).toBe(r.interp.out);
+    // a list past the table limit fails with the interpreter's error in both tiers
+    const big = `local s = string.rep("a", 1000)
+      for i = 1, 100 do local t = { 1, string.byte(s, 1, i * 10) } end`;
+    const fail = (jit: number | false) => {
+      const vm = createScriptVM({ numbers: 'double', jit, limits: { maxTableEntries: 600 } });
+      try {
+        vm.call(vm.load(compileScript(big, '@big.lua', 'double')));
+        return 'no error';
+      } catch (e) {
+        return e instanceof ScriptError ? `${e.kind}: ${e.message}` : String(e);
+      }
+    };
+    expect(fail(false)).toMatch(/^limit: big\.lua:2: table overflow/);
+    expect(fail(1)).toBe(fail(false));
+  });
 });
