@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,6 +141,41 @@ describe('hashes and the path table', () => {
     expect(objects.pathTable).toEqual(expected);
     expect(columnar.pathTableSize).toBe(7);
     expect(columnar.pathsForHash(7)).toEqual(['k\\one', 'k\\two']);
+  });
+
+  it('the k-way merge of many indexes equals sorting every row by (hash, path) and keeping each once (fast-check; reads between mounts)', async () => {
+    const hexU32 = (v: number): string => [0, 8, 16, 24].map((k) => ((v >>> k) & 0xff).toString(16).padStart(2, '0')).join('');
+    // a hand-made path index holding `rows` in the order given (hashes chosen, not computed: collisions on purpose)
+    const indexBytes = (rows: ReadonlyArray<readonly [number, string]>): Uint8Array => {
+      let table = '';
+      const offsets: number[] = [];
+      for (const [, p] of rows) {
+        offsets.push(table.length);
+        table += `${p}\0`;
+      }
+      return new Uint8Array([...hexToBytes(`01000000 ${hexU32(table.length)}`), ...enc(table), ...hexToBytes(`${hexU32(rows.length)} ${rows.map(([h], i) => `${hexU32(h)} ${hexU32(offsets[i]!)}`).join(' ')}`)]);
+    };
+    const row = fc.tuple(fc.constantFrom(0, 1, 7, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff), fc.constantFrom('a', 'b', 'a\\b', 'ab', 'z\\q.txt', 'Z'));
+    const mounts = fc.array(fc.record({ rows: fc.array(row, { maxLength: 12 }), readAfter: fc.boolean(), objects: fc.boolean() }), { minLength: 1, maxLength: 10 });
+    await fc.assert(
+      fc.asyncProperty(mounts, async (plan) => {
+        const vfs = new MountVector();
+        const seen: Array<readonly [number, string]> = [];
+        for (const m of plan) {
+          const ix = parseArchivePathIndex(indexBytes(m.rows));
+          if (m.objects) void ix.entries; // read: merged from the entry objects instead of the columns
+          await vfs.mount(Object.assign(new MemorySource('m', {}), { pathIndex: async () => ix }));
+          seen.push(...m.rows);
+          if (m.readAfter || m === plan[plan.length - 1]) {
+            const expected = [...new Map(seen.map(([h, p]) => [`${h} ${p}`, { hash: h, zero: 0, path: p }])).values()].sort((a, b) => a.hash - b.hash || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+            expect(vfs.pathTable).toEqual(expected);
+            expect(vfs.pathTableSize).toBe(expected.length);
+            for (const h of [0, 7, 0xffffffff]) expect(vfs.pathsForHash(h)).toEqual(expected.filter((r) => r.hash === h).map((r) => r.path));
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('mounts the real Patch_13_LC head: 54 rows from its real path index, all resolvable by hash', async () => {

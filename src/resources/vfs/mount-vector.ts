@@ -57,12 +57,17 @@ interface PathSegment {
   paths: readonly string[] | undefined;
 }
 
-/** Rows to merge: hashes, and per row where its path is in `segment` (a table offset or an index into `paths`). */
-interface PathRows {
+/**
+ * Rows of the hash → path table as columns, sorted by hash then path, no row twice: the hash, the segment holding
+ * the path and the path's place in it (a table offset or an index into `paths`).
+ */
+interface PathRun {
   hash: Uint32Array;
+  segment: Uint32Array;
   at: Uint32Array;
-  segment: number;
 }
+
+const EMPTY_RUN: PathRun = { hash: new Uint32Array(0), segment: new Uint32Array(0), at: new Uint32Array(0) };
 
 export class MountVector {
   private readonly vector: VfsSource[] = [];
@@ -70,9 +75,12 @@ export class MountVector {
    * The merged hash → path table as columns, sorted by hash then path: the hash, the segment holding the path and
    * the path's place in it. Paths are decoded when asked for.
    */
-  private hashes: Uint32Array = new Uint32Array(0);
-  private rowSegment: Uint32Array = new Uint32Array(0);
-  private rowAt: Uint32Array = new Uint32Array(0);
+  private merged: PathRun = EMPTY_RUN;
+  /**
+   * Runs of the indexes mounted since the table was last read, in mount order: merged into `merged` in one k-way
+   * pass when the table is next read.
+   */
+  private pending: PathRun[] = [];
   private segments: PathSegment[] = [];
   /** `pathTable` as row objects, built on first read after a change. */
   private rows: PathTableRow[] | undefined;
@@ -109,9 +117,8 @@ export class MountVector {
     const i = this.vector.indexOf(source);
     if (i < 0) throw new VfsError('E_VFS', source.name, `${source.name} is not mounted`);
     this.vector.splice(i, 1);
-    this.hashes = new Uint32Array(0);
-    this.rowSegment = new Uint32Array(0);
-    this.rowAt = new Uint32Array(0);
+    this.merged = EMPTY_RUN;
+    this.pending = [];
     this.segments = [];
     this.rows = undefined;
     for (const s of this.vector) {
@@ -121,7 +128,7 @@ export class MountVector {
   }
 
   /** The rows of a path index as a new segment: the parsed columns when untouched, else its `entries`. */
-  private segmentRows(index: ArchivePathIndex): PathRows {
+  private segmentRows(index: ArchivePathIndex): { hash: Uint32Array; at: Uint32Array; segment: number } {
     const segment = this.segments.length;
     const columns = untouchedPathIndexColumns(index);
     if (columns) {
@@ -167,72 +174,160 @@ export class MountVector {
   }
 
   /**
-   * Merges a path index into the sorted table in one linear pass over typed columns (identical rows kept once:
-   * `vfs.pathTableDuplicates`); paths are compared only between rows of equal hash.
+   * A mounted path index as a run: sorted by hash then path (an index out of order is sorted), identical rows kept
+   * once (`vfs.pathTableDuplicates`).
    */
-  private mergeIndex(index: ArchivePathIndex): void {
+  private indexRun(index: ArchivePathIndex): PathRun {
     const add = this.segmentRows(index);
     const seg = add.segment;
     const m = add.hash.length;
-    let bh = add.hash;
-    let bat = add.at;
+    let hash = add.hash;
+    let at = add.at;
     let sorted = true;
+    let unique = true;
     for (let i = 1; i < m && sorted; i++) {
-      const d = bh[i - 1]! - bh[i]!;
-      if (d > 0 || (d === 0 && this.comparePaths(seg, bat[i - 1]!, seg, bat[i]!) > 0)) sorted = false;
+      const d = hash[i - 1]! - hash[i]!;
+      if (d > 0) sorted = false;
+      else if (d === 0) {
+        const c = this.comparePaths(seg, at[i - 1]!, seg, at[i]!);
+        if (c > 0) sorted = false;
+        else if (c === 0) unique = false;
+      }
     }
     if (!sorted) {
-      const order = Array.from({ length: m }, (_, i) => i).sort((x, y) => bh[x]! - bh[y]! || this.comparePaths(seg, bat[x]!, seg, bat[y]!));
+      const order = Array.from({ length: m }, (_, i) => i).sort((x, y) => hash[x]! - hash[y]! || this.comparePaths(seg, at[x]!, seg, at[y]!));
       const h2 = new Uint32Array(m);
       const a2 = new Uint32Array(m);
       for (let i = 0; i < m; i++) {
-        h2[i] = bh[order[i]!]!;
-        a2[i] = bat[order[i]!]!;
+        h2[i] = hash[order[i]!]!;
+        a2[i] = at[order[i]!]!;
       }
-      bh = h2;
-      bat = a2;
+      hash = h2;
+      at = a2;
+      unique = false;
     }
-    const ah = this.hashes;
-    const aseg = this.rowSegment;
-    const aat = this.rowAt;
-    const n = ah.length;
-    const hashes = new Uint32Array(n + m);
-    const rowSegment = new Uint32Array(n + m);
-    const rowAt = new Uint32Array(n + m);
-    let i = 0;
-    let j = 0;
-    let o = 0;
-    while (i < n || j < m) {
-      let hash: number;
-      let s: number;
-      let at: number;
-      // the existing row first on a tie (equal hash and path)
-      const takeOld = j >= m || (i < n && (ah[i]! < bh[j]! || (ah[i] === bh[j] && this.comparePaths(aseg[i]!, aat[i]!, seg, bat[j]!) <= 0)));
-      if (takeOld) {
-        hash = ah[i]!;
-        s = aseg[i]!;
-        at = aat[i++]!;
-      } else {
-        hash = bh[j]!;
-        s = seg;
-        at = bat[j++]!;
+    if (!unique) {
+      let o = 0;
+      const h2 = new Uint32Array(m);
+      const a2 = new Uint32Array(m);
+      for (let i = 0; i < m; i++) {
+        if (o > 0 && h2[o - 1] === hash[i] && this.comparePaths(seg, a2[o - 1]!, seg, at[i]!) === 0) continue;
+        h2[o] = hash[i]!;
+        a2[o++] = at[i]!;
       }
-      if (o > 0 && hashes[o - 1] === hash && this.comparePaths(rowSegment[o - 1]!, rowAt[o - 1]!, s, at) === 0) continue;
-      hashes[o] = hash;
-      rowSegment[o] = s;
-      rowAt[o++] = at;
+      hash = h2.subarray(0, o);
+      at = a2.subarray(0, o);
     }
-    this.hashes = o === n + m ? hashes : hashes.slice(0, o);
-    this.rowSegment = o === n + m ? rowSegment : rowSegment.slice(0, o);
-    this.rowAt = o === n + m ? rowAt : rowAt.slice(0, o);
+    return { hash, segment: new Uint32Array(hash.length).fill(seg), at };
+  }
+
+  /** Queues a path index for the next merge (the table is merged when it is next read). */
+  private mergeIndex(index: ArchivePathIndex): void {
+    this.pending.push(this.indexRun(index));
     this.rows = undefined;
+  }
+
+  /**
+   * Order of row `p` of run `r` and row `q` of run `t` on equal hash: by path, then the earlier run first (the row
+   * already in the table, then the indexes in mount order).
+   */
+  private compareRows(runs: readonly PathRun[], r: number, p: number, t: number, q: number): number {
+    const a = runs[r]!;
+    const b = runs[t]!;
+    return this.comparePaths(a.segment[p]!, a.at[p]!, b.segment[q]!, b.at[q]!) || r - t;
+  }
+
+  /**
+   * The runs as one, in one k-way pass (a binary heap of the runs' next rows, keyed by hash): sorted by hash then
+   * path, identical rows kept once (the earliest run's); paths are compared only between rows of equal hash.
+   */
+  private mergeRuns(all: readonly PathRun[]): PathRun {
+    const runs = all.filter((r) => r.hash.length > 0);
+    if (runs.length === 0) return EMPTY_RUN;
+    if (runs.length === 1) return runs[0]!;
+    let total = 0;
+    for (const r of runs) total += r.hash.length;
+    const hash = new Uint32Array(total);
+    const segment = new Uint32Array(total);
+    const at = new Uint32Array(total);
+    const k = runs.length;
+    // heap[slot] = run, key[slot] = the hash of that run's next row; pos[run] = its next row
+    const heap = new Int32Array(k);
+    const key = new Float64Array(k);
+    const pos = new Int32Array(k);
+    const less = (i: number, j: number): boolean => key[i]! < key[j]! || (key[i] === key[j] && this.compareRows(runs, heap[i]!, pos[heap[i]!]!, heap[j]!, pos[heap[j]!]!) < 0);
+    let size = 0;
+    const siftDown = (from: number): void => {
+      let i = from;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) return;
+        const c = l + 1 < size && less(l + 1, l) ? l + 1 : l;
+        if (!less(c, i)) return;
+        const hr = heap[i]!;
+        const hk = key[i]!;
+        heap[i] = heap[c]!;
+        key[i] = key[c]!;
+        heap[c] = hr;
+        key[c] = hk;
+        i = c;
+      }
+    };
+    for (let r = 0; r < k; r++) {
+      heap[size] = r;
+      key[size++] = runs[r]!.hash[0]!;
+    }
+    for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(i);
+    let o = 0;
+    let last = -1;
+    while (size > 1) {
+      const r = heap[0]!;
+      const run = runs[r]!;
+      const p = pos[r]!;
+      const h = key[0]!;
+      // a row equal to the last one written came from an earlier run (a run holds a row once)
+      if (h !== last || this.comparePaths(segment[o - 1]!, at[o - 1]!, run.segment[p]!, run.at[p]!) !== 0) {
+        hash[o] = last = h;
+        segment[o] = run.segment[p]!;
+        at[o++] = run.at[p]!;
+      }
+      if (p + 1 < run.hash.length) {
+        pos[r] = p + 1;
+        key[0] = run.hash[p + 1]!;
+      } else {
+        size--;
+        heap[0] = heap[size]!;
+        key[0] = key[size]!;
+      }
+      siftDown(0);
+    }
+    // the rest of the last run: only its next row can equal the last row written
+    const rest = runs[heap[0]!]!;
+    let p = pos[heap[0]!]!;
+    const end = rest.hash.length;
+    if (rest.hash[p] === last && this.comparePaths(segment[o - 1]!, at[o - 1]!, rest.segment[p]!, rest.at[p]!) === 0) p++;
+    hash.set(rest.hash.subarray(p, end), o);
+    segment.set(rest.segment.subarray(p, end), o);
+    at.set(rest.at.subarray(p, end), o);
+    o += end - p;
+    return o === total ? { hash, segment, at } : { hash: hash.subarray(0, o), segment: segment.subarray(0, o), at: at.subarray(0, o) };
+  }
+
+  /** The merged table, after merging the runs mounted since it was last read. */
+  private mergedTable(): PathRun {
+    if (this.pending.length > 0) {
+      this.merged = this.mergeRuns([this.merged, ...this.pending]);
+      this.pending = [];
+    }
+    return this.merged;
   }
 
   /** The merged hash → path table, sorted by hash (row objects are built on first read after a mount). */
   get pathTable(): readonly PathTableRow[] {
     if (!this.rows) {
-      const rows: PathTableRow[] = new Array(this.hashes.length);
-      for (let i = 0; i < rows.length; i++) rows[i] = { hash: this.hashes[i]!, zero: 0, path: this.pathOf(this.rowSegment[i]!, this.rowAt[i]!) };
+      const t = this.mergedTable();
+      const rows: PathTableRow[] = new Array(t.hash.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = { hash: t.hash[i]!, zero: 0, path: this.pathOf(t.segment[i]!, t.at[i]!) };
       this.rows = rows;
     }
     return this.rows;
@@ -240,7 +335,7 @@ export class MountVector {
 
   /** Number of rows of the merged path table (without building `pathTable`). */
   get pathTableSize(): number {
-    return this.hashes.length;
+    return this.mergedTable().hash.length;
   }
 
   /** P919 of a virtual path with this vector's table (undefined when it holds an unknown character). */
@@ -252,7 +347,8 @@ export class MountVector {
   /** Paths the table knows for a hash (binary search; usually one). */
   pathsForHash(hash: number): string[] {
     const h = hash >>> 0;
-    const hashes = this.hashes;
+    const t = this.mergedTable();
+    const hashes = t.hash;
     let lo = 0;
     let hi = hashes.length;
     while (lo < hi) {
@@ -261,7 +357,7 @@ export class MountVector {
       else hi = mid;
     }
     const out: string[] = [];
-    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.push(this.pathOf(this.rowSegment[i]!, this.rowAt[i]!));
+    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.push(this.pathOf(t.segment[i]!, t.at[i]!));
     return out;
   }
 
