@@ -63,7 +63,10 @@ export class AplColumns {
   readonly hash: Uint32Array;
   /** Offset of each path in `stringTable` (checked to be the start of a NUL-terminated string). */
   readonly offset: Uint32Array;
-  /** The string table (a copy of the parsed bytes, tail included). */
+  /**
+   * The string table, tail included: a copy of the parsed bytes, or a view of them when parsed with
+   * `{ view: true }`.
+   */
   readonly stringTable: Uint8Array;
 
   constructor(hash: Uint32Array, offset: Uint32Array, stringTable: Uint8Array) {
@@ -110,16 +113,25 @@ function splitAplStrings(table: Uint8Array): AplString[] {
   return strings;
 }
 
+export interface ParseArchivePathIndexOptions {
+  /**
+   * Keep the string table as a view of `bytes` instead of a copy (the mount vector's way: the archive's own bytes,
+   * which the archive already reads from). `bytes` must then not change while the index is used.
+   */
+  view?: boolean;
+}
+
 /**
  * Parses a path index. The entries are read into columns (`columns`); `entries` and `strings` are built from them
  * the first time they are read (a path string per entry is what the columns avoid at mount time).
  */
-export function parseArchivePathIndex(bytes: Uint8Array): ParsedArchivePathIndex {
+export function parseArchivePathIndex(bytes: Uint8Array, options: ParseArchivePathIndexOptions = {}): ParsedArchivePathIndex {
   const r = new ByteReader(bytes, { format: APL_FORMAT });
   const version = r.expectU32(1, '/version');
   const size = r.u32('/stringTableSize');
   r.need(size, '/stringTableSize');
-  const table = r.bytes(size, '/strings').slice();
+  const viewed = r.bytes(size, '/strings');
+  const table = options.view ? viewed : viewed.slice();
   // strings are the NUL-terminated runs; the bytes after the last NUL are the tail
   const tailStart = table.lastIndexOf(0) + 1;
   const tail = table.slice(tailStart);

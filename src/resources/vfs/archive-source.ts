@@ -152,7 +152,8 @@ export class ArchiveTreeSource implements VfsSource {
     this.index ??= (async () => {
       const i = this.rootEntry(APL_FILE_NAME);
       if (i === undefined) return undefined;
-      return parseArchivePathIndex(await this.archive.readEntry(i));
+      // a view of the entry's bytes: the archive's own (in memory) or a buffer read for this index alone
+      return parseArchivePathIndex(await this.archive.readEntry(i), { view: true });
     })();
     return this.index;
   }

@@ -59,6 +59,21 @@ describe('archivepatchloosefiles', () => {
     }
   });
 
+  it('{ view: true } keeps the string table as a view of the input (same model); the default copies it', () => {
+    const bytes = retail.slice();
+    const viewed = parseArchivePathIndex(bytes, { view: true });
+    const copied = parseArchivePathIndex(bytes);
+    expect(viewed.entries).toEqual(copied.entries);
+    expect(viewed.strings).toEqual(copied.strings);
+    expect(writeArchivePathIndex(viewed)).toEqual(retail);
+    expect(viewed.columns.stringTable.buffer).toBe(bytes.buffer);
+    expect(copied.columns.stringTable.buffer).not.toBe(bytes.buffer);
+    const first = viewed.columns.path(0);
+    bytes[8 + viewed.columns.offset[0]!]! ^= 0x20; // the documented contract: a viewed input must not change
+    expect(viewed.columns.path(0)).not.toBe(first);
+    expect(copied.columns.path(0)).toBe(first);
+  });
+
   it('mutations give typed errors', () => {
     const seed = propertySeed();
     fc.assert(
