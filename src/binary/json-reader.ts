@@ -111,6 +111,34 @@ export class JsonReader {
     return true;
   }
 
+  /**
+   * `nextKeyBytes` for a caller that knows which key comes next: -1 at `}` (consumed); otherwise, after the `,`
+   * unless `first`, 1 when the input holds exactly the bytes `quoted` here (consumed) and 0 when it does not
+   * (nothing of the key consumed: read it with `stringBytes`). `quoted` is a key as the writer wrote it, quotes and
+   * `:` included; it must come from `quotedKey` (a key whose bytes need no escape), so that matching its bytes is
+   * matching the key.
+   */
+  nextKeyIs(first: boolean, quoted: Uint8Array | undefined): number {
+    let c = this.peek();
+    if (c === 0x7d) {
+      this.pos++;
+      return -1;
+    }
+    if (!first) {
+      if (c !== 0x2c) throw this.error(c < 0 ? 'unexpected end of JSON (expected , or })' : `expected , or }, got ${describe(c)}`);
+      this.pos++;
+      c = this.peek();
+    }
+    if (quoted === undefined) return 0;
+    const n = quoted.length;
+    const p = this.pos;
+    if (p + n > this.end) return 0;
+    const buf = this.buf;
+    for (let i = 0; i < n; i++) if (buf[p + i] !== quoted[i]) return 0;
+    this.pos = p + n;
+    return 1;
+  }
+
   /** The bytes of the last string read by `stringBytes`: `spanBuf[spanStart..spanEnd)`, UTF-8. */
   spanBuf: Uint8Array = new Uint8Array(0);
   spanStart = 0;
@@ -190,6 +218,21 @@ export class JsonReader {
     this.spanBuf = out;
     this.spanStart = 0;
     this.spanEnd = o;
+  }
+
+  /** Reads `true` (1) or `false` (0) after blanks; -1 when the next token is not one of them (nothing consumed). */
+  booleanValue(): number {
+    const c = this.peek();
+    if (c !== 0x74 && c !== 0x66) return -1;
+    const n = c === 0x74 ? 4 : 5;
+    while (this.end - this.pos < n && this.refill());
+    const b = this.buf;
+    const p = this.pos;
+    if (c === 0x74 ? b[p + 1] === 0x72 && b[p + 2] === 0x75 && b[p + 3] === 0x65 : b[p + 1] === 0x61 && b[p + 2] === 0x6c && b[p + 3] === 0x73 && b[p + 4] === 0x65) {
+      this.pos = p + n;
+      return c === 0x74 ? 1 : 0;
+    }
+    return -1;
   }
 
   /** Reads a number (after blanks): its value, as `JSON.parse` gives it. */
@@ -592,15 +635,21 @@ export class JsonReader {
         start = 1;
         continue;
       }
-      const c = this.buf[i]!;
-      if (c === 0x22) break;
-      if (c === 0x5c) {
+      const buf = this.buf;
+      const end = this.end;
+      // Plain bytes (the run of nearly every string) cost one table load each.
+      let c = buf[i]!;
+      while (STRING_CLASS[c] === 0 && ++i < end) c = buf[i]!;
+      if (i >= end) continue;
+      const cls = STRING_CLASS[c]!;
+      if (cls === S_QUOTE) break;
+      if (cls === S_BACKSLASH) {
         escaped = true;
         i += 2;
         continue;
       }
-      if (c < 0x20) throw this.error('control character in a string (escape it)', this.base + i);
-      if (c >= 0x80) ascii = false;
+      if (cls === S_CONTROL) throw this.error('control character in a string (escape it)', this.base + i);
+      ascii = false;
       i++;
     }
     this.scanEscaped = escaped;
@@ -678,6 +727,17 @@ export class JsonReader {
   }
 }
 
+/** Per byte inside a string: 0 plain ASCII, or what else it is (one table load per byte in `scanString`). */
+const S_QUOTE = 1;
+const S_BACKSLASH = 2;
+const S_CONTROL = 3;
+const S_HIGH = 4;
+const STRING_CLASS = new Uint8Array(256);
+STRING_CLASS.fill(S_CONTROL, 0, 0x20);
+STRING_CLASS.fill(S_HIGH, 0x80, 0x100);
+STRING_CLASS[0x22] = S_QUOTE;
+STRING_CLASS[0x5c] = S_BACKSLASH;
+
 const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const f32Scratch = new Float32Array(1);
 const i32Scratch = new Int32Array(f32Scratch.buffer);
@@ -707,4 +767,22 @@ function isUtf8Range(buf: Uint8Array, start: number, end: number): boolean {
 function describe(c: number): string {
   if (c < 0) return 'the end of the input';
   return c >= 0x21 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * The key `key[start..end)` (UTF-8, as `stringBytes` gives it) as a writer writes it before its value — quotes and
+ * `:` — for `nextKeyIs`; undefined when its text needs an escape (then only `stringBytes` reads it right).
+ */
+export function quotedKey(key: Uint8Array, start: number, end: number): Uint8Array | undefined {
+  const q = new Uint8Array(end - start + 3);
+  q[0] = 0x22;
+  for (let i = start; i < end; i++) {
+    const c = key[i]!;
+    const cls = STRING_CLASS[c]!;
+    if (cls === S_QUOTE || cls === S_BACKSLASH || cls === S_CONTROL) return undefined;
+    q[i - start + 1] = c;
+  }
+  q[end - start + 1] = 0x22;
+  q[end - start + 2] = 0x3a;
+  return q;
 }

@@ -31,22 +31,25 @@ function growU32(a: Uint32Array, n: number): Uint32Array<ArrayBuffer> {
 /**
  * A string block built item by item: each distinct (kind, item bytes) stored once, as `StringInterner` does for a
  * model (texts are their bytes, a NUL, zero padding to 4). Item 0 is the root name, never shared.
+ *
+ * Layout for random lookups at game scale (a million cells, tables far larger than the caches): a slot holds the
+ * item's hash beside its id, so a probe past another item reads no other memory, and an item's key, size and
+ * kind are one 12-byte entry.
  */
 export class BlockItems {
   data: Uint8Array;
   len: number;
-  keys = new Uint32Array(1024);
-  sizes = new Uint32Array(1024);
   count = 1;
-  private kinds = new Uint8Array(1024);
-  private hashes = new Uint32Array(1024);
-  private slots = new Int32Array(2048);
+  /** Per item: key, size, kind. */
+  private entries: Uint32Array = new Uint32Array(3 * 1024);
+  /** Per slot: hash, item id + 1 (0: empty). */
+  private slots: Uint32Array = new Uint32Array(2 * 2048);
 
   constructor(root: Uint8Array) {
     this.data = new Uint8Array(Math.max(1 << 16, root.length * 2));
     this.data.set(root);
     this.len = root.length;
-    this.sizes[0] = root.length;
+    this.entries[1] = root.length;
   }
 
   private ensure(end: number): void {
@@ -83,12 +86,16 @@ export class BlockItems {
   private commit(kind: number, key: number, size: number): number {
     const data = this.data;
     const h = fnv((FNV_SEED ^ kind) >>> 0, data, key, key + size);
-    let mask = this.slots.length - 1;
+    let slots = this.slots;
+    const entries = this.entries;
+    let mask = (slots.length >>> 1) - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      const id = this.slots[s]! - 1;
-      if (id < 0) break;
-      if (this.hashes[id] !== h || this.kinds[id] !== kind || this.sizes[id] !== size) continue;
-      const other = this.keys[id]!;
+      const id1 = slots[2 * s + 1]!;
+      if (id1 === 0) break;
+      if (slots[2 * s] !== h) continue;
+      const e = 3 * (id1 - 1);
+      if (entries[e + 1] !== size || entries[e + 2] !== kind) continue;
+      const other = entries[e]!;
       let same = true;
       for (let i = 0; i < size; i++) {
         if (data[other + i] !== data[key + i]) {
@@ -99,48 +106,54 @@ export class BlockItems {
       if (same) return other;
     }
     const id = this.count++;
-    if (id >= this.keys.length) {
-      const n = this.keys.length * 2;
-      this.keys = growU32(this.keys, n);
-      this.sizes = growU32(this.sizes, n);
-      this.hashes = growU32(this.hashes, n);
-      const k = new Uint8Array(n);
-      k.set(this.kinds);
-      this.kinds = k;
-    }
-    this.keys[id] = key;
-    this.sizes[id] = size;
-    this.kinds[id] = kind;
-    this.hashes[id] = h;
+    if (3 * id >= this.entries.length) this.entries = growU32(this.entries, this.entries.length * 2);
+    const e = 3 * id;
+    this.entries[e] = key;
+    this.entries[e + 1] = size;
+    this.entries[e + 2] = kind;
     this.len = key + size;
-    if (this.count * 2 > this.slots.length) this.rehash();
-    mask = this.slots.length - 1;
+    if (this.count * 8 > slots.length * 3) slots = this.rehash();
+    mask = (slots.length >>> 1) - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      if (this.slots[s] === 0) {
-        this.slots[s] = id + 1;
+      if (slots[2 * s + 1] === 0) {
+        slots[2 * s] = h;
+        slots[2 * s + 1] = id + 1;
         break;
       }
     }
     return key;
   }
 
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 1; id < this.count - 1; id++) {
-      for (let s = this.hashes[id]! & mask; ; s = (s + 1) & mask) {
-        if (slots[s] === 0) {
-          slots[s] = id + 1;
+  /** Doubles the slot table (the items already in it moved; the one being added is placed by the caller). */
+  private rehash(): Uint32Array {
+    const old = this.slots;
+    const slots = new Uint32Array(old.length * 2);
+    const mask = (slots.length >>> 1) - 1;
+    for (let o = 0; o < old.length; o += 2) {
+      const id1 = old[o + 1]!;
+      if (id1 === 0) continue;
+      const h = old[o]!;
+      for (let s = h & mask; ; s = (s + 1) & mask) {
+        if (slots[2 * s + 1] === 0) {
+          slots[2 * s] = h;
+          slots[2 * s + 1] = id1;
           break;
         }
       }
     }
-    this.slots = slots;
+    return (this.slots = slots);
   }
 
   /** The block, exactly sized. */
   finish(): { data: Uint8Array; itemKeys: Uint32Array; itemSizes: Uint32Array } {
-    return { data: this.data.slice(0, this.len), itemKeys: this.keys.slice(0, this.count), itemSizes: this.sizes.slice(0, this.count) };
+    const n = this.count;
+    const itemKeys = new Uint32Array(n);
+    const itemSizes = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      itemKeys[i] = this.entries[3 * i]!;
+      itemSizes[i] = this.entries[3 * i + 1]!;
+    }
+    return { data: this.data.slice(0, this.len), itemKeys, itemSizes };
   }
 }
 
@@ -148,22 +161,29 @@ const DEFINED = 1;
 const REFERENCED = 2;
 const AMBIGUOUS = 4;
 
+/** Entry fields (4 words per entry). */
+const E_LINK = 0;
+const E_KEY = 1;
+const E_LEN = 2;
+const E_STATE = 3;
+
 /**
  * Record labels (`Category/Record`, as UTF-8) of a document being read, and the links that name them: a label is
  * an entry when a record defines it or a link names it first (a forward reference, its bytes kept in an arena
  * until the record comes). A defined entry stores no bytes: it is compared through its category's label and the
  * record's name item.
+ *
+ * Layout for random lookups (five million links into tables far larger than the caches): a slot holds the
+ * label's hash beside the entry id, so a probe past another label reads no other memory, and an entry is one
+ * 16-byte record (link, name key or arena offset, length, state).
  */
 export class LabelTable {
-  private hash: Uint32Array;
-  /** Defined: the encoded link. */
-  private link: Uint32Array;
-  /** Defined secondary: name key and length in `items`; forward reference: offset and length in `arena`. */
-  private key: Uint32Array;
-  private len: Uint32Array;
-  private state: Uint8Array;
+  /** Per entry: E_LINK (defined: the encoded link), E_KEY/E_LEN (defined secondary: name key and length in
+   * `items`; forward reference: offset and length in `arena`), E_STATE. */
+  private entries: Uint32Array;
   private n = 0;
-  private slots: Int32Array;
+  /** Per slot: hash, entry id + 1 (0: empty). */
+  private slots: Uint32Array;
   private arena = new Uint8Array(1 << 16);
   private arenaLen = 0;
   private scratch = new Uint8Array(256);
@@ -178,14 +198,11 @@ export class LabelTable {
   constructor(items: BlockItems, records: number) {
     this.items = items;
     const cap = Math.max(1024, records);
-    this.hash = new Uint32Array(cap);
-    this.link = new Uint32Array(cap);
-    this.key = new Uint32Array(cap);
-    this.len = new Uint32Array(cap);
-    this.state = new Uint8Array(cap);
+    this.entries = new Uint32Array(4 * cap);
+    // Load up to 3/4: with the hash in the slot a probe costs a compare in memory already read.
     let slots = 2048;
-    while (slots < cap * 2) slots *= 2;
-    this.slots = new Int32Array(slots);
+    while (slots * 3 < cap * 4) slots *= 2;
+    this.slots = new Uint32Array(2 * slots);
   }
 
   /** Starts category `c` (its label bytes: the name as UTF-8). */
@@ -203,19 +220,21 @@ export class LabelTable {
   define(c: number, index: number, nameKey: number, nameLen: number, lossy?: Uint8Array): boolean {
     const primary = index < this.primaryCount[c]!;
     const h = primary ? fnvPrimary(this.catHash[c]!, index) : lossy ? fnv(this.catHash[c]!, lossy, 0, lossy.length) : fnv(this.catHash[c]!, this.items.data, nameKey, nameKey + nameLen);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >>> 1) - 1;
     let probe: Uint8Array | undefined;
     let probeLen = 0;
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      const id = this.slots[s]! - 1;
+      const id = slots[2 * s + 1]! - 1;
       if (id < 0) {
         const e = this.add(h, s);
-        this.state[e] = DEFINED;
+        this.entries[4 * e + E_STATE] = DEFINED;
         this.setDefinition(e, c, index, nameKey, nameLen, lossy);
         return true;
       }
-      if (this.hash[id] !== h) continue;
-      if ((this.state[id]! & DEFINED) === 0) {
+      if (slots[2 * s] !== h) continue;
+      const st = this.entries[4 * id + E_STATE]!;
+      if ((st & DEFINED) === 0) {
         if (!this.forwardIs(id, c, index, nameKey, nameLen, lossy)) continue;
       } else {
         if (!probe) {
@@ -224,12 +243,11 @@ export class LabelTable {
         }
         if (!this.equals(id, probe, 0, probeLen)) continue;
       }
-      const st = this.state[id]!;
       if (st & DEFINED) {
-        this.state[id] = st | AMBIGUOUS;
+        this.entries[4 * id + E_STATE] = st | AMBIGUOUS;
         return (st & REFERENCED) === 0;
       }
-      this.state[id] = st | DEFINED;
+      this.entries[4 * id + E_STATE] = st | DEFINED;
       this.setDefinition(id, c, index, nameKey, nameLen, lossy);
       return true;
     }
@@ -238,9 +256,10 @@ export class LabelTable {
   /** The entry of the label `src[start..end)` (a forward reference when no record defined it yet). */
   ref(src: Uint8Array, start: number, end: number): number {
     const h = fnv(FNV_SEED, src, start, end);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >>> 1) - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      const id = this.slots[s]! - 1;
+      const id = slots[2 * s + 1]! - 1;
       if (id < 0) {
         const e = this.add(h, s);
         const n = end - start;
@@ -250,14 +269,15 @@ export class LabelTable {
           this.arena = next;
         }
         this.arena.set(src.subarray(start, end), this.arenaLen);
-        this.key[e] = this.arenaLen;
-        this.len[e] = n;
+        const en = this.entries;
+        en[4 * e + E_KEY] = this.arenaLen;
+        en[4 * e + E_LEN] = n;
+        en[4 * e + E_STATE] = REFERENCED;
         this.arenaLen += n;
-        this.state[e] = REFERENCED;
         return e;
       }
-      if (this.hash[id] === h && this.equals(id, src, start, end)) {
-        this.state[id] = this.state[id]! | REFERENCED;
+      if (slots[2 * s] === h && this.equals(id, src, start, end)) {
+        this.entries[4 * id + E_STATE] = this.entries[4 * id + E_STATE]! | REFERENCED;
         return id;
       }
     }
@@ -265,53 +285,51 @@ export class LabelTable {
 
   /** The label of entry `e` as text (for messages). */
   text(e: number): string {
-    if ((this.state[e]! & DEFINED) === 0) return new TextDecoder().decode(this.arena.subarray(this.key[e]!, this.key[e]! + this.len[e]!));
-    const link = this.link[e]!;
+    const en = this.entries;
+    if ((en[4 * e + E_STATE]! & DEFINED) === 0) return new TextDecoder().decode(this.arena.subarray(en[4 * e + E_KEY]!, en[4 * e + E_KEY]! + en[4 * e + E_LEN]!));
+    const link = en[4 * e + E_LINK]!;
     const c = link >>> 20;
     const index = link & 0xfffff;
-    this.labelOf(c, index, this.key[e]!, this.len[e]!, this.lossy.get(e));
+    this.labelOf(c, index, en[4 * e + E_KEY]!, en[4 * e + E_LEN]!, this.lossy.get(e));
     return new TextDecoder().decode(this.scratch.subarray(0, this.scratchLen));
   }
 
   /** The link value of entry `e` when exactly one record defines its label, else -1 (none yet) or -2 (several). */
   target(e: number): number {
-    const st = this.state[e]!;
+    const st = this.entries[4 * e + E_STATE]!;
     if (st & AMBIGUOUS) return -2;
-    return st & DEFINED ? this.link[e]! : -1;
+    return st & DEFINED ? this.entries[4 * e + E_LINK]! : -1;
   }
 
   private setDefinition(e: number, c: number, index: number, nameKey: number, nameLen: number, lossy?: Uint8Array): void {
-    this.link[e] = ((c << 20) | index) >>> 0;
-    this.key[e] = nameKey;
-    this.len[e] = nameLen;
+    const en = this.entries;
+    en[4 * e + E_LINK] = ((c << 20) | index) >>> 0;
+    en[4 * e + E_KEY] = nameKey;
+    en[4 * e + E_LEN] = nameLen;
     if (lossy) this.lossy.set(e, lossy);
   }
 
   private add(h: number, slot: number): number {
     const e = this.n++;
-    if (e >= this.hash.length) {
-      const n = this.hash.length * 2;
-      this.hash = growU32(this.hash, n);
-      this.link = growU32(this.link, n);
-      this.key = growU32(this.key, n);
-      this.len = growU32(this.len, n);
-      const st = new Uint8Array(n);
-      st.set(this.state);
-      this.state = st;
-    }
-    this.hash[e] = h;
-    this.slots[slot] = e + 1;
-    if (this.n * 2 > this.slots.length) this.rehash();
+    if (4 * e >= this.entries.length) this.entries = growU32(this.entries, this.entries.length * 2);
+    this.slots[2 * slot] = h;
+    this.slots[2 * slot + 1] = e + 1;
+    if (this.n * 8 > this.slots.length * 3) this.rehash();
     return e;
   }
 
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let e = 0; e < this.n; e++) {
-      for (let s = this.hash[e]! & mask; ; s = (s + 1) & mask) {
-        if (slots[s] === 0) {
-          slots[s] = e + 1;
+    const old = this.slots;
+    const slots = new Uint32Array(old.length * 2);
+    const mask = (slots.length >>> 1) - 1;
+    for (let o = 0; o < old.length; o += 2) {
+      const id1 = old[o + 1]!;
+      if (id1 === 0) continue;
+      const h = old[o]!;
+      for (let s = h & mask; ; s = (s + 1) & mask) {
+        if (slots[2 * s + 1] === 0) {
+          slots[2 * s] = h;
+          slots[2 * s + 1] = id1;
           break;
         }
       }
@@ -337,8 +355,8 @@ export class LabelTable {
   /** Whether the forward reference `e` names the label of the definition (category `c`, record `index`, …). */
   private forwardIs(e: number, c: number, index: number, nameKey: number, nameLen: number, lossy?: Uint8Array): boolean {
     const a = this.arena;
-    const at = this.key[e]!;
-    const end = at + this.len[e]!;
+    const at = this.entries[4 * e + E_KEY]!;
+    const end = at + this.entries[4 * e + E_LEN]!;
     const cl = this.catLabel[c]!;
     if (end - at < cl.length + 1) return false;
     for (let i = 0; i < cl.length; i++) if (cl[i] !== a[at + i]) return false;
@@ -355,16 +373,17 @@ export class LabelTable {
 
   /** Whether entry `e`'s label is `src[start..end)`. */
   private equals(e: number, src: Uint8Array, start: number, end: number): boolean {
-    const st = this.state[e]!;
+    const en = this.entries;
+    const st = en[4 * e + E_STATE]!;
     if ((st & DEFINED) === 0) {
-      const at = this.key[e]!;
-      const n = this.len[e]!;
+      const at = en[4 * e + E_KEY]!;
+      const n = en[4 * e + E_LEN]!;
       if (n !== end - start) return false;
       const a = this.arena;
       for (let i = 0; i < n; i++) if (a[at + i] !== src[start + i]) return false;
       return true;
     }
-    const link = this.link[e]!;
+    const link = en[4 * e + E_LINK]!;
     const c = link >>> 20;
     const index = link & 0xfffff;
     const cl = this.catLabel[c]!;
@@ -373,10 +392,10 @@ export class LabelTable {
     let p = start + cl.length;
     if (src[p++] !== 0x2f) return false;
     if (index < this.primaryCount[c]!) return primaryIs(src, p, end, index);
-    const lossy = this.lossy.get(e);
+    const lossy = this.lossy.size > 0 ? this.lossy.get(e) : undefined;
     const a = lossy ?? this.items.data;
-    const at = lossy ? 0 : this.key[e]!;
-    const n = lossy ? lossy.length : this.len[e]!;
+    const at = lossy ? 0 : en[4 * e + E_KEY]!;
+    const n = lossy ? lossy.length : en[4 * e + E_LEN]!;
     if (end - p !== n) return false;
     for (let i = 0; i < n; i++) if (a[at + i] !== src[p + i]) return false;
     return true;

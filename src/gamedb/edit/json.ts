@@ -21,7 +21,7 @@ import { BlockItems, LabelTable, fnv, fnvPrimary, FNV_SEED } from './json-tables
 import { NULL_LINK, blockTextBytes, bytesEqual, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type ModelIndex, type NameHasher, type RecordField, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
-import { JsonReader, JsonSyntaxError } from '../../binary/json-reader.ts';
+import { JsonReader, JsonSyntaxError, quotedKey } from '../../binary/json-reader.ts';
 import { TextWriter } from '../../binary/text-writer.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
@@ -560,7 +560,8 @@ function grow<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, need: numb
 
 /**
  * A run compiled for reading (its fields are descriptor rows `first … first + n - 1`): per field its decoding
- * code and the key bytes last seen for it (the exporter repeats them, so a key is matched as bytes).
+ * code and its key as last seen, quoted with its `:` (`quotedKey`; the exporter repeats it, so the next field's
+ * key is matched as bytes with `nextKeyIs`).
  */
 interface ImportRun {
   first: number;
@@ -590,6 +591,9 @@ const M_FLAGS = 5;
 const M_UNK0A = 6;
 const M_RESIDUAL = 7;
 const M_OTHER = 8;
+/** Per member code: its key as the exporter writes it (`"first":`), and the member the exporter writes after it. */
+const MEMBER_KEY = [K_VALUES, K_NAME, K_FIRST, K_FIELDS, K_CELLS, K_FLAGS, K_UNK0A, K_RESIDUAL].map((k) => quotedKey(k, 0, k.length)!);
+const MEMBER_NEXT = Uint8Array.of(M_RESIDUAL, M_FIRST, M_FIELDS, M_CELLS, M_FLAGS, M_UNK0A, M_VALUES, M_OTHER);
 
 function spanIs(r: JsonReader, k: Uint8Array): boolean {
   const n = k.length;
@@ -597,6 +601,16 @@ function spanIs(r: JsonReader, k: Uint8Array): boolean {
   const b = r.spanBuf;
   const s = r.spanStart;
   for (let i = 0; i < n; i++) if (b[s + i] !== k[i]) return false;
+  return true;
+}
+
+/** Whether `quoted` (from `quotedKey`) is the key in `r`'s span. */
+function quotedIs(quoted: Uint8Array, r: JsonReader): boolean {
+  const n = r.spanEnd - r.spanStart;
+  if (quoted.length !== n + 3) return false;
+  const b = r.spanBuf;
+  const s = r.spanStart;
+  for (let i = 0; i < n; i++) if (b[s + i] !== quoted[i + 1]) return false;
   return true;
 }
 
@@ -625,7 +639,7 @@ class GadbJsonBuilder {
   private primaryCount = 0;
   private readonly fieldHashes = new Map<string, number>();
   private readonly runs = new Map<number, ImportRun>();
-  private readonly keyOfHash = new Map<number, Uint8Array>();
+  private readonly keyOfHash = new Map<number, Uint8Array | undefined>();
   /** Cells holding a label entry, to be resolved when every record is known (links to later records). */
   private deferred = new Uint32Array(1024);
   private nDeferred = 0;
@@ -995,10 +1009,19 @@ class GadbJsonBuilder {
     let base = 0;
     let cc = 0;
     let sawResidual = false;
-    for (let m = 0; r.nextKeyBytes(m === 0); m++) {
-      // Which member, decided before reading on (the span is valid until the next read).
-      const member = spanIs(r, K_VALUES) ? M_VALUES : spanIs(r, K_NAME) ? M_NAME : spanIs(r, K_FIRST) ? M_FIRST : spanIs(r, K_FIELDS) ? M_FIELDS : spanIs(r, K_CELLS) ? M_CELLS : spanIs(r, K_FLAGS) ? M_FLAGS : spanIs(r, K_UNK0A) ? M_UNK0A : spanIs(r, K_RESIDUAL) ? M_RESIDUAL : M_OTHER;
-      r.expectByte(0x3a, ':');
+    // The member the exporter writes next (a primary has no name), matched as bytes before any other is tried.
+    let expected = ri < this.primaryCount ? M_FIRST : M_NAME;
+    for (let m = 0; ; m++) {
+      const k = r.nextKeyIs(m === 0, expected < M_OTHER ? MEMBER_KEY[expected] : undefined);
+      if (k < 0) break;
+      let member = expected;
+      if (k === 0) {
+        r.stringBytes();
+        // Which member, decided before reading on (the span is valid until the next read).
+        member = spanIs(r, K_VALUES) ? M_VALUES : spanIs(r, K_NAME) ? M_NAME : spanIs(r, K_FIRST) ? M_FIRST : spanIs(r, K_FIELDS) ? M_FIELDS : spanIs(r, K_CELLS) ? M_CELLS : spanIs(r, K_FLAGS) ? M_FLAGS : spanIs(r, K_UNK0A) ? M_UNK0A : spanIs(r, K_RESIDUAL) ? M_RESIDUAL : M_OTHER;
+        r.expectByte(0x3a, ':');
+      }
+      if (member !== M_OTHER) expected = MEMBER_NEXT[member]!;
       if (member === M_VALUES) {
         if (run) throw r.error('"values" given twice');
         if (first === undefined || fields === undefined || cells === undefined) {
@@ -1071,21 +1094,23 @@ class GadbJsonBuilder {
     const seen = this.seen.fill(0, 0, n);
     this.curRun = run;
     let expected = 0;
-    for (let m = 0; r.nextKeyBytes(m === 0); m++) {
-      let fi = -1;
-      const kb = expected < n ? run.keyBytes[expected] : undefined;
-      if (kb && spanIs(r, kb)) fi = expected;
-      else {
+    for (let m = 0; ; m++) {
+      // The field after the last one read, as the exporter orders them: its key is matched as bytes.
+      const k = r.nextKeyIs(m === 0, expected < n ? run.keyBytes[expected] : undefined);
+      if (k < 0) break;
+      let fi = expected;
+      if (k === 0) {
+        r.stringBytes();
         const label = utf8.decode(r.spanBuf.subarray(r.spanStart, r.spanEnd));
         const h = this.hashOfLabel(label, ri);
         fi = this.fieldOfHash(run, h);
         if (fi < 0) throw r.error(`${JSON.stringify(label)} is not a field of this record's descriptor run`, r.offset, `${this.recordPathOf(ri)}/values/${label}`);
         // One copy of the key bytes per field hash, shared by every run that declares it.
-        let kb2 = this.keyOfHash.get(h);
-        if (!kb2 || !spanIs(r, kb2)) this.keyOfHash.set(h, (kb2 = r.spanBuf.slice(r.spanStart, r.spanEnd)));
-        run.keyBytes[fi] = kb2;
+        let kb = this.keyOfHash.get(h);
+        if (!kb || !quotedIs(kb, r)) this.keyOfHash.set(h, (kb = quotedKey(r.spanBuf, r.spanStart, r.spanEnd)));
+        run.keyBytes[fi] = kb;
+        r.expectByte(0x3a, ':');
       }
-      r.expectByte(0x3a, ':');
       this.curField = fi;
       this.readField(r, run, fi, base, cc);
       seen[fi] = 1;
@@ -1126,10 +1151,10 @@ class GadbJsonBuilder {
     const c = r.peekByte();
     if (code === FIELD_BOOL) {
       if (k >>> 5 >= cc) throw r.error(`element ${e} lies past the record's ${cc} cell(s)`);
-      const v = c === 0x74 || c === 0x66 ? r.smallValue() : undefined;
-      if (typeof v !== 'boolean') throw r.error('expected true or false');
+      const v = r.booleanValue();
+      if (v < 0) throw r.error('expected true or false');
       const w = base + (k >>> 5);
-      cells[w] = v ? (cells[w]! | (1 << (k & 31))) >>> 0 : (cells[w]! & ~(1 << (k & 31))) >>> 0;
+      cells[w] = v === 1 ? (cells[w]! | (1 << (k & 31))) >>> 0 : (cells[w]! & ~(1 << (k & 31))) >>> 0;
       return;
     }
     if (k >= cc) throw r.error(`element ${e} lies past the record's ${cc} cell(s)`);

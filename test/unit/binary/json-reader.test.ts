@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonReader, JsonSyntaxError } from '../../../src/binary/json-reader.ts';
+import { JsonReader, JsonSyntaxError, quotedKey } from '../../../src/binary/json-reader.ts';
 import { propertySeed } from '../../support/fixtures.ts';
 
 const enc = new TextEncoder();
@@ -89,5 +89,64 @@ describe('JsonReader', () => {
     r.finish();
     expect(seen).toEqual([[1, 2], [3], 'n', { x: null }]);
     expect(() => new JsonReader(enc.encode('[1] 2')).finish()).toThrow(JsonSyntaxError);
+  });
+
+  it('matches a known next key as bytes, and leaves any other key for stringBytes, in chunks of every size', () => {
+    const q = (k: string): Uint8Array | undefined => {
+      const b = enc.encode(k);
+      return quotedKey(b, 0, b.length);
+    };
+    // Keys whose text needs an escape are never matched as bytes.
+    expect(q('a"b')).toBeUndefined();
+    expect(q('a\\b')).toBeUndefined();
+    expect(q('a\nb')).toBeUndefined();
+    expect(new TextDecoder().decode(q('é1')!)).toBe('"é1":');
+    const text = '{"alpha":1, "beta" :2,"g\\u0061mma":3,"alphabet":4}';
+    for (const size of [1, 2, 3, 5, 64]) {
+      const r = new JsonReader(chunked(enc.encode(text), size));
+      r.enterObject();
+      const got: string[] = [];
+      for (let m = 0; ; m++) {
+        const k = r.nextKeyIs(m === 0, q(m === 0 ? 'alpha' : m === 1 ? 'beta' : m === 2 ? 'gamma' : 'alpha'));
+        if (k < 0) break;
+        if (k === 1) got.push('=');
+        else {
+          r.stringBytes();
+          got.push(new TextDecoder().decode(r.spanBuf.subarray(r.spanStart, r.spanEnd)));
+          r.expectByte(0x3a, ':');
+        }
+        got.push(String(r.numberValue()));
+      }
+      r.finish();
+      // "alpha" matches unless a chunk ends inside it; "beta" has a blank before its colon, "gamma" an escape and
+      // "alphabet" only starts like the key expected: all three read as strings.
+      expect(got.slice(2)).toEqual(['beta', '2', 'gamma', '3', 'alphabet', '4']);
+      expect(got.slice(0, 2)).toEqual(size >= 64 ? ['=', '1'] : [got[0], '1']);
+      if (got[0] !== '=') expect(got[0]).toBe('alpha');
+    }
+    expect(() => {
+      const r = new JsonReader(enc.encode('{"a":1 "b":2}'));
+      r.enterObject();
+      r.nextKeyIs(true, q('a'));
+      r.numberValue();
+      r.nextKeyIs(false, q('b'));
+    }).toThrow(JsonSyntaxError);
+  });
+
+  it('reads true and false token by token across chunks, and nothing else as a boolean', () => {
+    for (const size of [1, 2, 3, 64]) {
+      const r = new JsonReader(chunked(enc.encode('[true, false,tru]'), size));
+      r.enterArray();
+      const got: number[] = [];
+      while (r.nextElement()) {
+        const v = r.booleanValue();
+        got.push(v);
+        if (v < 0) break;
+      }
+      expect(got).toEqual([1, 0, -1]);
+    }
+    const r = new JsonReader(enc.encode(' null'));
+    expect(r.booleanValue()).toBe(-1);
+    expect(r.smallValue()).toBe(null);
   });
 });
