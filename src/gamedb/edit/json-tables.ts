@@ -153,7 +153,9 @@ export class BlockItems {
       itemKeys[i] = this.entries[3 * i]!;
       itemSizes[i] = this.entries[3 * i + 1]!;
     }
-    return { data: this.data.slice(0, this.len), itemKeys, itemSizes };
+    // A block with little spare room is kept as a view (no second copy of a game-scale block beside the first).
+    const data = this.data.length - this.len <= this.len >>> 1 ? this.data.subarray(0, this.len) : this.data.slice(0, this.len);
+    return { data, itemKeys, itemSizes };
   }
 }
 

@@ -550,6 +550,11 @@ export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: 
   return b.finish();
 }
 
+/** The first `n` elements of column `a`: itself when it holds exactly `n`, else a copy of them. */
+function exact<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, n: number): T {
+  return a.length === n ? a : (a.slice(0, n) as T);
+}
+
 /** Growable column (by a quarter: a game-scale cell column is 40 MB). */
 function grow<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, need: number): T {
   if (need <= a.length) return a;
@@ -668,7 +673,9 @@ class GadbJsonBuilder {
       }
     };
     const root = hexOf('root');
-    const hint = Math.max(16, Math.min(j.header.recordCount >>> 0, 1 << 22));
+    // The records a file holds are the header's recordCount + unk14 (as parseGadb reads them): the columns' and
+    // the label table's size when the header is right, only a first size otherwise (they grow).
+    const hint = Math.max(16, Math.min(j.header.recordCount + j.header.unk14, 1 << 22));
     const g: Gadb = {
       container: j.container,
       header: { version: j.header.version, stringBlockSize: 0, categoryCount: 0, recordCount: j.header.recordCount, unk14: j.header.unk14, cellCount: 0, descriptorCount: 0, unk20: j.header.unk20, unk24: j.header.unk24, headerSize: 0x2c, headerStringLength: 0 },
@@ -1235,12 +1242,13 @@ class GadbJsonBuilder {
     const rec = g.records;
     const n = this.nRecords;
     rec.count = n;
-    rec.nameKey = rec.nameKey.slice(0, n);
-    rec.cellCount = rec.cellCount.slice(0, n);
-    rec.descriptorCount = rec.descriptorCount.slice(0, n);
-    rec.firstDescriptor = rec.firstDescriptor.slice(0, n);
-    rec.unk0A = rec.unk0A.slice(0, n);
-    rec.flags = rec.flags.slice(0, n);
+    // Columns sized from the header's record count are exact: kept, not copied.
+    rec.nameKey = exact(rec.nameKey, n);
+    rec.cellCount = exact(rec.cellCount, n);
+    rec.descriptorCount = exact(rec.descriptorCount, n);
+    rec.firstDescriptor = exact(rec.firstDescriptor, n);
+    rec.unk0A = exact(rec.unk0A, n);
+    rec.flags = exact(rec.flags, n);
     // A cell column with little spare room is kept as a view (no second 40 MB copy at game scale).
     g.cells = g.cells.length - this.nCells <= this.nCells >>> 2 ? g.cells.subarray(0, this.nCells) : g.cells.slice(0, this.nCells);
     g.header.cellCount = this.nCells;
