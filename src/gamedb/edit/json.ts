@@ -18,7 +18,7 @@ import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
 import { gadbTypeInfo, type GadbDecoding, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind } from '../../formats/gadb/types.ts';
 import { BlockItems, LabelTable, fnv, fnvPrimary, FNV_SEED } from './json-tables.ts';
-import { NULL_LINK, blockTextBytes, bytesEqual, fieldLabel, fromHex, hashText, indexModel, parseHash, recordFields, toHex, type FieldNamer, type ModelIndex, type NameHasher, type RecordField, p919Hasher } from './model.ts';
+import { NULL_LINK, blockTextBytes, bytesEqual, fieldLabel, fromHex, hashText, indexModel, parseHash, toHex, type FieldNamer, type ModelIndex, type NameHasher, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
 import { JsonReader, JsonSyntaxError, quotedKey } from '../../binary/json-reader.ts';
@@ -98,32 +98,30 @@ export const FIELD_TEXT = 5;
 export const FIELD_BLOCK = 6;
 const FIELD_CODE: Record<GadbDecoding['kind'], number> = { bool: FIELD_BOOL, f32: FIELD_F32, i32: FIELD_I32, link: FIELD_LINK, text: FIELD_TEXT, fixed: FIELD_BLOCK, curve: FIELD_BLOCK, opaque: FIELD_BLOCK };
 
-/** One record run (first descriptor, field count) compiled once: per field its decoding code, cells and type. */
-export interface JsonRun {
-  fields: RecordField[];
+/**
+ * What the exporter needs of each descriptor row, compiled once for the whole table (typed columns, no object per
+ * field: a game-scale table has 362,000 rows): its decoding code and its key as UTF-8 (`"label":`; one array per
+ * distinct field name, shared by every row that declares it).
+ */
+interface ExportRows {
   code: Uint8Array;
-  /** Export: `"label":` (with the `,` before every field but the first), as UTF-8. */
-  labels: Uint8Array[];
+  key: Uint8Array[];
 }
 
-/**
- * Compiles record `r`'s run. `labelCache` (per field hash: `,"label":`) is shared by the runs of one export, so
- * each distinct field name is formatted once.
- */
-export function compileRun(g: Gadb, r: number, namer?: FieldNamer, labelCache?: Map<number, Uint8Array>): JsonRun {
-  const fields = recordFields(g, r);
-  const code = new Uint8Array(fields.length);
-  const labels: Uint8Array[] = [];
-  fields.forEach((f, fi) => {
-    code[fi] = f.info ? FIELD_CODE[f.info.decoding.kind] : FIELD_UNKNOWN;
-    let l = labelCache?.get(f.hash);
-    if (!l) {
-      l = utf8Encoder.encode(',' + JSON.stringify(fieldLabel(f.hash, namer)) + ':');
-      labelCache?.set(f.hash, l);
-    }
-    labels.push(fi > 0 ? l : l.subarray(1));
-  });
-  return { fields, code, labels };
+function exportRows(g: Gadb, namer: FieldNamer | undefined): ExportRows {
+  const d = g.descriptors;
+  const code = new Uint8Array(d.count);
+  const key = new Array<Uint8Array>(d.count);
+  const byHash = new Map<number, Uint8Array>();
+  for (let row = 0; row < d.count; row++) {
+    const info = TYPE_INFO[d.typeCode[row]!];
+    code[row] = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
+    const h = d.declaredHash[row]!;
+    let k = byHash.get(h);
+    if (!k) byHash.set(h, (k = utf8Encoder.encode(JSON.stringify(fieldLabel(h, namer)) + ':')));
+    key[row] = k;
+  }
+  return { code, key };
 }
 
 /** True when `b[start..end)` is valid UTF-8 (an ASCII scan first: nearly every game text is ASCII). */
@@ -272,8 +270,9 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
     if (w.pos >= CHUNK) yield w.take();
   }
   w.latin1('\n],\n"categories": [\n');
-  const runs = new Map<number, JsonRun>();
-  const labelCache = new Map<number, Uint8Array>();
+  const { code: rowCode, key: rowKey } = exportRows(g, namer);
+  const elementCount = d.elementCount;
+  const fieldLink = d.link;
   const blockText = new Map<number, string>();
   const data = g.strings.data;
   const rec = g.records;
@@ -354,21 +353,21 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
       w.uint(rec.unk0A[r]!);
       w.latin1(',"values":{');
       const recon = cc <= reconBuf.length ? reconBuf.fill(0, 0, cc) : (reconBuf = new Uint32Array(cc * 2));
-      const runKey = rec.firstDescriptor[r]! * 256 + rec.descriptorCount[r]!;
-      let run = runs.get(runKey);
-      if (!run) runs.set(runKey, (run = compileRun(g, r, namer, labelCache)));
-      const fields = run.fields;
-      for (let fi = 0; fi < fields.length; fi++) {
-        const f = fields[fi]!;
-        const code = run.code[fi]!;
-        w.bytes(run.labels[fi]!);
+      const first = rec.firstDescriptor[r]!;
+      const end = first + rec.descriptorCount[r]!;
+      for (let row = first; row < end; row++) {
+        const code = rowCode[row]!;
+        const count = elementCount[row]!;
+        const link = fieldLink[row]!;
+        if (row > first) w.byte(0x2c);
+        w.bytes(rowKey[row]!);
         // A scalar (count 1) is written bare, anything else as a list; an element whose cell lies past the
         // record is left out (the residual keeps such records exact).
-        const bare = f.count === 1 && (code === FIELD_BOOL ? f.link >>> 5 < cc : f.link < cc);
+        const bare = count === 1 && (code === FIELD_BOOL ? link >>> 5 < cc : link < cc);
         if (!bare) w.byte(0x5b);
         let n = 0;
-        for (let e = 0; e < f.count; e++) {
-          const k = f.link + e;
+        for (let e = 0; e < count; e++) {
+          const k = link + e;
           if (code === FIELD_BOOL) {
             if (k >>> 5 >= cc) continue;
             if (n++ > 0) w.byte(0x2c);
@@ -400,7 +399,7 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
               writeText(cell);
               break;
             case FIELD_BLOCK: {
-              const info = f.info!;
+              const info = TYPE_INFO[g.descriptors.typeCode[row]!]!;
               const dd = info.decoding;
               const ck = info.itemKind * 0x100000000 + cell;
               let bt = blockText.get(ck);
@@ -415,17 +414,17 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
         if (!bare) w.byte(0x5d);
       }
       w.byte(0x7d);
-      let first = true;
+      let noResidual = true;
       for (let k = 0; k < cc; k++) {
         const x = (cells[base + k]! ^ recon[k]!) >>> 0;
         if (x === 0) continue;
-        w.latin1(first ? ',"residual":{"' : ',"');
-        first = false;
+        w.latin1(noResidual ? ',"residual":{"' : ',"');
+        noResidual = false;
         w.uint(k);
         w.latin1('":');
         w.uint(x);
       }
-      if (!first) w.byte(0x7d);
+      if (!noResidual) w.byte(0x7d);
       w.byte(0x7d);
       if (w.pos >= CHUNK) yield w.take();
     }
