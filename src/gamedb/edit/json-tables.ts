@@ -22,6 +22,25 @@ export function fnvPrimary(h: number, i: number): number {
   return h >>> 0;
 }
 
+/** A slot table (pairs: hash, id + 1; 0 is empty) of twice the size, with every entry of `old` placed again. */
+function doubleSlots(old: Uint32Array): Uint32Array {
+  const slots = new Uint32Array(old.length * 2);
+  const mask = (slots.length >>> 1) - 1;
+  for (let o = 0; o < old.length; o += 2) {
+    const id1 = old[o + 1]!;
+    if (id1 === 0) continue;
+    const h = old[o]!;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      if (slots[2 * s + 1] === 0) {
+        slots[2 * s] = h;
+        slots[2 * s + 1] = id1;
+        break;
+      }
+    }
+  }
+  return slots;
+}
+
 function growU32(a: Uint32Array, n: number): Uint32Array<ArrayBuffer> {
   const b = new Uint32Array(n);
   b.set(a);
@@ -112,7 +131,7 @@ export class BlockItems {
     this.entries[e + 1] = size;
     this.entries[e + 2] = kind;
     this.len = key + size;
-    if (this.count * 8 > slots.length * 3) slots = this.rehash();
+    if (this.count * 8 > slots.length * 3) slots = this.slots = doubleSlots(slots);
     mask = (slots.length >>> 1) - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       if (slots[2 * s + 1] === 0) {
@@ -122,26 +141,6 @@ export class BlockItems {
       }
     }
     return key;
-  }
-
-  /** Doubles the slot table (the items already in it moved; the one being added is placed by the caller). */
-  private rehash(): Uint32Array {
-    const old = this.slots;
-    const slots = new Uint32Array(old.length * 2);
-    const mask = (slots.length >>> 1) - 1;
-    for (let o = 0; o < old.length; o += 2) {
-      const id1 = old[o + 1]!;
-      if (id1 === 0) continue;
-      const h = old[o]!;
-      for (let s = h & mask; ; s = (s + 1) & mask) {
-        if (slots[2 * s + 1] === 0) {
-          slots[2 * s] = h;
-          slots[2 * s + 1] = id1;
-          break;
-        }
-      }
-    }
-    return (this.slots = slots);
   }
 
   /** The block, exactly sized. */
@@ -316,27 +315,8 @@ export class LabelTable {
     if (4 * e >= this.entries.length) this.entries = growU32(this.entries, this.entries.length * 2);
     this.slots[2 * slot] = h;
     this.slots[2 * slot + 1] = e + 1;
-    if (this.n * 8 > this.slots.length * 3) this.rehash();
+    if (this.n * 8 > this.slots.length * 3) this.slots = doubleSlots(this.slots);
     return e;
-  }
-
-  private rehash(): void {
-    const old = this.slots;
-    const slots = new Uint32Array(old.length * 2);
-    const mask = (slots.length >>> 1) - 1;
-    for (let o = 0; o < old.length; o += 2) {
-      const id1 = old[o + 1]!;
-      if (id1 === 0) continue;
-      const h = old[o]!;
-      for (let s = h & mask; ; s = (s + 1) & mask) {
-        if (slots[2 * s + 1] === 0) {
-          slots[2 * s] = h;
-          slots[2 * s + 1] = id1;
-          break;
-        }
-      }
-    }
-    this.slots = slots;
   }
 
   private scratchLen = 0;

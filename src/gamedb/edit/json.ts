@@ -549,6 +549,15 @@ export function readGadbJson(input: Iterable<Uint8Array> | Uint8Array, options: 
   return b.finish();
 }
 
+type Column = Uint32Array | Uint16Array | Uint8Array;
+const DESCRIPTOR_COLUMNS = ['declaredHash', 'sortedHash', 'schemaOrdinal', 'sortedToDeclared', 'typeCode', 'elementCount', 'link'] as const;
+const RECORD_COLUMNS = ['nameKey', 'cellCount', 'descriptorCount', 'firstDescriptor', 'unk0A', 'flags'] as const;
+
+/** Replaces each listed column of `t` by `f` of it (grown, or cut to size: the same kind of array back). */
+function eachColumn<K extends string>(t: { [k in K]: Column }, keys: readonly K[], f: (a: Column) => Column): void {
+  for (const k of keys) t[k] = f(t[k]);
+}
+
 /** The first `n` elements of column `a`: itself when it holds exactly `n`, else a copy of them. */
 function exact<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, n: number): T {
   return a.length === n ? a : (a.slice(0, n) as T);
@@ -701,13 +710,7 @@ class GadbJsonBuilder {
     this.nRows++;
     if (k >= d.declaredHash.length) {
       const n = k + 1;
-      d.declaredHash = grow(d.declaredHash, n);
-      d.sortedHash = grow(d.sortedHash, n);
-      d.schemaOrdinal = grow(d.schemaOrdinal, n);
-      d.sortedToDeclared = grow(d.sortedToDeclared, n);
-      d.typeCode = grow(d.typeCode, n);
-      d.elementCount = grow(d.elementCount, n);
-      d.link = grow(d.link, n);
+      eachColumn(d, DESCRIPTOR_COLUMNS, (a) => grow(a, n));
     }
     return k;
   }
@@ -755,13 +758,7 @@ class GadbJsonBuilder {
     const d = this.g.descriptors;
     const n = this.nRows;
     d.count = n;
-    d.declaredHash = d.declaredHash.slice(0, n);
-    d.sortedHash = d.sortedHash.slice(0, n);
-    d.schemaOrdinal = d.schemaOrdinal.slice(0, n);
-    d.sortedToDeclared = d.sortedToDeclared.slice(0, n);
-    d.typeCode = d.typeCode.slice(0, n);
-    d.elementCount = d.elementCount.slice(0, n);
-    d.link = d.link.slice(0, n);
+    eachColumn(d, DESCRIPTOR_COLUMNS, (a) => exact(a, n));
     this.g.header.descriptorCount = n;
   }
 
@@ -806,12 +803,7 @@ class GadbJsonBuilder {
     const rec = g.records;
     if (r >= rec.nameKey.length) {
       const n = r + 1;
-      rec.nameKey = grow(rec.nameKey, n);
-      rec.cellCount = grow(rec.cellCount, n);
-      rec.descriptorCount = grow(rec.descriptorCount, n);
-      rec.firstDescriptor = grow(rec.firstDescriptor, n);
-      rec.unk0A = grow(rec.unk0A, n);
-      rec.flags = grow(rec.flags, n);
+      eachColumn(rec, RECORD_COLUMNS, (a) => grow(a, n));
     }
     g.categories[this.ci]!.secondaryCount = ri + 1 - this.primaryCount;
     if (!this.labels.define(this.ci, ri, nameKey, nameLen, lossy)) throw new FormatError('gadb-json', at, this.recordPathOf(ri), 'a second record with the label of a record a link names (the link is ambiguous)');
@@ -1242,12 +1234,7 @@ class GadbJsonBuilder {
     const n = this.nRecords;
     rec.count = n;
     // Columns sized from the header's record count are exact: kept, not copied.
-    rec.nameKey = exact(rec.nameKey, n);
-    rec.cellCount = exact(rec.cellCount, n);
-    rec.descriptorCount = exact(rec.descriptorCount, n);
-    rec.firstDescriptor = exact(rec.firstDescriptor, n);
-    rec.unk0A = exact(rec.unk0A, n);
-    rec.flags = exact(rec.flags, n);
+    eachColumn(rec, RECORD_COLUMNS, (a) => exact(a, n));
     // A cell column with little spare room is kept as a view (no second 40 MB copy at game scale).
     g.cells = g.cells.length - this.nCells <= this.nCells >>> 2 ? g.cells.subarray(0, this.nCells) : g.cells.slice(0, this.nCells);
     g.header.cellCount = this.nCells;
