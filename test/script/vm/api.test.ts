@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assembleHks } from '../../../src/formats/hks/index.ts';
+import { compileLua } from '../../../src/script/compile/index.ts';
 import { createScriptVM, LuaClosure, LuaTable, LuaThread, ScriptError, type LuaVM } from '../../../src/script/vm/index.ts';
 
 const DOUBLE = '.header lua=0x51 format=14 endian=little int=4 size_t=8 instruction=4 number=8 integral=0 flags=0x0b referenced=0';
@@ -180,6 +181,21 @@ describe('float32 mode', () => {
     vm.call(vm.load(chunk));
     // float(0.1) and float(float(0.1) + float(0.2)), each printed through double
     expect(out).toBe(`0.10000000149012\t0.30000001192093\n`);
+  });
+
+  it('a double the host stores in a table field reads as float32 in both tiers', () => {
+    for (const jit of [false, 1] as const) {
+      let out = '';
+      const vm = createScriptVM({ numbers: 'float', jit, io: { stdout: (s) => void (out += s), stderr: () => {} } });
+      const t = vm.newTable();
+      t.set('x', 0.1);
+      vm.setGlobal('T', t);
+      vm.setGlobal('G', 0.1);
+      const src = 'local s, g = 0, 0 for i = 1, 3 do s = T.x; g = G; T.y = s end print(s, g, T.x == 0.1, T.y == 0.1)';
+      vm.call(vm.load(compileLua(src, { name: 'f32.lua', numbers: 'float' })));
+      // float(0.1) printed through double; equal to the chunk's float32 constant 0.1
+      expect(out).toBe('0.10000000149012\t0.10000000149012\ttrue\ttrue\n');
+    }
   });
 
   it('refuses a chunk of the other number mode', () => {

@@ -5,7 +5,8 @@
  * (missing arguments, extra ones, locals that must start nil), and string.format's integer conversions without
  * flags (JavaScript digits) beside the ones formatInteger keeps (negatives under %x/%o/%u, huge values, flags),
  * the C casts of out-of-range numbers (inf, NaN, 1e300, 2^64 under %d and the unsigned %x/%X/%o/%u, (int) for %c)
- * and the C-string cut of each sprintf piece at its first NUL; resume and yield handing values from stack to stack
+ * and the C-string cut of each sprintf piece at its first NUL; number values of the hash part (constant-key fields
+ * and globals in loops, a field changing type, -0 and NaN, a rehash, pairs, a weak table); resume and yield handing values from stack to stack
  * (past the free slots, -0 and NaN kept) and host calls nested past the pooled frames.
  */
 import { spawnSync } from 'node:child_process';
@@ -47,6 +48,35 @@ local function depth(n) if n == 0 then return 0 end local r = depth(n - 1) retur
 put('depth', depth(150), depth(3))
 local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
 put('fib', fib(20))
+
+-- number values of the hash part (kept apart from the entries, unboxed): constant-key fields read and written in a
+-- loop (GETFIELD/SETFIELD and the globals), a field switching between a number and other values, -0 and NaN, many
+-- number fields (the number array grows), a rehash moving them, pairs and next over them, a weak-valued table
+local body = { x = 1.5, y = -0, vx = 0.1, name = 'b' }
+for i = 1, 60 do
+  body.x = body.x + body.vx * i; body.y = body.y - 0.5
+  if i == 20 then body.vx = 'str' .. i; put('vx now', body.vx); body.vx = 0.2 end
+  if i == 40 then body.name = i; body.name = 'again' end
+end
+put('body', body.x, body.y, body.vx, body.name, 1 / (body.y * 0) ~= 1 / (body.y * 0))
+G_NUM = 0.75
+for i = 1, 30 do G_NUM = G_NUM * 1.5 + i end
+put('global', G_NUM)
+local nf = {}
+for i = 1, 40 do nf['k' .. i] = i + 0.25 end
+nf.k3 = 'three'; nf.k4 = -0; nf.k5 = 0 / 0; nf.k6 = nil; nf.k7 = false
+local nsum, ncount = 0, 0
+for key, v in pairs(nf) do if type(v) == 'number' and v == v then nsum = nsum + v; ncount = ncount + 1 end end
+put('fields', nsum, ncount, nf.k1, nf.k3, 1 / nf.k4, nf.k5 ~= nf.k5, nf.k6, nf.k7, nf.k40)
+for i = 1, 100 do nf[i] = i * 1.5 end
+put('rehashed', nf.k1, nf.k40, nf.k3, 1 / nf.k4, nf[1], nf[100], #nf, next({ z = 2.5 }))
+local mixed = { [0] = 0.5, [-1] = -1.5, [2.5] = 3.25 }
+for i = 1, 3 do mixed[0] = mixed[0] * 3; mixed[2.5] = mixed[2.5] + mixed[-1] end
+put('number keys', mixed[0], mixed[-1], mixed[2.5])
+local weak = setmetatable({}, { __mode = 'v' })
+weak.n = 4.5; weak.t = {}; weak.s = 'kept'
+collectgarbage(); collectgarbage()
+put('weak', weak.n, weak.t, weak.s)
 
 -- resume / yield hand values over slot by slot (numbers unboxed, -0 and NaN kept): counts past the free slots a
 -- host function gets (the stacks grow), nil holes, every type, and host calls nested deeper than the pooled frames
