@@ -96,8 +96,8 @@ const callLuaOf = new WeakMap<JitRuntime, CallLua>();
 
 /**
  * Compiled code's call of a Lua closure `f` in slot `ra` with `na` arguments, `nres` results wanted, from compiled
- * code `depth` calls deep: pushes its frame (a compiled callee with fixed parameters whose frame fits the stack:
- * pushLuaFrame's work inline) and runs its compiled code as a JavaScript call. Returns {@link JIT_RETURNED} when it
+ * code `depth` calls deep: pushes its frame (the interpreter's `pushLuaFrame`, whose common case V8 inlines here) and
+ * runs its compiled code as a JavaScript call. Returns {@link JIT_RETURNED} when it
  * returned (results in place), else what the calling compiled code returns ({@link JIT_YIELD}, {@link JIT_FRAMES}).
  * One function for every call site keeps the generated code small (V8 optimizes a small function sooner, and
  * inlines this one into it).
@@ -108,27 +108,9 @@ function callLuaFor(rt: JitRuntime): CallLua {
   const { pushLuaFrame, jitOf } = rt;
   fn = (L, f, ra, na, nres, depth) => {
     const q = f.p;
-    let g = q.jit;
-    let nci: CallInfo;
-    const sv = L.sv;
-    const fb = ra + 1;
-    const ftop = fb + q.frameSize;
-    if (g !== null && !q.isVararg && ftop <= sv.length && depth < MAX_NESTED && L.hookMask === 0) {
-      for (let i = fb + (na < q.numparams ? na : q.numparams); i < ftop; i++) sv[i] = undefined;
-      nci = L.pushCi();
-      nci.func = ra;
-      nci.base = fb;
-      nci.top = ftop;
-      nci.cl = f;
-      nci.hf = null;
-      nci.pc = 0;
-      nci.nresults = nres;
-      nci.nargs = na;
-    } else {
-      nci = pushLuaFrame(L, f, ra, na, nres);
-      g = depth < MAX_NESTED ? jitOf(L, q) : null;
-      if (g === null) return JIT_FRAMES;
-    }
+    const g = depth >= MAX_NESTED ? null : q.jit !== null && L.hookMask === 0 ? q.jit : jitOf(L, q);
+    const nci = pushLuaFrame(L, f, ra, na, nres);
+    if (g === null) return JIT_FRAMES;
     const x = g(L, nci, nci.base, 0, depth + 1);
     return x === JIT_RETURNED || x === JIT_YIELD ? x : JIT_FRAMES;
   };
