@@ -116,29 +116,18 @@ function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined,
 
 /** The descriptor table: 15 bytes a row (u32 declared hash, u32 sorted hash, u8, u8, u8, u16, u16). */
 function writeDescriptors(w: FileCursor, d: Gadb['descriptors']): void {
-  const out = w.out;
+  const dv = w.dv;
   const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
   let p = w.pos;
-  for (let i = 0; i < d.count; i++, p += GADB_DESCRIPTOR_SIZE) {
-    const a = declaredHash[i]!;
-    const b = sortedHash[i]!;
+  // Five little-endian stores a row (unaligned: rows are 15 bytes): hashes, the three u8 and the low byte of the
+  // element count, its high byte, the link.
+  for (let i = 0, n = d.count; i < n; i++, p += GADB_DESCRIPTOR_SIZE) {
     const e = elementCount[i]!;
-    const l = link[i]!;
-    out[p] = a;
-    out[p + 1] = a >>> 8;
-    out[p + 2] = a >>> 16;
-    out[p + 3] = a >>> 24;
-    out[p + 4] = b;
-    out[p + 5] = b >>> 8;
-    out[p + 6] = b >>> 16;
-    out[p + 7] = b >>> 24;
-    out[p + 8] = schemaOrdinal[i]!;
-    out[p + 9] = sortedToDeclared[i]!;
-    out[p + 10] = typeCode[i]!;
-    out[p + 11] = e;
-    out[p + 12] = e >>> 8;
-    out[p + 13] = l;
-    out[p + 14] = l >>> 8;
+    dv.setUint32(p, declaredHash[i]!, true);
+    dv.setUint32(p + 4, sortedHash[i]!, true);
+    dv.setUint32(p + 8, (schemaOrdinal[i]! | (sortedToDeclared[i]! << 8) | (typeCode[i]! << 16) | ((e & 0xff) << 24)) >>> 0, true);
+    dv.setUint8(p + 12, e >>> 8);
+    dv.setUint16(p + 13, link[i]!, true);
   }
   w.pos = p;
 }
