@@ -147,38 +147,31 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | un
   const SH = GADB_RECORD_HEADER.secondary;
   words[0] = g.valueSectionUnk00;
   words[1] = categories.length;
-  // Pass 1: cells, in runs of records that keep their distance to their place in the pool.
-  let runFrom = 0; // output word where the current run starts
-  let runDelta = 0; // pool index - output index within the run
-  let runEnd = 0; // output word just past the run
-  const flush = (): void => {
-    const n = runEnd - runFrom;
-    if (n > 32) words.set(cells.subarray(runFrom + runDelta, runEnd + runDelta), runFrom);
-    else for (let k = runFrom; k < runEnd; k++) words[k] = cells[k + runDelta]!;
-  };
+  // Category by category (its words still in cache for the second step): first the cells, in runs of records that
+  // keep their distance to their place in the pool; then the entry and the record headers over them from the
+  // columns (without a plan, the first-use check beside them).
+  const check = plan ? undefined : new GadbFirstUseCheck(g);
+  const keepNames = !plan || plan.identity;
   let o = 2;
   let rec = 0;
   for (const cat of categories) {
-    o += GADB_CATEGORY_SIZE >> 2;
     const n = cat.primaryCount + cat.secondaryCount;
-    for (let i = 0; i < n; i++, rec++) {
-      o += (i < cat.primaryCount ? PH.size : SH.size) >> 2;
-      const delta = starts[rec]! - o;
-      if (delta !== runDelta || rec === 0) {
-        if (runEnd > runFrom) flush();
+    let p = o + (GADB_CATEGORY_SIZE >> 2);
+    let runFrom = 0; // output word where the current run starts
+    let runDelta = 0; // pool index - output index within the run
+    let runEnd = 0; // output word just past the run
+    for (let i = 0; i < n; i++) {
+      p += (i < cat.primaryCount ? PH.size : SH.size) >> 2;
+      const delta = starts[rec + i]! - p;
+      if (delta !== runDelta || i === 0) {
+        if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
         runDelta = delta;
-        runFrom = o;
+        runFrom = p;
       }
-      o += cellCount[rec]!;
-      runEnd = o;
+      p += cellCount[rec + i]!;
+      runEnd = p;
     }
-  }
-  if (runEnd > runFrom) flush();
-  // Pass 2: category entries and record headers from the columns (without a plan, the first-use check beside them).
-  const check = plan ? undefined : new GadbFirstUseCheck(g);
-  o = 2;
-  rec = 0;
-  for (const cat of categories) {
+    if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
     if (check && !(check.key(cat.nameKey) && check.key(cat.typeNameKey) && check.key(cat.unk08Key))) return false;
     words[o] = remap(cat.nameKey);
     words[o + 1] = remap(cat.typeNameKey);
@@ -187,11 +180,10 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | un
     words[o + 4] = cat.secondaryCount;
     words[o + 5] = cat.sortKey;
     o += GADB_CATEGORY_SIZE >> 2;
-    const n = cat.primaryCount + cat.secondaryCount;
     for (let i = 0; i < n; i++, rec++) {
       const h = i < cat.primaryCount ? PH : SH;
       const count = cellCount[rec]!;
-      if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = !plan || plan.identity ? nameKey[rec]! : remap(nameKey[rec]!);
+      if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = keepNames ? nameKey[rec]! : remap(nameKey[rec]!);
       encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
       if (check && !check.record(rec, h.nameAt >= 0, words, o + (h.size >> 2))) return false;
       o += (h.size >> 2) + count;
@@ -224,6 +216,12 @@ function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | un
     }
   }
   return true;
+}
+
+/** `words[from, to)` = `cells[from + delta, to + delta)` (a loop for short runs: cheaper than a subarray and a set). */
+function copyCells(words: Uint32Array, cells: Uint32Array, from: number, to: number, delta: number): void {
+  if (to - from > 32) words.set(cells.subarray(from + delta, to + delta), from);
+  else for (let k = from; k < to; k++) words[k] = cells[k + delta]!;
 }
 
 /**
