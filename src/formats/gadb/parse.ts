@@ -477,10 +477,9 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
   return w;
 }
 
-function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
-  r.guardCount(count, GADB_DESCRIPTOR_SIZE, '/header/descriptorCount');
-  r.need(count * GADB_DESCRIPTOR_SIZE, '/descriptors');
-  const d: GadbDescriptors = {
+/** A descriptor table of `count` rows, every column zero (the columns' types are the 15-byte row's fields). */
+export function newGadbDescriptors(count: number): GadbDescriptors {
+  return {
     count,
     declaredHash: new Uint32Array(count),
     sortedHash: new Uint32Array(count),
@@ -490,6 +489,12 @@ function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
     elementCount: new Uint16Array(count),
     link: new Uint16Array(count),
   };
+}
+
+function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
+  r.guardCount(count, GADB_DESCRIPTOR_SIZE, '/header/descriptorCount');
+  r.need(count * GADB_DESCRIPTOR_SIZE, '/descriptors');
+  const d = newGadbDescriptors(count);
   const b = r.data;
   const dv = r.dv;
   const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;

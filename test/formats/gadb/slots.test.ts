@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assignGadbRunSlots, assignGadbSortedRunSlots } from '../../../src/formats/gadb/slots.ts';
+import { newGadbDescriptors } from '../../../src/formats/gadb/parse.ts';
 import { GADB_TYPE_CODES } from '../../../src/formats/gadb/type-codes.ts';
 import type { GadbDescriptors } from '../../../src/formats/gadb/types.ts';
 import { propertySeed } from '../../support/fixtures.ts';
@@ -15,17 +16,7 @@ const typeBytes = [...GADB_TYPE_CODES.map((t) => t.code), 0x44];
 
 /** A descriptor table holding one run at `first` (rows before it are filler), its sorted column built by hash. */
 function table(fields: { hash: number; typeByte: number; count: number }[], first: number): GadbDescriptors {
-  const count = first + fields.length;
-  const d: GadbDescriptors = {
-    count,
-    declaredHash: new Uint32Array(count),
-    sortedHash: new Uint32Array(count),
-    schemaOrdinal: new Uint8Array(count),
-    sortedToDeclared: new Uint8Array(count),
-    typeCode: new Uint8Array(count),
-    elementCount: new Uint16Array(count),
-    link: new Uint16Array(count),
-  };
+  const d = newGadbDescriptors(first + fields.length);
   fields.forEach((f, j) => {
     d.declaredHash[first + j] = f.hash;
     d.typeCode[first + j] = f.typeByte;
