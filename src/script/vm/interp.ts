@@ -251,6 +251,30 @@ export function callValue(L: LuaThread, fi: number, nargs: number, nres: number)
   L.nny--;
 }
 
+/**
+ * The hash entry of `key` in `t` (dead entries included) or -1, through the instruction's inline cache slot
+ * `ic[slot]`: the entry the instruction found last, checked against the table's keys (tables share no layout, so
+ * the cache holds a position, right whenever the same key sits at the same place, as in objects built alike).
+ */
+function cachedEntry(t: LuaTable, key: LuaValue, ic: Int32Array, slot: number): number {
+  const g = ic[slot]!;
+  if (g < t.hused && t.hk[g] === key) return g;
+  const e = t.entryOf(key);
+  if (e >= 0) ic[slot] = e;
+  return e;
+}
+
+/**
+ * The read GETFIELD and GETTABLE leave to the metamethods (a table's missing key with a metatable, or not a table):
+ * `index` with the frame's pc and budget saved, its value into register `ra`. The caller reloads `steps` and `sn`.
+ */
+function indexInto(L: LuaThread, ci: CallInfo, pc: number, steps: number, t: LuaValue, key: LuaValue, reg: number, ra: number): void {
+  ci.pc = pc;
+  L.vm.steps = steps;
+  const v = index(L, t, key, reg);
+  store(L.sv, L.sn, ra, v);
+}
+
 /** Stores a native value into register slot i. */
 function store(sv: LuaValue[], sn: Float64Array | Float32Array, i: number, v: LuaValue): void {
   if (typeof v === 'number') {
@@ -410,15 +434,10 @@ export function execute(L: LuaThread, afterCall: boolean): void {
         case 8 satisfies typeof Op.GETGLOBAL: {
           const env = cl.env;
           const key = k[code[pc + 2]!];
-          const g = ic[pc >> 2]!;
           let v: LuaValue;
-          if (g < env.hused && env.hk[g] === key) v = env.hv[g];
-          else if (typeof key === 'string') {
-            const e = env.entryOf(key);
-            if (e >= 0) {
-              ic[pc >> 2] = e;
-              v = env.hv[e];
-            } else v = undefined;
+          if (typeof key === 'string') {
+            const e = cachedEntry(env, key, ic, pc >> 2);
+            v = e >= 0 ? env.hv[e] : undefined;
           } else v = env.get(key);
           if (v === undefined && env.metatable !== null) {
             ci.pc = pc;
@@ -453,32 +472,18 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           const rb = base + code[pc + 2]!;
           const t = sv[rb];
           const key = k[code[pc + 3]!] as string;
-          let v: LuaValue;
           if (t instanceof IsLuaTable) {
-            const g = ic[pc >> 2]!;
-            if (g < t.hused && t.hk[g] === key) v = t.hv[g];
-            else {
-              const e = t.entryOf(key);
-              if (e >= 0) {
-                ic[pc >> 2] = e;
-                v = t.hv[e];
-              } else v = undefined;
+            const e = cachedEntry(t, key, ic, pc >> 2);
+            const v = e >= 0 ? t.hv[e] : undefined;
+            if (v !== undefined || t.metatable === null) {
+              store(sv, sn, base + a, v);
+              pc += 12;
+              break;
             }
-            if (v === undefined && t.metatable !== null) {
-              ci.pc = pc;
-              vm.steps = steps;
-              v = index(L, t, key, rb - base);
-              steps = vm.steps;
-              sn = L.sn;
-            }
-          } else {
-            ci.pc = pc;
-            vm.steps = steps;
-            v = index(L, t === NUM ? sn[rb]! : t, key, rb - base);
-            steps = vm.steps;
-            sn = L.sn;
           }
-          store(sv, sn, base + a, v);
+          indexInto(L, ci, pc, steps, t === NUM ? sn[rb]! : t, key, rb - base, base + a);
+          steps = vm.steps;
+          sn = L.sn;
           pc += 12;
           break;
         }
@@ -486,45 +491,32 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           const rb = base + code[pc + 2]!;
           const c = code[pc + 3]!;
           const t = sv[rb];
-          let v: LuaValue;
           let key: LuaValue;
           if (c >= 0) {
             const x = sv[base + c];
             key = x === NUM ? sn[base + c]! : x;
           } else key = k[~c];
           if (t instanceof IsLuaTable) {
+            let v: LuaValue;
             if (typeof key === 'number') {
               const arr = t.arr;
               const i = key - 1;
               if (i >= 0 && i < arr.length && (i | 0) === i) v = arr[i];
               else {
                 // a number key of the hash part (t[0], t[-1], a sparse index): the entry this instruction found last
-                const g = ic[pc >> 2]!;
-                if (g < t.hused && t.hk[g] === key) v = t.hv[g];
-                else {
-                  const e = t.entryOf(key);
-                  if (e >= 0) {
-                    ic[pc >> 2] = e;
-                    v = t.hv[e];
-                  } else v = undefined;
-                }
+                const e = cachedEntry(t, key, ic, pc >> 2);
+                v = e >= 0 ? t.hv[e] : undefined;
               }
             } else v = t.get(key);
-            if (v === undefined && t.metatable !== null) {
-              ci.pc = pc;
-              vm.steps = steps;
-              v = index(L, t, key, rb - base);
-              steps = vm.steps;
-              sn = L.sn;
+            if (v !== undefined || t.metatable === null) {
+              store(sv, sn, base + a, v);
+              pc += 12;
+              break;
             }
-          } else {
-            ci.pc = pc;
-            vm.steps = steps;
-            v = index(L, t === NUM ? sn[rb]! : t, key, rb - base);
-            steps = vm.steps;
-            sn = L.sn;
           }
-          store(sv, sn, base + a, v);
+          indexInto(L, ci, pc, steps, t === NUM ? sn[rb]! : t, key, rb - base, base + a);
+          steps = vm.steps;
+          sn = L.sn;
           pc += 12;
           break;
         }
@@ -542,15 +534,9 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           vm.steps = steps;
           if (t instanceof IsLuaTable && t.metatable === null) {
             // an existing entry takes the value in place, as setStr does
-            const g = ic[pc >> 2]!;
-            if (g < t.hused && t.hk[g] === key) t.hv[g] = v;
-            else {
-              const e = t.entryOf(key);
-              if (e >= 0) {
-                ic[pc >> 2] = e;
-                t.hv[e] = v;
-              } else t.setStr(key, v);
-            }
+            const e = cachedEntry(t, key, ic, pc >> 2);
+            if (e >= 0) t.hv[e] = v;
+            else t.setStr(key, v);
           } else {
             vm.steps = steps;
             setIndex(L, t === NUM ? sn[ra]! : t, key, v, a);
