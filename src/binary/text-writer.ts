@@ -14,6 +14,8 @@
  */
 
 const DIGITS = 0x30;
+/** How far ahead of the text a `blankSpaces` writer fills its buffer with spaces (bytes). */
+const BLANK_STRETCH = 1 << 16;
 const HEX = new Uint8Array([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
 /** The byte after `\\` for characters JSON escapes by name (`"` `\\` b f n r t); 0: written as `\u00xx`. */
@@ -32,10 +34,11 @@ export interface TextWriterOptions {
   /** Buffer size: the first allocation when collecting, the chunk size when streaming (default 1 MiB). */
   chunkSize?: number;
   /**
-   * Keep every byte of the buffer beyond `pos` a space (the buffer is filled with spaces when allocated, grown or
-   * handed over): `spaces` and `padTo` then only move `pos`, and a caller writing into `buf` itself may skip a
-   * space by advancing `pos` — in text that is half spaces (a listing's columns) that halves the bytes written.
-   * Whoever writes into `buf` directly must never leave anything but spaces beyond the `pos` it sets.
+   * Keep every byte of the buffer from `pos` to `end` a space (filled with spaces a stretch ahead of `pos` as the
+   * text grows, and again when handed over): `spaces` and `padTo` then only move `pos`, and a caller writing into
+   * `buf` itself may skip a space by advancing `pos` — in text that is half spaces (a listing's columns) that halves
+   * the bytes written. Whoever writes into `buf` directly must stay below `end` (`reserve` first) and never leave
+   * anything but spaces beyond the `pos` it sets.
    */
   blankSpaces?: boolean;
 }
@@ -53,8 +56,14 @@ export class TextWriter {
   private flushedBytes = 0;
   /** False once `latin1` wrote a byte above 0x7F or `bytes` wrote any (the text may then not be ASCII). */
   asciiOnly = true;
-  /** Bytes beyond `pos` are spaces (`TextWriterOptions.blankSpaces`). */
+  /** Bytes from `pos` to `end` are spaces (`TextWriterOptions.blankSpaces`). */
   readonly blankSpaces: boolean;
+  /**
+   * End of the part of `buf` ready to be written: `buf.length`, or with `blankSpaces` the end of the stretch filled
+   * with spaces so far (the rest of a generous first allocation is never touched). `reserve(n)` makes it at least
+   * `pos + n`.
+   */
+  end: number;
   private readonly onChunk: ((chunk: Uint8Array) => void) | null;
   private readonly utf8 = new TextEncoder();
 
@@ -62,7 +71,7 @@ export class TextWriter {
     this.buf = new Uint8Array(options.chunkSize ?? 1 << 20);
     this.onChunk = options.onChunk ?? null;
     this.blankSpaces = options.blankSpaces === true;
-    if (this.blankSpaces) this.buf.fill(0x20);
+    this.end = this.blankSpaces ? 0 : this.buf.length;
   }
 
   /** Bytes written so far (handed over or not). */
@@ -72,15 +81,22 @@ export class TextWriter {
 
   /** Makes room for `n` more bytes: hands the buffer over (streaming) or grows it (collecting). */
   reserve(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    if (this.onChunk && this.pos > 0) {
-      this.flush();
-      if (n <= this.buf.length) return;
+    if (this.pos + n <= this.end) return;
+    if (this.pos + n > this.buf.length) {
+      if (this.onChunk && this.pos > 0) this.flush();
+      if (this.pos + n > this.buf.length) {
+        const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+        grown.set(this.buf.subarray(0, this.pos));
+        this.buf = grown;
+        this.end = this.blankSpaces ? this.pos : grown.length;
+      }
     }
-    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
-    grown.set(this.buf.subarray(0, this.pos));
-    if (this.blankSpaces) grown.fill(0x20, this.pos);
-    this.buf = grown;
+    if (this.blankSpaces && this.pos + n > this.end) {
+      // spaces a stretch ahead, so that the next lines written straight into `buf` find them in the cache
+      const to = Math.min(this.buf.length, Math.max(this.pos + n, this.end) + BLANK_STRETCH);
+      this.buf.fill(0x20, this.end, to);
+      this.end = to;
+    }
   }
 
   /** Streaming: hands the bytes written so far to `onChunk` and empties the buffer. */
@@ -95,7 +111,7 @@ export class TextWriter {
 
   /** One byte. */
   byte(b: number): void {
-    if (this.pos >= this.buf.length) this.reserve(1);
+    if (this.pos >= this.end) this.reserve(1);
     this.buf[this.pos++] = b;
   }
 

@@ -515,7 +515,7 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
   let p = w.pos;
   let lineStart = p;
   for (let pc = 0; pc < n; pc++) {
-    if (p + budget > buf.length) {
+    if (p + budget > w.end) {
       w.pos = p;
       w.reserve(budget);
       buf = w.buf;

@@ -101,4 +101,23 @@ describe('TextWriter', () => {
     streamed.finish();
     expect(text(new Uint8Array(chunks.flat()))).toBe(expected);
   });
+
+  it('blankSpaces in a large first buffer: spaces are filled a stretch ahead as the text grows, a caller writing into buf after reserve finds them', () => {
+    // ~140 KiB of lines, most of each line skipped (spaces), into a 600 KiB buffer filled on demand
+    const w = new TextWriter({ chunkSize: 600 << 10, blankSpaces: true });
+    let expected = '';
+    for (let i = 0; i < 3000; i++) {
+      const skip = (i * 37) % 90;
+      w.reserve(skip + 12);
+      expect(w.end).toBeGreaterThanOrEqual(w.pos + skip + 12);
+      let p = w.pos + skip;
+      w.buf[p++] = 0x41 + (i % 26);
+      w.buf[p++] = 0x0a;
+      w.pos = p;
+      w.lineStart = p;
+      expected += `${' '.repeat(skip)}${String.fromCharCode(0x41 + (i % 26))}\n`;
+    }
+    expect(w.end).toBeLessThan(w.buf.length);
+    expect(text(w.finish())).toBe(expected);
+  });
 });
