@@ -81,7 +81,7 @@ function writeListing(w: TextWriter, chunk: HksChunk, options: HksDisassembleOpt
     structNames.set(s.id, s.name);
     structSlots.set(s.id, new Map(s.slots.map((slot) => [slot.position, slot])));
   }
-  const ctx: ListingContext = { w, chunk, table, plans: opcodePlans(table), structNames, structSlots, bare: options.bare === true, numberTexts: new Map(), scratch: { constStart: new Int32Array(256), constLength: new Int32Array(256), targets: new Uint8Array(256) } };
+  const ctx: ListingContext = { w, chunk, table, plans: opcodePlans(table), structNames, structSlots, bare: options.bare === true, numberTexts: new Map(), scratch: { constStart: new Int32Array(256), constLength: new Int32Array(256), targets: new Uint8Array(256), notes: new Int32Array(3) } };
   writeFunction(ctx, chunk.main, 'main', null, 0);
   if (chunk.structures) {
     const sec = chunk.structures;
@@ -293,6 +293,8 @@ interface Scratch {
   constLength: Int32Array;
   /** 1 at each jump target. */
   targets: Uint8Array;
+  /** Notes of the current code line's operands: a constant index, or -1 - child index. */
+  notes: Int32Array;
 }
 
 /** The working arrays, grown to hold at least `n` entries. */
@@ -300,7 +302,7 @@ function scratch(ctx: ListingContext, n: number): Scratch {
   const s = ctx.scratch;
   if (s.targets.length < n) {
     const size = Math.max(n, 2 * s.targets.length);
-    ctx.scratch = { constStart: new Int32Array(size), constLength: new Int32Array(size), targets: new Uint8Array(size) };
+    ctx.scratch = { constStart: new Int32Array(size), constLength: new Int32Array(size), targets: new Uint8Array(size), notes: s.notes };
   }
   return ctx.scratch;
 }
@@ -401,6 +403,7 @@ function writeQuoted(w: TextWriter, s: string | null): void {
   w.pos = p;
 }
 const HEX_DIGITS = latin1Constant('0123456789abcdef');
+const NO_NAMES: readonly string[] = [];
 
 /** `.const` text of a constant, written into the listing (a number's text is worked out once per listing). */
 function writeConstant(ctx: ListingContext, k: HksConstant): void {
@@ -422,13 +425,39 @@ function writeConstant(ctx: ListingContext, k: HksConstant): void {
 
 function writeFunction(ctx: ListingContext, fn: HksFunction, path: string, parent: HksFunction | null, depth: number): void {
   const { w, bare } = ctx;
-  const ind = '  '.repeat(depth);
-  const name = hksFunctionDisplayName(fn, path);
-  const where = fn.debug ? ` lines ${fn.debug.lineDefined}..${fn.debug.lastLineDefined}` : '';
-  writeLine(w, `${ind}.function ${name}${bare ? '' : `  ; ${path}${where}, ${plural(fn.code.length, 'word')}, ${plural(fn.constants.length, 'constant')}, ${plural(fn.children.length, 'function')}`}`);
-  const i2 = ind + '  ';
   const indent = 2 * depth + 2;
-  writeLine(w, `${i2}.params ${fn.paramCount}  .upvalues ${fn.upvalueCount}  .vararg ${fn.varargFlags}  .maxstack ${fn.maxStackSize}${fn.padByte !== HKS_DEFAULT_PAD_BYTE ? `  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}` : ''}`);
+  // `.function NAME  ; PATH lines A..B, N words, N constants, N functions` and the `.params` line, written
+  // piece by piece (no string per line: a desert-scale chunk has 2,301 functions)
+  w.spaces(2 * depth);
+  w.bytes(FUNCTION_DIRECTIVE, true);
+  w.latin1(hksFunctionDisplayName(fn, path));
+  if (!bare) {
+    w.bytes(NOTE_START, true);
+    w.latin1(path);
+    if (fn.debug) {
+      w.bytes(LINES_WORD, true);
+      writeNumber(w, fn.debug.lineDefined);
+      w.bytes(RANGE_DOTS, true);
+      writeNumber(w, fn.debug.lastLineDefined);
+    }
+    writeCount(w, fn.code.length, WORD_WORDS);
+    writeCount(w, fn.constants.length, CONSTANT_WORDS);
+    writeCount(w, fn.children.length, FUNCTION_WORDS);
+  }
+  w.newline();
+  w.spaces(indent);
+  w.bytes(PARAMS_DIRECTIVE, true);
+  writeNumber(w, fn.paramCount);
+  w.bytes(UPVALUES_DIRECTIVE, true);
+  writeNumber(w, fn.upvalueCount);
+  w.bytes(VARARG_DIRECTIVE, true);
+  writeNumber(w, fn.varargFlags);
+  w.bytes(MAXSTACK_DIRECTIVE, true);
+  writeNumber(w, fn.maxStackSize);
+  if (fn.padByte !== HKS_DEFAULT_PAD_BYTE) w.latin1(`  .padbyte 0x${fn.padByte.toString(16).padStart(2, '0')}`);
+  w.newline();
+  const ind = '  '.repeat(depth);
+  const i2 = ind + '  ';
   // Each constant's text is written once, on its `.const` line; notes copy it from there.
   const constCount = fn.constants.length;
   const { constStart, constLength } = scratch(ctx, constCount);
@@ -480,13 +509,45 @@ function writeFunction(ctx: ListingContext, fn: HksFunction, path: string, paren
     }
     if (!perWordLines && d.lines.length > 0) writeLine(w, `${i2}.lines ${d.lines.join(' ')}`);
   }
-  writeLine(w, `${i2}.code`);
+  w.spaces(indent);
+  w.bytes(CODE_DIRECTIVE, true);
+  w.newline();
   writeCode(ctx, fn, path, indent, perWordLines ? d!.lines : null, constStart, constLength);
   for (let i = 0; i < fn.children.length; i++) {
     w.newline();
     writeFunction(ctx, fn.children[i]!, `${path}/${i}`, fn, depth + 1);
   }
-  writeLine(w, `${ind}.end`);
+  w.spaces(2 * depth);
+  w.bytes(END_DIRECTIVE, true);
+  w.newline();
+}
+
+const FUNCTION_DIRECTIVE = latin1Constant('.function ');
+const NOTE_START = latin1Constant('  ; ');
+const LINES_WORD = latin1Constant(' lines ');
+const RANGE_DOTS = latin1Constant('..');
+const PARAMS_DIRECTIVE = latin1Constant('.params ');
+const UPVALUES_DIRECTIVE = latin1Constant('  .upvalues ');
+const VARARG_DIRECTIVE = latin1Constant('  .vararg ');
+const MAXSTACK_DIRECTIVE = latin1Constant('  .maxstack ');
+const CODE_DIRECTIVE = latin1Constant('.code');
+const END_DIRECTIVE = latin1Constant('.end');
+const WORD_WORDS = [latin1Constant(' word'), latin1Constant(' words')] as const;
+const CONSTANT_WORDS = [latin1Constant(' constant'), latin1Constant(' constants')] as const;
+const FUNCTION_WORDS = [latin1Constant(' function'), latin1Constant(' functions')] as const;
+const COUNT_SEPARATOR = latin1Constant(', ');
+
+/** `String(v)` of a model number (an integer, as parsed; anything else through `String`). */
+function writeNumber(w: TextWriter, v: number): void {
+  if (Number.isSafeInteger(v)) w.int(v);
+  else w.latin1(String(v));
+}
+
+/** `, N word(s)` of a function's summary. */
+function writeCount(w: TextWriter, n: number, words: readonly [Uint8Array, Uint8Array]): void {
+  w.bytes(COUNT_SEPARATOR, true);
+  writeNumber(w, n);
+  w.bytes(words[n === 1 ? 0 : 1], true);
 }
 
 /** The `.code` lines of one function: labels, instructions with their operands and notes, DATA words. */
@@ -496,15 +557,14 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
   const n = code.length;
   const targets = jumpTargets(ctx, code);
   const pcWidth = Math.max(3, decimalWidth(n));
-  const childNames = fn.children.map((child, v) => hksFunctionDisplayName(child, `${path}/${v}`));
+  const childNames = fn.children.length === 0 ? NO_NAMES : fn.children.map((child, v) => hksFunctionDisplayName(child, `${path}/${v}`));
   const constCount = fn.constants.length;
   const { names, nameStart, nameColumn, count, fields, shows, unusedMask, isData, extra, dataNote } = plans;
   const trackingStructs = !bare && structSlots.size > 0;
   // Which structure each register holds (from NEWSTRUCT, CHECKTYPES, struct-typed GETSLOT, MOVE), so slot
   // positions can be named; forgotten at every label (control may arrive from elsewhere).
   const structIn: (number | undefined)[] = [];
-  /** Notes of the current line's operands: a constant index, or -1 - child index. */
-  const notes = new Int32Array(3);
+  const notes = ctx.scratch.notes;
   let ownerOp = -1;
   let ownerWord = 0;
   let dataIndex = 0;
@@ -532,7 +592,7 @@ function writeCode(ctx: ListingContext, fn: HksFunction, path: string, indent: n
       buf[p++] = 0x3a;
       buf[p++] = 0x0a;
       lineStart = p;
-      structIn.length = 0;
+      if (structIn.length > 0) structIn.length = 0;
     }
     // Prefix: indent, the pc right-aligned to pcWidth, a space, then `[line] ` padded to 7 when lines are given.
     p += indent + pcWidth - pcDigits;
@@ -708,7 +768,6 @@ function writeLine(w: TextWriter, text: string): void {
   w.newline();
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Pads to the note column and writes ` ; ` before a line's first note, two spaces before the others. */
 function startNote(w: TextWriter, lineStart: number, first: boolean): void {
