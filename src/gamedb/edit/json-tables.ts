@@ -73,7 +73,8 @@ export class BlockItems {
 
   private ensure(end: number): void {
     if (end <= this.data.length) return;
-    const next = new Uint8Array(Math.max(end, Math.floor(this.data.length * 1.5)));
+    // Doubling: fewer copies left for the collector (the spare room is never written, so costs no memory).
+    const next = new Uint8Array(Math.max(end, this.data.length * 2));
     next.set(this.data.subarray(0, this.len));
     this.data = next;
   }
@@ -153,7 +154,7 @@ export class BlockItems {
       itemSizes[i] = this.entries[3 * i + 1]!;
     }
     // A block with little spare room is kept as a view (no second copy of a game-scale block beside the first).
-    const data = this.data.length - this.len <= this.len >>> 1 ? this.data.subarray(0, this.len) : this.data.slice(0, this.len);
+    const data = this.data.length - this.len <= this.len ? this.data.subarray(0, this.len) : this.data.slice(0, this.len);
     return { data, itemKeys, itemSizes };
   }
 }
@@ -161,6 +162,9 @@ export class BlockItems {
 const DEFINED = 1;
 const REFERENCED = 2;
 const AMBIGUOUS = 4;
+
+/** Bytes per forward-reference arena chunk (the offset part of an arena key). */
+const ARENA_CHUNK = 1 << 20;
 
 /** Entry fields (4 words per entry). */
 const E_LINK = 0;
@@ -185,7 +189,11 @@ export class LabelTable {
   private n = 0;
   /** Per slot: hash, entry id + 1 (0: empty). */
   private slots: Uint32Array;
-  private arena = new Uint8Array(1 << 16);
+  /**
+   * Forward references' bytes, in chunks that are never copied (a game-scale document names ~10 MB of labels
+   * before their records): an arena key is the chunk index << 20 | the offset in it.
+   */
+  private readonly arenas: Uint8Array[] = [new Uint8Array(1 << 16)];
   private arenaLen = 0;
   private scratch = new Uint8Array(256);
   /** Per category: its label bytes, the hash of them and `/`, its primary count. */
@@ -264,14 +272,16 @@ export class LabelTable {
       if (id < 0) {
         const e = this.add(h, s);
         const n = end - start;
-        if (this.arenaLen + n > this.arena.length) {
-          const next = new Uint8Array(Math.max(this.arenaLen + n, this.arena.length * 2));
-          next.set(this.arena.subarray(0, this.arenaLen));
-          this.arena = next;
+        let chunk = this.arenas[this.arenas.length - 1]!;
+        if (this.arenaLen + n > chunk.length) {
+          // A label longer than a chunk gets one of its own (at offset 0, so the key's offset stays < 2^20).
+          this.arenas.push((chunk = new Uint8Array(Math.max(ARENA_CHUNK, n))));
+          this.arenaLen = 0;
         }
-        this.arena.set(src.subarray(start, end), this.arenaLen);
+        const at = this.arenaLen;
+        for (let i = 0; i < n; i++) chunk[at + i] = src[start + i]!;
         const en = this.entries;
-        en[4 * e + E_KEY] = this.arenaLen;
+        en[4 * e + E_KEY] = ((this.arenas.length - 1) * ARENA_CHUNK + at) >>> 0;
         en[4 * e + E_LEN] = n;
         en[4 * e + E_STATE] = REFERENCED;
         this.arenaLen += n;
@@ -287,7 +297,10 @@ export class LabelTable {
   /** The label of entry `e` as text (for messages). */
   text(e: number): string {
     const en = this.entries;
-    if ((en[4 * e + E_STATE]! & DEFINED) === 0) return new TextDecoder().decode(this.arena.subarray(en[4 * e + E_KEY]!, en[4 * e + E_KEY]! + en[4 * e + E_LEN]!));
+    if ((en[4 * e + E_STATE]! & DEFINED) === 0) {
+      const at = en[4 * e + E_KEY]! & (ARENA_CHUNK - 1);
+      return new TextDecoder().decode(this.arenas[en[4 * e + E_KEY]! >>> 20]!.subarray(at, at + en[4 * e + E_LEN]!));
+    }
     const link = en[4 * e + E_LINK]!;
     const c = link >>> 20;
     const index = link & 0xfffff;
@@ -336,8 +349,8 @@ export class LabelTable {
 
   /** Whether the forward reference `e` names the label of the definition (category `c`, record `index`, …). */
   private forwardIs(e: number, c: number, index: number, nameKey: number, nameLen: number, lossy?: Uint8Array): boolean {
-    const a = this.arena;
-    const at = this.entries[4 * e + E_KEY]!;
+    const a = this.arenas[this.entries[4 * e + E_KEY]! >>> 20]!;
+    const at = this.entries[4 * e + E_KEY]! & (ARENA_CHUNK - 1);
     const end = at + this.entries[4 * e + E_LEN]!;
     const cl = this.catLabel[c]!;
     if (end - at < cl.length + 1) return false;
@@ -358,10 +371,10 @@ export class LabelTable {
     const en = this.entries;
     const st = en[4 * e + E_STATE]!;
     if ((st & DEFINED) === 0) {
-      const at = en[4 * e + E_KEY]!;
       const n = en[4 * e + E_LEN]!;
       if (n !== end - start) return false;
-      const a = this.arena;
+      const a = this.arenas[en[4 * e + E_KEY]! >>> 20]!;
+      const at = en[4 * e + E_KEY]! & (ARENA_CHUNK - 1);
       for (let i = 0; i < n; i++) if (a[at + i] !== src[start + i]) return false;
       return true;
     }

@@ -654,8 +654,7 @@ class GadbJsonBuilder {
   private readonly runs = new Map<number, ImportRun>();
   private readonly keyOfHash = new Map<number, Uint8Array | undefined>();
   /** Cells holding a label entry, to be resolved when every record is known (links to later records). */
-  private deferred = new Uint32Array(1024);
-  private nDeferred = 0;
+  private deferred = new Uint32Array(0);
   private seen = new Uint8Array(256);
   /** The field being read (for error paths): record index in its category and field index in its run. */
   private curRecord = 0;
@@ -950,9 +949,10 @@ class GadbJsonBuilder {
     }
     if (t === -2) throw new FormatError('gadb-json', offset, this.curPath(), `link target ${JSON.stringify(this.labels.text(id))} names more than one record`);
     this.g.cells[at] = id;
-    const n = this.nDeferred++;
-    if (n >= this.deferred.length) this.deferred = grow(this.deferred, n + 1);
-    this.deferred[n] = at;
+    // One bit per cell (an eighth of a list of cell indexes: a game-scale document has 0.94 M such links).
+    const w = at >>> 5;
+    if (w >= this.deferred.length) this.deferred = grow(this.deferred, Math.max(w + 1, (this.g.cells.length >>> 5) + 1));
+    this.deferred[w] = this.deferred[w]! | (1 << (at & 31));
   }
 
   private hashOfLabel(label: string, ri: number): number {
@@ -1223,12 +1223,15 @@ class GadbJsonBuilder {
   finish(): Gadb {
     const g = this.g;
     // Links to records further on, now that every record's label is known.
-    for (let n = 0; n < this.nDeferred; n++) {
-      const at = this.deferred[n]!;
-      const id = g.cells[at]!;
-      const t = this.labels.target(id);
-      if (t < 0) throw new FormatError('gadb-json', 0, this.cellPath(at), t === -2 ? `link target ${JSON.stringify(this.labels.text(id))} names more than one record` : `link target ${JSON.stringify(this.labels.text(id))} is not a record of the document`);
-      g.cells[at] = t;
+    const deferred = this.deferred;
+    for (let w = 0; w < deferred.length; w++) {
+      for (let bits = deferred[w]!; bits !== 0; bits &= bits - 1) {
+        const at = w * 32 + 31 - Math.clz32(bits & -bits);
+        const id = g.cells[at]!;
+        const t = this.labels.target(id);
+        if (t < 0) throw new FormatError('gadb-json', 0, this.cellPath(at), t === -2 ? `link target ${JSON.stringify(this.labels.text(id))} names more than one record` : `link target ${JSON.stringify(this.labels.text(id))} is not a record of the document`);
+        g.cells[at] = t;
+      }
     }
     const rec = g.records;
     const n = this.nRecords;

@@ -41,19 +41,25 @@ describe('lossless JSON import tables', () => {
       const b = enc.encode(s);
       return labels.ref(b, 0, b.length);
     };
-    // Forward references first (5,000 labels: the tables grow several times), then the records.
-    const forward = Array.from({ length: 5000 }, (_, i) => ref(`Cat/rec${i}`));
+    // Forward references first (5,000 labels, 190 KB: the tables grow several times and the bytes span several
+    // arena chunks, one label longer than a chunk), then the records.
+    const pad = 'x'.repeat(24);
+    const long = 'L'.repeat(1_500_000);
+    const forward = Array.from({ length: 5000 }, (_, i) => ref(`Cat/rec${i}${i === 2500 ? long : pad}`));
     labels.addCategory(enc.encode('Cat'), 2);
     expect(labels.define(0, 0, 0, 0)).toBe(true);
     expect(labels.define(0, 1, 0, 0)).toBe(true);
-    for (let i = 0; i < 5000; i++) expect(labels.define(0, 2 + i, ...name(`rec${i}`))).toBe(true);
+    for (let i = 0; i < 5000; i++) expect(labels.define(0, 2 + i, ...name(`rec${i}${i === 2500 ? long : pad}`))).toBe(true);
     for (let i = 0; i < 5000; i++) expect(labels.target(forward[i]!)).toBe(2 + i);
     expect(labels.target(ref('Cat/#1'))).toBe(1);
-    expect(labels.target(ref('Cat/rec4999'))).toBe(5001);
+    expect(labels.target(ref(`Cat/rec4999${pad}`))).toBe(5001);
+    expect(labels.target(ref(`Cat/rec2500${long}`))).toBe(2502);
+    expect(labels.target(ref('Cat/rec4999'))).toBe(-1);
     expect(labels.target(ref('Cat/nothing'))).toBe(-1);
-    expect(labels.text(ref('Cat/rec17'))).toBe('Cat/rec17');
+    expect(labels.text(ref(`Cat/rec17${pad}`))).toBe(`Cat/rec17${pad}`);
+    expect(labels.text(ref('Cat/later'))).toBe('Cat/later');
     // A second record with a label a link named: ambiguous (define says so); one nobody named is only marked.
-    expect(labels.define(0, 5002, ...name('rec3'))).toBe(false);
+    expect(labels.define(0, 5002, ...name(`rec3${pad}`))).toBe(false);
     expect(labels.target(forward[3]!)).toBe(-2);
     labels.addCategory(enc.encode('Other'), 0);
     expect(labels.define(1, 0, ...name('x'))).toBe(true);
