@@ -582,6 +582,33 @@ export class JsonReader {
   }
 
   private number(): number {
+    // The common case in one pass: an optional minus and up to 15 digits (no leading zero), followed in the
+    // buffer by a byte that cannot continue a number — exact as accumulated, and what JSON.parse gives.
+    const buf = this.buf;
+    const end = this.end;
+    let k = this.pos;
+    const neg = buf[k] === 0x2d;
+    if (neg) k++;
+    const digits = k;
+    let v = 0;
+    for (; k < end; k++) {
+      const d = buf[k]! - 0x30;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    const n = k - digits;
+    if (k < end && n > 0 && n <= 15 && (n === 1 || buf[digits] !== 0x30)) {
+      const c = buf[k]!;
+      if (c !== 0x2e && c !== 0x65 && c !== 0x45 && c !== 0x2d && c !== 0x2b) {
+        this.pos = k;
+        return neg ? -v : v;
+      }
+    }
+    return this.numberSlow();
+  }
+
+  /** `number` for any other number text (a fraction, an exponent, a number at the end of the buffer, a bad one). */
+  private numberSlow(): number {
     const i = this.numberEnd();
     const start = this.pos;
     let v = 0;

@@ -228,6 +228,19 @@ class RecordLabels {
 
 const SLASH = Uint8Array.of(0x2f);
 
+/** The constant pieces of a record line, as bytes. */
+const B_TRUE = utf8Encoder.encode('true');
+const B_FALSE = utf8Encoder.encode('false');
+const B_NEXT_RECORD = utf8Encoder.encode(',\n');
+const B_NAME = utf8Encoder.encode('{"name":');
+const B_FIRST = utf8Encoder.encode(',"first":');
+const B_OPEN_FIRST = utf8Encoder.encode('{"first":');
+const B_FIELDS = utf8Encoder.encode(',"fields":');
+const B_CELLS = utf8Encoder.encode(',"cells":');
+const B_FLAGS = utf8Encoder.encode(',"flags":');
+const B_UNK0A = utf8Encoder.encode(',"unk0A":');
+const B_VALUES = utf8Encoder.encode(',"values":{');
+
 /** UTF-8 of a name read as UTF-8 (bytes that are not UTF-8 become U+FFFD): the bytes of its label. */
 function labelBytes(b: Uint8Array): Uint8Array {
   return validUtf8(b, 0, b.length) ? b : utf8Encoder.encode(utf8.decode(b));
@@ -334,24 +347,22 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
     for (let i = 0; i < total; i++, r++) {
       const base = ix.recordCellStart[r]!;
       const cc = rec.cellCount[r]!;
-      if (i > 0) w.latin1(',\n');
-      w.byte(0x7b);
+      if (i > 0) w.bytes(B_NEXT_RECORD, true);
       if (i >= cat.primaryCount) {
-        w.latin1('"name":');
+        w.bytes(B_NAME, true);
         writeText(rec.nameKey[r]!);
-        w.byte(0x2c);
-      }
-      w.latin1('"first":');
+        w.bytes(B_FIRST, true);
+      } else w.bytes(B_OPEN_FIRST, true);
       w.uint(rec.firstDescriptor[r]!);
-      w.latin1(',"fields":');
+      w.bytes(B_FIELDS, true);
       w.uint(rec.descriptorCount[r]!);
-      w.latin1(',"cells":');
+      w.bytes(B_CELLS, true);
       w.uint(cc);
-      w.latin1(',"flags":');
+      w.bytes(B_FLAGS, true);
       w.uint(rec.flags[r]!);
-      w.latin1(',"unk0A":');
+      w.bytes(B_UNK0A, true);
       w.uint(rec.unk0A[r]!);
-      w.latin1(',"values":{');
+      w.bytes(B_VALUES, true);
       const recon = cc <= reconBuf.length ? reconBuf.fill(0, 0, cc) : (reconBuf = new Uint32Array(cc * 2));
       const first = rec.firstDescriptor[r]!;
       const end = first + rec.descriptorCount[r]!;
@@ -373,7 +384,7 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
             if (n++ > 0) w.byte(0x2c);
             const v = (cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
             recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
-            w.latin1(v === 1 ? 'true' : 'false');
+            w.bytes(v === 1 ? B_TRUE : B_FALSE, true);
             continue;
           }
           if (k >= cc) continue;

@@ -149,4 +149,19 @@ describe('JsonReader', () => {
     expect(r.booleanValue()).toBe(-1);
     expect(r.smallValue()).toBe(null);
   });
+
+  it('reads integers in one pass and every other number as JSON.parse does, at any chunk boundary', () => {
+    const text = '[0,-0,7,-12,123456789012345,-123456789012345,1234567890123456,9007199254740993,1.5,-2e3,1E+2,0.0,-0.25e-1]';
+    const want = JSON.parse(text) as number[];
+    for (const size of [1, 2, 3, 4, 7, 200]) {
+      const r = new JsonReader(chunked(enc.encode(text), size));
+      r.enterArray();
+      const got: number[] = [];
+      while (r.nextElement()) got.push(r.numberValue());
+      r.finish();
+      expect(got).toEqual(want);
+      expect(Object.is(got[1], -0)).toBe(true);
+    }
+    for (const bad of ['[01]', '[-]', '[1.]', '[-01]', '[1e]', '[2-1]']) expect(() => readWhole(enc.encode(bad), true), bad).toThrow(JsonSyntaxError);
+  });
 });
