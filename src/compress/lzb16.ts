@@ -121,65 +121,6 @@ export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: num
         op = o + (t >> 4) + 4;
       }
       const tokenAt = pos;
-      if (pos <= inFast && op <= outFast) {
-        // The other verified shapes (literals without a 0xFF chain, a near or long match at offset 4 or more, not
-        // reaching before the chunk or past the output); anything else goes through the careful path below.
-        const opAt = op;
-        const t = payload[pos++]!;
-        let lit = t & 15;
-        let fast = true;
-        if (lit !== 15) {
-          // 0..14 literals: one, two or four words (most tokens carry at most 4)
-          ov.setUint32(op, pv.getUint32(pos, true), true);
-          if (lit > 4) {
-            ov.setUint32(op + 4, pv.getUint32(pos + 4, true), true);
-            if (lit > 8) {
-              ov.setUint32(op + 8, pv.getUint32(pos + 8, true), true);
-              ov.setUint32(op + 12, pv.getUint32(pos + 12, true), true);
-            }
-          }
-          pos += lit;
-          op += lit;
-        } else {
-          const e = payload[pos++]!;
-          lit += e;
-          if (e === 0xff || lit > qEnd - pos - FAST_INPUT_MARGIN || lit > outEnd - op - FAST_OUTPUT_MARGIN) fast = false;
-          else {
-            for (let k = 0; k < lit; k += 4) ov.setUint32(op + k, pv.getUint32(pos + k, true), true);
-            pos += lit;
-            op += lit;
-          }
-        }
-        if (fast) {
-          const m = t >> 4;
-          let len = m + 4;
-          if (m === 15) {
-            const e = payload[pos++]!;
-            len = e + 19;
-            if (e >= 0x7f) fast = false;
-          }
-          const dist = payload[pos]! | (payload[pos + 1]! << 8);
-          if (fast && dist >= 4 && dist <= op - start && len <= outEnd - op - 8) {
-            pos += 2;
-            const from = op - dist;
-            if (dist >= 8) {
-              // two words per step: both are read before either is written
-              for (let k = 0; k < len; k += 8) {
-                const w0 = ov.getUint32(from + k, true);
-                const w1 = ov.getUint32(from + k + 4, true);
-                ov.setUint32(op + k, w0, true);
-                ov.setUint32(op + k + 4, w1, true);
-              }
-            } else {
-              for (let k = 0; k < len; k += 4) ov.setUint32(op + k, ov.getUint32(from + k, true), true);
-            }
-            op += len;
-            continue;
-          }
-        }
-        pos = tokenAt;
-        op = opAt;
-      }
       if (pos >= qEnd) throw failAt(format, base + pos, 'token', `quantum input ends with ${outEnd - op} byte(s) still to produce`);
       const t = payload[pos++]!;
       let lit = t & 15;
@@ -198,13 +139,12 @@ export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: num
       }
       if (lit > qEnd - pos) throw failAt(format, base + tokenAt, 'literals', `${lit} literal(s) run past the quantum input (${qEnd - pos} left)`);
       if (lit > outEnd - op) throw failAt(format, base + tokenAt, 'literals', `${lit} literal(s) overflow the declared raw size (${outEnd - op} left)`);
-      if (lit < 32) {
-        for (const stop = pos + lit; pos < stop; ) out[op++] = payload[pos++]!;
-      } else {
-        out.set(payload.subarray(pos, pos + lit), op);
-        pos += lit;
-        op += lit;
-      }
+      // exactly `lit` bytes: whole words, then the last 0-3 bytes one by one
+      let k = 0;
+      for (; k + 4 <= lit; k += 4) ov.setUint32(op + k, pv.getUint32(pos + k, true), true);
+      for (; k < lit; k++) out[op + k] = payload[pos + k]!;
+      pos += lit;
+      op += lit;
       if (op === outEnd) break;
       const m = t >> 4;
       let len: number;
@@ -231,13 +171,24 @@ export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: num
       if (dist === 0) throw failAt(format, base + tokenAt, 'matchOffset', 'match offset 0');
       if (dist > op - start) throw failAt(format, base + tokenAt, 'matchOffset', `match offset ${dist} reaches before the start of the chunk (${op - start} byte(s) produced)`);
       if (len > outEnd - op) throw failAt(format, base + tokenAt, 'matchLength', `match of ${len} byte(s) overflows the declared raw size (${outEnd - op} left)`);
-      if (dist >= len && len >= 32) {
-        out.copyWithin(op, op - dist, op - dist + len);
-        op += len;
-      } else {
+      const from = op - dist;
+      if (dist >= 8 && len + 8 <= outEnd - op) {
+        // two words per step, both read before either is written; up to 7 bytes past the match's end, inside the
+        // quantum's output and overwritten by the tokens that follow
+        for (let k = 0; k < len; k += 8) {
+          const w0 = ov.getUint32(from + k, true);
+          const w1 = ov.getUint32(from + k + 4, true);
+          ov.setUint32(op + k, w0, true);
+          ov.setUint32(op + k + 4, w1, true);
+        }
+      } else if (dist >= 4 && len + 4 <= outEnd - op) {
+        for (let k = 0; k < len; k += 4) ov.setUint32(op + k, ov.getUint32(from + k, true), true);
+      } else if (dist === 1) out.fill(out[from]!, op, op + len);
+      else {
         // byte by byte: overlapping matches repeat the last `dist` bytes
-        for (const stop = op + len; op < stop; op++) out[op] = out[op - dist]!;
+        for (let k = 0; k < len; k++) out[op + k] = out[from + k]!;
       }
+      op += len;
     }
     if (pos !== qEnd) throw failAt(format, base + pos, 'quantum', `${qEnd - pos} byte(s) of quantum input left after its ${outEnd - start} raw bytes`);
   }
