@@ -3,7 +3,8 @@
  * source that has a path serves it, whole (a directory hit stops the archive search; copies in later sources are
  * shadowed, never merged). `mount(source, index)` inserts at a position; the engine has no unmount (scry's
  * `unmount` is marked as a non-engine convenience). Mounting an archive merges its path index into the global
- * hash → path table, kept sorted by hash, as the engine's Mount does.
+ * hash → path table, kept sorted by hash, as the engine's Mount does (scry merges the indexes mounted since the
+ * table was last read in one pass when it is next read: the table seen is the same).
  *
  * Runs in the browser: sources are injected (archive trees over any byte source, in-memory sources); the Node
  * directory source lives in `src/node/dir-source.ts`.
