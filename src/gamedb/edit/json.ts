@@ -15,6 +15,7 @@
  */
 import { FormatError } from '../../binary/errors.ts';
 import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
+import { newGadbDescriptors } from '../../formats/gadb/parse.ts';
 import { gadbTypeInfo, type GadbDecoding, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind } from '../../formats/gadb/types.ts';
 import { BlockItems, LabelTable, fnv, fnvPrimary, FNV_SEED } from './json-tables.ts';
@@ -700,7 +701,7 @@ class GadbJsonBuilder {
       headerExtra: hexOf('headerExtra'),
       headerString: hexOf('headerString'),
       strings: { data: root.slice(), itemKeys: Uint32Array.of(0), itemSizes: Uint32Array.of(root.length) },
-      descriptors: { count: 0, declaredHash: new Uint32Array(1024), sortedHash: new Uint32Array(1024), schemaOrdinal: new Uint8Array(1024), sortedToDeclared: new Uint8Array(1024), typeCode: new Uint8Array(1024), elementCount: new Uint16Array(1024), link: new Uint16Array(1024) },
+      descriptors: { ...newGadbDescriptors(1024), count: 0 }, // 1024 rows of capacity, none used yet
       valueSectionUnk00: j.valueSectionUnk00,
       categories: [],
       records: { count: 0, nameKey: new Uint32Array(hint), cellCount: new Uint16Array(hint), descriptorCount: new Uint8Array(hint), firstDescriptor: new Uint32Array(hint), unk0A: new Uint8Array(hint), flags: new Uint8Array(hint) },

@@ -18,6 +18,7 @@
  */
 import { ToolkitError, UsageError } from '../../binary/errors.ts';
 import type { Gadb } from '../../formats/gadb/types.ts';
+import { newGadbDescriptors } from '../../formats/gadb/parse.ts';
 import { diffGadb } from './diff.ts';
 import { GadbEditor, type RecordContent } from './editor.ts';
 import { blockText, blockTextBytes, categoryName, findCategoryByName, findRecordByName, indexModel, recordName, type NameHasher } from './model.ts';
@@ -51,16 +52,7 @@ function emptyLike(base: Gadb, edited: Gadb): Gadb {
     headerExtra: edited.headerExtra.slice(),
     headerString: edited.headerString.slice(),
     strings: { data: edited.strings.data.slice(0, rootSize), itemKeys: Uint32Array.of(0), itemSizes: Uint32Array.of(rootSize) },
-    descriptors: {
-      count: 0,
-      declaredHash: new Uint32Array(0),
-      sortedHash: new Uint32Array(0),
-      schemaOrdinal: new Uint8Array(0),
-      sortedToDeclared: new Uint8Array(0),
-      typeCode: new Uint8Array(0),
-      elementCount: new Uint16Array(0),
-      link: new Uint16Array(0),
-    },
+    descriptors: newGadbDescriptors(0),
     valueSectionUnk00: edited.valueSectionUnk00,
     categories: [],
     records: { count: 0, nameKey: new Uint32Array(0), cellCount: new Uint16Array(0), descriptorCount: new Uint8Array(0), firstDescriptor: new Uint32Array(0), unk0A: new Uint8Array(0), flags: new Uint8Array(0) },

@@ -17,6 +17,7 @@ import { DEFAULT_P919_TABLE, canHashP919, type P919Table } from '../../hash/p919
 import { assignGadbSlots, type GadbSlotField } from '../../formats/gadb/slots.ts';
 import { encodeGadbLink, gadbFloatToCell, GADB_NULL_LINK } from '../../formats/gadb/decode.ts';
 import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
+import { newGadbDescriptors } from '../../formats/gadb/parse.ts';
 import { Prng, apportion } from './prng.ts';
 import {
   MOST_SHARED_RECORD_NAMES,
@@ -836,16 +837,7 @@ export function generateGadb(options: GenerateGadbOptions): GeneratedGadb {
   let descriptorTotal = 0;
   let runTotal = 0;
   for (const c of fileOrder) if (c.fields.length > 0) descriptorTotal += c.fields.length * c.layouts;
-  const desc = {
-    count: descriptorTotal,
-    declaredHash: new Uint32Array(descriptorTotal),
-    sortedHash: new Uint32Array(descriptorTotal),
-    schemaOrdinal: new Uint8Array(descriptorTotal),
-    sortedToDeclared: new Uint8Array(descriptorTotal),
-    typeCode: new Uint8Array(descriptorTotal),
-    elementCount: new Uint16Array(descriptorTotal),
-    link: new Uint16Array(descriptorTotal),
-  };
+  const desc = newGadbDescriptors(descriptorTotal);
   {
     let row = 0;
     for (const c of fileOrder) {
