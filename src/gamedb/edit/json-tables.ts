@@ -352,17 +352,24 @@ export class LabelTable {
     const a = this.arenas[this.entries[4 * e + E_KEY]! >>> 20]!;
     const at = this.entries[4 * e + E_KEY]! & (ARENA_CHUNK - 1);
     const end = at + this.entries[4 * e + E_LEN]!;
+    return lossy
+      ? this.labelIs(a, at, end, c, index, lossy, 0, lossy.length)
+      : this.labelIs(a, at, end, c, index, this.items.data, nameKey, nameLen);
+  }
+
+  /**
+   * Whether `src[start..end)` is the label of record `index` of category `c` — the category's label, `/`, then the
+   * primary's index digits or the record's name `name[nameAt..nameAt + nameLen)`.
+   */
+  private labelIs(src: Uint8Array, start: number, end: number, c: number, index: number, name: Uint8Array, nameAt: number, nameLen: number): boolean {
     const cl = this.catLabel[c]!;
-    if (end - at < cl.length + 1) return false;
-    for (let i = 0; i < cl.length; i++) if (cl[i] !== a[at + i]) return false;
-    let p = at + cl.length;
-    if (a[p++] !== 0x2f) return false;
-    if (index < this.primaryCount[c]!) return primaryIs(a, p, end, index);
-    const src = lossy ?? this.items.data;
-    const s = lossy ? 0 : nameKey;
-    const n = lossy ? lossy.length : nameLen;
-    if (end - p !== n) return false;
-    for (let i = 0; i < n; i++) if (src[s + i] !== a[p + i]) return false;
+    if (end - start < cl.length + 1) return false;
+    for (let i = 0; i < cl.length; i++) if (cl[i] !== src[start + i]) return false;
+    let p = start + cl.length;
+    if (src[p++] !== 0x2f) return false;
+    if (index < this.primaryCount[c]!) return primaryIs(src, p, end, index);
+    if (end - p !== nameLen) return false;
+    for (let i = 0; i < nameLen; i++) if (name[nameAt + i] !== src[p + i]) return false;
     return true;
   }
 
@@ -381,19 +388,10 @@ export class LabelTable {
     const link = en[4 * e + E_LINK]!;
     const c = link >>> 20;
     const index = link & 0xfffff;
-    const cl = this.catLabel[c]!;
-    if (end - start < cl.length + 1) return false;
-    for (let i = 0; i < cl.length; i++) if (cl[i] !== src[start + i]) return false;
-    let p = start + cl.length;
-    if (src[p++] !== 0x2f) return false;
-    if (index < this.primaryCount[c]!) return primaryIs(src, p, end, index);
     const lossy = this.lossy.size > 0 ? this.lossy.get(e) : undefined;
-    const a = lossy ?? this.items.data;
-    const at = lossy ? 0 : en[4 * e + E_KEY]!;
-    const n = lossy ? lossy.length : en[4 * e + E_LEN]!;
-    if (end - p !== n) return false;
-    for (let i = 0; i < n; i++) if (a[at + i] !== src[p + i]) return false;
-    return true;
+    return lossy
+      ? this.labelIs(src, start, end, c, index, lossy, 0, lossy.length)
+      : this.labelIs(src, start, end, c, index, this.items.data, en[4 * e + E_KEY]!, en[4 * e + E_LEN]!);
   }
 }
 

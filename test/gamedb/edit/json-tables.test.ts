@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BlockItems, LabelTable } from '../../../src/gamedb/edit/json-tables.ts';
+import { BlockItems, FNV_SEED, LabelTable, fnv } from '../../../src/gamedb/edit/json-tables.ts';
 
 const enc = new TextEncoder();
 
@@ -65,5 +65,35 @@ describe('lossless JSON import tables', () => {
     expect(labels.define(1, 0, ...name('x'))).toBe(true);
     expect(labels.define(1, 1, ...name('x'))).toBe(true);
     expect(labels.target(ref('Other/x'))).toBe(-2);
+  });
+
+  it('LabelTable tells apart two labels of the same length whose 32-bit hashes collide', () => {
+    // Two record names of one length whose full labels share an FNV-1a hash (found by a birthday search over
+    // "Cat/rec0000000"…; the first assertion holds the pair to it): only the byte comparison behind the hash keeps
+    // their links apart.
+    const label = (i: number): string => `Cat/rec${String(i).padStart(7, '0')}`;
+    const [x, y] = [539_599, 722_382];
+    const ex = enc.encode(label(x));
+    const ey = enc.encode(label(y));
+    expect(fnv(FNV_SEED, ex, 0, ex.length)).toBe(fnv(FNV_SEED, ey, 0, ey.length));
+    for (const forwardFirst of [true, false]) {
+      const items = new BlockItems(new Uint8Array(0));
+      const labels = new LabelTable(items, 16);
+      const ref = (b: Uint8Array): number => labels.ref(b, 0, b.length);
+      const define = (index: number, i: number): boolean => {
+        const b = enc.encode(label(i).slice('Cat/'.length));
+        return labels.define(0, index, items.text(1, b, 0, b.length), b.length);
+      };
+      // forward references (compared against definitions as they arrive) or links after their records
+      const early = forwardFirst ? [ref(ex), ref(ey)] : [];
+      labels.addCategory(enc.encode('Cat'), 0);
+      expect(define(0, x)).toBe(true);
+      expect(define(1, y)).toBe(true);
+      const [rx, ry] = forwardFirst ? early : [ref(ex), ref(ey)];
+      expect(rx).not.toBe(ry);
+      expect(labels.target(rx!)).toBe(0);
+      expect(labels.target(ry!)).toBe(1);
+      expect(labels.text(ry!)).toBe(label(y));
+    }
   });
 });
