@@ -4,15 +4,23 @@
  * array size more than half full), so `#` (the border search of `luaH_getn`) gives the same answer as Lua 5.1 for
  * every table, holes included.
  *
- * The hash part keeps keys in insertion order (a Map from key to entry index plus key / value arrays). A key
- * assigned nil stays as a dead entry until the next rehash, as Lua's dead nodes do, so `next` accepts it while a
- * traversal clears fields. Traversal order is array part, then hash part in insertion order (hksc's FromSoftware
+ * The hash part keeps keys in insertion order: key / value arrays sized to the Lua node count, searched linearly
+ * while the part is small (up to {@link SMALL_HASH} entries, the common object-like table: no Map allocated) and
+ * through a Map from key to entry index beyond that. Key equality is `===` in both forms (the Map's SameValueZero
+ * differs from it only on NaN, never a key). A key assigned nil stays as a dead entry until the next rehash, as
+ * Lua's dead nodes do, so `next` accepts it while a traversal clears fields. Traversal order is array part, then hash part in insertion order (hksc's FromSoftware
  * builds also order hash tables by insertion; Lua 5.1's order depends on hashing and is unspecified).
  *
  * Values are kept in native form (see `value.ts`). A table never reaches `maxEntries` slots: the VM's table size
  * budget is enforced where the parts grow.
  */
 import { instanceTest, type LuaValue } from './value.ts';
+
+/**
+ * Hash parts with at most this many entries are searched linearly (no Map): a 3-field table built by a
+ * constructor costs its object and two 4-slot arrays instead of a Map's hash table besides.
+ */
+export const SMALL_HASH = 8;
 
 /** Lua 5.1 `MAXBITS` (26 on 32-bit ints): array parts never exceed 2^26 slots. */
 const MAXBITS = 26;
@@ -66,7 +74,7 @@ function arrayIndexOf(k: LuaValue): number {
 export class LuaTable {
   /** Array part: `arr[i - 1]` holds key i; its length is the Lua array size. */
   arr: LuaValue[];
-  /** Hash part: key -> entry index, created on first use. */
+  /** Hash part: key -> entry index, created once the part holds more than {@link SMALL_HASH} entries. */
   hmap: Map<LuaValue, number> | null = null;
   hk: LuaValue[] = EMPTY;
   hv: LuaValue[] = EMPTY;
@@ -91,23 +99,25 @@ export class LuaTable {
   get(key: LuaValue): LuaValue {
     if (typeof key === 'string') return this.getStr(key);
     if (typeof key === 'number') return this.getNum(key);
-    const m = this.hmap;
-    if (m === null || key === undefined) return undefined;
-    const i = m.get(key);
-    return i === undefined ? undefined : this.hv[i];
+    if (key === undefined) return undefined;
+    const i = this.entryOf(key);
+    return i < 0 ? undefined : this.hv[i];
   }
 
   getStr(key: string): LuaValue {
-    const m = this.hmap;
-    if (m === null) return undefined;
-    const i = m.get(key);
-    return i === undefined ? undefined : this.hv[i];
+    const i = this.entryOf(key);
+    return i < 0 ? undefined : this.hv[i];
   }
 
   /** The hash-part entry of key `key` (dead entries included), or -1: the interpreter's inline caches. */
   entryOf(key: LuaValue): number {
     const m = this.hmap;
-    if (m === null) return -1;
+    if (m === null) {
+      const hk = this.hk;
+      const n = this.hused;
+      for (let i = 0; i < n; i++) if (hk[i] === key) return i;
+      return -1;
+    }
     const i = m.get(key);
     return i === undefined ? -1 : i;
   }
@@ -116,20 +126,18 @@ export class LuaTable {
     const a = this.arr;
     const i = key - 1;
     if (i >= 0 && i < a.length && (i | 0) === i) return a[i];
-    const m = this.hmap;
-    if (m === null) return undefined;
-    const e = m.get(key);
-    return e === undefined ? undefined : this.hv[e];
+    if (this.hused === 0) return undefined;
+    const e = this.entryOf(key);
+    return e < 0 ? undefined : this.hv[e];
   }
 
   /** Integer key fast path (the caller knows `key` is an integer). */
   getInt(key: number): LuaValue {
     const a = this.arr;
     if (key >= 1 && key <= a.length) return a[key - 1];
-    const m = this.hmap;
-    if (m === null) return undefined;
-    const e = m.get(key);
-    return e === undefined ? undefined : this.hv[e];
+    if (this.hused === 0) return undefined;
+    const e = this.entryOf(key);
+    return e < 0 ? undefined : this.hv[e];
   }
 
   // ---------------------------------------------------------------- writes
@@ -151,15 +159,9 @@ export class LuaTable {
   }
 
   setStr(key: string, v: LuaValue): void {
-    const m = this.hmap;
-    if (m !== null) {
-      const i = m.get(key);
-      if (i !== undefined) {
-        this.hv[i] = v;
-        return;
-      }
-    }
-    this.insertNew(key, v);
+    const i = this.entryOf(key);
+    if (i >= 0) this.hv[i] = v;
+    else this.insertNew(key, v);
   }
 
   setInt(key: number, v: LuaValue): void {
@@ -172,15 +174,9 @@ export class LuaTable {
   }
 
   private setHash(key: LuaValue, v: LuaValue): void {
-    const m = this.hmap;
-    if (m !== null) {
-      const i = m.get(key);
-      if (i !== undefined) {
-        this.hv[i] = v;
-        return;
-      }
-    }
-    this.insertNew(key, v);
+    const i = this.entryOf(key);
+    if (i >= 0) this.hv[i] = v;
+    else this.insertNew(key, v);
   }
 
   private insertNew(key: LuaValue, v: LuaValue): void {
@@ -198,16 +194,23 @@ export class LuaTable {
 
   /** Appends a new entry to the hash part (the caller knows there is room). */
   private appendHash(key: LuaValue, v: LuaValue): void {
-    let m = this.hmap;
-    if (m === null) {
-      m = this.hmap = new Map();
-      this.hk = [];
-      this.hv = [];
+    if (this.hk === EMPTY) {
+      // arrays of the node count (filled: packed arrays, as every table's are)
+      this.hk = new Array<LuaValue>(this.hcap).fill(undefined);
+      this.hv = new Array<LuaValue>(this.hcap).fill(undefined);
     }
     const i = this.hused++;
-    m.set(key, i);
     this.hk[i] = key;
     this.hv[i] = v;
+    const m = this.hmap;
+    if (m !== null) m.set(key, i);
+    else if (i === SMALL_HASH) {
+      // past the linear-search size: index every entry
+      const map = new Map<LuaValue, number>();
+      const hk = this.hk;
+      for (let e = 0; e <= i; e++) map.set(hk[e], e);
+      this.hmap = map;
+    }
   }
 
   // ---------------------------------------------------------------- Lua 5.1 sizing
@@ -358,8 +361,8 @@ export class LuaTable {
       const ai = arrayIndexOf(key);
       if (ai > 0 && ai <= a.length) i = ai;
       else {
-        const e = this.hmap?.get(key);
-        if (e === undefined) return undefined;
+        const e = this.entryOf(key);
+        if (e < 0) return undefined;
         return this.nextInHash(e + 1, out);
       }
     }

@@ -5,7 +5,8 @@
  * (missing arguments, extra ones, locals that must start nil), and string.format's integer conversions without
  * flags (JavaScript digits) beside the ones formatInteger keeps (negatives under %x/%o/%u, huge values, flags),
  * the C casts of out-of-range numbers (inf, NaN, 1e300, 2^64 under %d and the unsigned %x/%X/%o/%u, (int) for %c)
- * and the C-string cut of each sprintf piece at its first NUL; number values of the hash part (constant-key fields
+ * and the C-string cut of each sprintf piece at its first NUL; small hash parts searched without a Map and the step to an
+ * indexed one (keys of every type, dead entries, clearing during traversal); number values of the hash part (constant-key fields
  * and globals in loops, a field changing type, -0 and NaN, a rehash, pairs, a weak table); resume and yield handing values from stack to stack
  * (past the free slots, -0 and NaN kept) and host calls nested past the pooled frames.
  */
@@ -102,6 +103,29 @@ put('dead', coroutine.resume(co, 1))
 local function nest(n) if n == 0 then return coroutine.resume(coroutine.create(function(x) return x * 2 end), 21) end return select(2, pcall(nest, n - 1)) end
 put('nested', nest(30))
 
+-- small hash parts (searched without a Map up to 8 entries, indexed past that): tables growing one key at a time
+-- across the boundary, keys of every type (0 and -0 one key, floats, booleans, tables, functions), keys set to nil
+-- and set again (dead entries), next over a table while its fields are cleared, a constructor's preallocated part
+local function sorted(t) local ks = {} for k, v in pairs(t) do local o = type(k) == 'table' or type(k) == 'function' ks[#ks + 1] = (o and type(k) or tostring(k)) .. '=' .. tostring(v) end table.sort(ks) return table.concat(ks, ',') end
+local tk, fk = {}, function() end
+for n = 1, 12 do
+  local t = {}
+  for i = 1, n do t['k' .. i] = i end
+  t[0] = 'zero'; t[-0] = 'negzero'; t[2.5] = 'f'; t[true] = 'yes'; t[false] = 'no'; t[tk] = 'tab'; t[fk] = 'fn'
+  put('small', n, t[0], t[2.5], t[true], t[false], t[tk], t[fk], t.k1, t['k' .. n], t.missing, sorted(t))
+  t.k1 = nil; t['k' .. n] = nil
+  put('dead', n, t.k1, t['k' .. n], next(t) ~= nil)
+  t.k1 = 'again'; t.new = 'new'
+  local c = 0
+  for k in pairs(t) do t[k] = nil; c = c + 1 end
+  put('cleared', n, c, next(t))
+end
+local obj = { x = 1, y = 2, z = 3 }
+obj.w = 4; obj.x = nil; obj.v = 5; obj.x = 6
+put('ctor', sorted(obj))
+local many = {}
+for i = 1, 40 do many['m' .. i] = i; if i % 3 == 0 then many['m' .. (i - 1)] = nil end end
+put('many', sorted(many))
 -- string.format's integer conversions
 local nums = { 0, -0, 1, -1, 255, -255, 3.7, -3.7, 2^31, -2^31, 2^53, 2^53 + 2, -2^53, 2^63, -2^63 }
 for _, n in ipairs(nums) do
