@@ -113,11 +113,11 @@ function writeAllSync(fd: number, bytes: Uint8Array): void {
   while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written);
 }
 
-/** Writes `bytes` to a new file (never through a symlink), fsynced. */
-function writeNewFile(path: string, bytes: Uint8Array): void {
+/** Writes what `produce` gives to a new file (never through a symlink), fsynced. */
+function writeNewFile(path: string, produce: (write: (chunk: Uint8Array) => void) => void): void {
   const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o666);
   try {
-    writeAllSync(fd, bytes);
+    produce((chunk) => writeAllSync(fd, chunk));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -189,7 +189,7 @@ export function lockFile(target: string, options: LockOptions = {}): FileLock {
   const start = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      writeNewFile(path, body);
+      writeNewFile(path, (write) => write(body));
       held.set(path, { count: 1 });
       return releaser(path);
     } catch (e) {
@@ -288,6 +288,17 @@ function backUp(target: string, dir: string): void {
  * killed scry processes left in the folder.
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  writeFileAtomicStream(path, (write) => write(bytes), options);
+}
+
+/**
+ * `writeFileAtomic` for a file produced in pieces, so that it never exists whole in memory: `produce` calls
+ * `write(chunk)` with the file's bytes in order (each chunk is written before `write` returns, so its buffer may
+ * be reused). Everything else is as `writeFileAtomic`: the lock is held while `produce` runs, and when it throws
+ * the temporary file is removed and the target is left as it was.
+ */
+export function writeFileAtomicStream(path: string, produce: (write: (chunk: Uint8Array) => void) => void, options: AtomicWriteOptions = {}): void {
   const target = resolve(path);
   const dir = dirname(target);
   mkdirSync(dir, { recursive: true });
@@ -297,7 +308,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     const temp = tempPath(dir);
     try {
       checkReplaceable(target, options);
-      writeNewFile(temp, typeof data === 'string' ? new TextEncoder().encode(data) : data);
+      writeNewFile(temp, produce);
       failpoint('temp-written');
       publish(temp, target, options);
     } catch (e) {

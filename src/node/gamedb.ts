@@ -1,13 +1,17 @@
 /**
- * Node helpers for the gamedb layer: open a database from a path, and load the shipped names dictionary
+ * Node helpers for the gamedb layer: open a database from a path, write a model to a file without holding the
+ * file in memory, and load the shipped names dictionary
  * (`src/gamedb/names/fields.txt`) or a user's plain-text list. The library itself never touches the file system:
  * a `.gamedb` normally lives inside an archive, so `Database.open(bytes)` is the general entry.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { gadbValueSectionOffset } from '../formats/gadb/parse.ts';
+import { writeGadbTo, type WriteGadbToOptions } from '../formats/gadb/write.ts';
+import type { Gadb } from '../formats/gadb/types.ts';
 import { Database, type DatabaseOptions } from '../gamedb/database.ts';
 import { NameDictionary, type NamesLoadReport } from '../gamedb/names.ts';
 import type { P919Table } from '../hash/p919.ts';
+import { writeFileAtomicStream, type AtomicWriteOptions } from './fs.ts';
 
 /** Where the shipped field-name list lives. */
 export const BUILTIN_NAMES_URL = new URL('../gamedb/names/fields.txt', import.meta.url);
@@ -54,4 +58,19 @@ export function readGadbFile(path: string): Uint8Array {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Writes `g` to the file at `path` as `writeGadb` would, byte for byte, streamed through `writeGadbTo` (the file
+ * never exists whole in memory: at most the writer's chunk buffer beside the model) and atomically as every scry
+ * write (`writeFileAtomicStream`: a locked temporary file, fsynced, renamed; an existing file is replaced only with
+ * `overwrite`, keeping a `.bak`). A model `validateGadb` refuses throws its `ConsistencyError` and leaves the
+ * target as it was. Returns the number of bytes written.
+ */
+export function writeGadbFile(path: string, g: Gadb, options: WriteGadbToOptions & AtomicWriteOptions = {}): number {
+  let size = 0;
+  writeFileAtomicStream(path, (write) => {
+    size = writeGadbTo(g, { write }, options);
+  }, options);
+  return size;
 }

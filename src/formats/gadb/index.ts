@@ -6,7 +6,7 @@ export * from './types.ts';
 export * from './type-codes.ts';
 export * from './hypotheses.ts';
 export { isGadb, parseGadb, parseGadbWithLayout, GADB_FORMAT, GADB_VERSION, type ParseGadbOptions } from './parse.ts';
-export { writeGadb, type WriteGadbOptions } from './write.ts';
+export { writeGadb, writeGadbTo, type WriteGadbOptions, type WriteGadbToOptions, type GadbSink } from './write.ts';
 export { validateGadb } from './validate.ts';
 export { planGadbStringBlock, gadbSpanWalk, GadbSpanWalk, gadbRecordCellStarts, gadbCellTotal, gadbCompactCells, gadbItemIndex, GadbItemIndex, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 export { gadbValueSectionOffset } from './parse.ts';

@@ -5,10 +5,10 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { GadbFirstUseCheck, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GadbFirstUseCheck, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
 import { validateGadbWithItems } from './validate.ts';
-import type { Gadb } from './types.ts';
+import type { Gadb, GadbCategory } from './types.ts';
 
 
 /** Options of `writeGadb`. */
@@ -28,9 +28,7 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array<A
 
 /** `writeGadb` with the host's byte order given (internal: tests run the big-endian host's path on any machine). */
 export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndianHost: boolean): Uint8Array<ArrayBuffer> {
-  const items = gadbItemIndex(g);
-  const errors = validateGadbWithItems(g, items).filter((i) => i.severity === 'error');
-  if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
+  const items = validatedItems(g);
   const order = options.stringOrder ?? 'first-use';
   // The common case (a file written by the first-use rule, or by scry, unchanged): when the items tile the block
   // in key order, the file is laid out as if the first-use rule kept every item at its key, and the rule is
@@ -48,47 +46,196 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
 }
 
 /**
- * The file of `g` with its string block planned by `plan`, or, without a plan, with every item at its key (`size`:
- * the block's size) provided the first-use rule agrees, else undefined.
+ * Where `writeGadbTo` sends a file: its bytes in order, one chunk per call. A chunk is valid only during the call
+ * (the writer reuses its buffers, and some chunks are views of the model's own arrays): a sink copies what it keeps
+ * and never writes into a chunk.
  */
-function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined, blockSize: number, littleEndianHost: boolean): Uint8Array<ArrayBuffer> | undefined {
-  const remap = (key: number): number => {
-    if (!plan) return key;
-    const i = items.of(key);
-    return i >= 0 ? plan.newOffset[i]! : key;
+export interface GadbSink {
+  write(chunk: Uint8Array): void;
+}
+
+/** Options of `writeGadbTo`. */
+export interface WriteGadbToOptions extends WriteGadbOptions {
+  /** Size of the writer's chunk buffer in bytes (default 1 MiB, at least 4 KiB; the largest record is buffered whole). */
+  chunkSize?: number;
+}
+
+/**
+ * Writes `g` to `sink` as `writeGadb` would, byte for byte, without holding the file: the string block goes out as
+ * the model's own bytes (when its items keep their keys), the descriptors and the value section through one
+ * reusable chunk buffer (`chunkSize`), so the memory beside the model is the string plan and that buffer. Returns
+ * the number of bytes written. Throws a `ConsistencyError` when `validateGadb` finds errors, before anything is
+ * written. (`writeGadbFile` in `src/node` is the file sink: a temporary file, locked, fsynced, renamed.)
+ */
+export function writeGadbTo(g: Gadb, sink: GadbSink, options: WriteGadbToOptions = {}): number {
+  return writeGadbToOnHost(g, sink, options, HOST_LITTLE_ENDIAN);
+}
+
+/** `writeGadbTo` with the host's byte order given (internal, as `writeGadbOnHost`). */
+export function writeGadbToOnHost(g: Gadb, sink: GadbSink, options: WriteGadbToOptions, littleEndianHost: boolean): number {
+  const items = validatedItems(g);
+  // The plan is made before the first byte goes out (its key-order walk confirms the common case without moving
+  // anything), so the stream never has to start again; the in-memory writer checks during the fill instead.
+  const plan = planGadbStringBlockWithItems(g, options.stringOrder ?? 'first-use', items);
+  const geometry = fileGeometry(g, plan.size);
+  const chunkBytes = Math.max(4096, Math.floor(options.chunkSize ?? 1 << 20)) & ~3;
+  let written = 0;
+  const emit = (chunk: Uint8Array): void => {
+    if (chunk.byteLength === 0) return;
+    sink.write(chunk);
+    written += chunk.byteLength;
   };
 
-  const { header, descriptors: d, categories } = g;
+  // Header, then the string block: the model's bytes as they are when every item keeps its key, else item by
+  // item through the chunk buffer.
+  const head = new FileCursor(geometry.valueSectionAt - plan.size - g.descriptors.count * GADB_DESCRIPTOR_SIZE, 0);
+  writeHeader(head, g, plan.size, geometry.cellTotal);
+  emit(head.finish());
+  const { data, itemKeys, itemSizes } = g.strings;
+  const chunk = new FileCursor(chunkBytes, 0);
+  const flush = (): void => {
+    emit(chunk.out.subarray(0, chunk.pos));
+    chunk.pos = 0;
+  };
+  if (plan.identity) {
+    emit(data.subarray(0, plan.size));
+  } else {
+    for (let j = 0; j < plan.order.length; j++) {
+      const i = plan.order[j]!;
+      const n = itemSizes[i]!;
+      if (chunk.pos + n > chunkBytes) flush();
+      if (n > chunkBytes) emit(data.subarray(itemKeys[i]!, itemKeys[i]! + n));
+      else chunk.copy(data, itemKeys[i]!, n);
+    }
+    flush();
+  }
+
+  // Descriptors, as many rows a chunk as fit.
+  const d = g.descriptors;
+  const rowsPerChunk = Math.floor(chunkBytes / GADB_DESCRIPTOR_SIZE);
+  for (let row = 0; row < d.count; row += rowsPerChunk) {
+    writeDescriptors(chunk, d, row, Math.min(d.count, row + rowsPerChunk));
+    flush();
+  }
+
+  // Value section, as u32 words in a scratch buffer that holds at least the largest record (header and cells),
+  // flushed before the next piece would not fit; on a big-endian host each flush is stored little-endian first.
+  let largest = 0;
+  for (let r = 0, counts = g.records.cellCount; r < g.records.count; r++) if (counts[r]! > largest) largest = counts[r]!;
+  const capacity = Math.max(chunkBytes >>> 2, (GADB_SECONDARY_HEADER_SIZE >> 2) + largest);
+  const scratch = new Uint32Array(capacity);
+  const scratchBytes = littleEndianHost ? new Uint8Array(scratch.buffer) : new Uint8Array(capacity * 4);
+  const scratchView = new DataView(scratchBytes.buffer);
+  let fill = 0; // words in the scratch buffer
+  let o = 0; // value-section word of scratch[fill]
+  const flushWords = (): void => {
+    if (!littleEndianHost) for (let i = 0; i < fill; i++) scratchView.setUint32(i * 4, scratch[i]!, true);
+    emit(scratchBytes.subarray(0, fill * 4));
+    fill = 0;
+  };
+  const fillState = new ValueSectionFill(g, plan, items, undefined);
+  scratch[fill++] = g.valueSectionUnk00;
+  scratch[fill++] = g.categories.length;
+  o = 2;
+  const { cellCount } = g.records;
+  const PH = GADB_RECORD_HEADER.primary.size >> 2;
+  const SH = GADB_RECORD_HEADER.secondary.size >> 2;
+  let rec = 0;
+  for (let c = 0; c < g.categories.length; c++) {
+    const cat = g.categories[c]!;
+    if (fill + (GADB_CATEGORY_SIZE >> 2) > capacity) flushWords();
+    fillState.category(cat, scratch, fill);
+    fill += GADB_CATEGORY_SIZE >> 2;
+    o += GADB_CATEGORY_SIZE >> 2;
+    const primaryEnd = rec + cat.primaryCount;
+    const end = primaryEnd + cat.secondaryCount;
+    while (rec < end) {
+      // As many of the category's next records as fit in the room left (at least one after a flush).
+      let stop = rec;
+      let need = 0;
+      for (; stop < end; stop++) {
+        const size = (stop < primaryEnd ? PH : SH) + cellCount[stop]!;
+        if (fill + need + size > capacity) break;
+        need += size;
+      }
+      if (stop === rec) {
+        flushWords();
+        continue;
+      }
+      const after = fillState.records(scratch, o - fill, o, rec, stop, primaryEnd);
+      fill += after - o;
+      o = after;
+      rec = stop;
+    }
+  }
+  // Trailer: the pair count, then the pairs.
+  if (fill + 1 > capacity) flushWords();
+  scratch[fill++] = g.pairs.length >>> 1;
+  for (let i = 0; i < g.pairs.length; ) {
+    if (fill === capacity) flushWords();
+    const n = Math.min(capacity - fill, g.pairs.length - i);
+    scratch.set(g.pairs.subarray(i, i + n), fill);
+    fill += n;
+    i += n;
+  }
+  flushWords();
+  if (written !== geometry.total) throw new Error(`gadb writer: wrote ${written} bytes, planned ${geometry.total}`);
+  return written;
+}
+
+/** The model's item index, after `validateGadb` found no error (else a `ConsistencyError`). */
+function validatedItems(g: Gadb): GadbItemIndex {
+  const items = gadbItemIndex(g);
+  const errors = validateGadbWithItems(g, items).filter((i) => i.severity === 'error');
+  if (errors.length > 0) throw new ConsistencyError(GADB_FORMAT, errors);
+  return items;
+}
+
+/** Where the value section starts, its size in words, the file's size and the cell total, for a block of `blockSize` bytes. */
+function fileGeometry(g: Gadb, blockSize: number): { cellTotal: number; valueSectionAt: number; valueWords: number; total: number } {
+  const { descriptors: d, categories } = g;
   const cellTotal = gadbCellTotal(g);
   const wrapper = g.container.kind === 'wrapped' ? GADB_WRAPPER_SIZE : 0;
   let recordBytes = 0;
   for (const c of categories) recordBytes += c.primaryCount * GADB_PRIMARY_HEADER_SIZE + c.secondaryCount * GADB_SECONDARY_HEADER_SIZE;
   const valueSectionAt = wrapper + GADB_HEADER_SIZE + g.headerExtra.byteLength + 2 + g.headerString.byteLength + blockSize + d.count * GADB_DESCRIPTOR_SIZE;
   const valueWords = 2 + (categories.length * GADB_CATEGORY_SIZE + recordBytes) / 4 + cellTotal + 1 + g.pairs.length;
-  const total = valueSectionAt + valueWords * 4;
-  // The size is known exactly, so the file is filled in place (no growth, no final copy); it is placed in its
-  // buffer so that the value section is 4-aligned and can be filled as u32 words.
-  const w = new FileCursor(total, (4 - (valueSectionAt & 3)) & 3);
+  return { cellTotal, valueSectionAt, valueWords, total: valueSectionAt + valueWords * 4 };
+}
 
+/** The wrapper (if any), the 11-word header, the header's extra bytes and the inline string with its u16 length. */
+function writeHeader(w: FileCursor, g: Gadb, blockSize: number, cellTotal: number): void {
+  const { header } = g;
   if (g.container.kind === 'wrapped') {
     w.bytes(latin1Encode(g.container.magic.padEnd(4, '\0').slice(0, 4), { format: GADB_FORMAT, path: '/container/magic' }));
     w.u32(g.container.version);
   }
-  // Header (11 x u32).
   w.bytes(latin1Constant('GADB'));
   w.u32(header.version);
   w.u32(blockSize);
-  w.u32(categories.length);
+  w.u32(g.categories.length);
   w.u32(header.recordCount);
   w.u32(header.unk14);
   w.u32(cellTotal);
-  w.u32(d.count);
+  w.u32(g.descriptors.count);
   w.u32(header.unk20);
   w.u32(header.unk24);
   w.u32(GADB_HEADER_SIZE + g.headerExtra.byteLength);
   w.bytes(g.headerExtra);
   w.u16(g.headerString.byteLength);
   w.bytes(g.headerString);
+}
+
+/**
+ * The file of `g` with its string block planned by `plan`, or, without a plan, with every item at its key (`size`:
+ * the block's size) provided the first-use rule agrees, else undefined.
+ */
+function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined, blockSize: number, littleEndianHost: boolean): Uint8Array<ArrayBuffer> | undefined {
+  const { valueSectionAt, valueWords, total, cellTotal } = fileGeometry(g, blockSize);
+  // The size is known exactly, so the file is filled in place (no growth, no final copy); it is placed in its
+  // buffer so that the value section is 4-aligned and can be filled as u32 words.
+  const w = new FileCursor(total, (4 - (valueSectionAt & 3)) & 3);
+  writeHeader(w, g, blockSize, cellTotal);
 
   // String block: the model's bytes as they are when every item keeps its key, else item by item.
   const { data, itemKeys, itemSizes } = g.strings;
@@ -101,27 +248,26 @@ function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined,
     }
   }
 
-  // Descriptors, 15 bytes a row.
-  writeDescriptors(w, d);
+  writeDescriptors(w, g.descriptors, 0, g.descriptors.count);
 
   // Value section, filled as u32 words (in place on a little-endian host, else in a scratch pool then stored
   // little-endian).
   if (w.pos !== valueSectionAt) throw new Error(`gadb writer: value section at ${w.pos}, planned ${valueSectionAt}`);
   const words = littleEndianHost ? new Uint32Array(w.out.buffer, w.out.byteOffset + valueSectionAt, valueWords) : new Uint32Array(valueWords);
-  if (!fillValueSection(g, words, plan, remap)) return undefined;
+  if (!fillValueSection(g, words, plan, items)) return undefined;
   if (!littleEndianHost) for (let i = 0; i < valueWords; i++) w.dv.setUint32(valueSectionAt + i * 4, words[i]!, true);
   w.pos = total;
   return w.finish();
 }
 
-/** The descriptor table: 15 bytes a row (u32 declared hash, u32 sorted hash, u8, u8, u8, u16, u16). */
-function writeDescriptors(w: FileCursor, d: Gadb['descriptors']): void {
+/** Descriptor rows `[from, to)`: 15 bytes a row (u32 declared hash, u32 sorted hash, u8, u8, u8, u16, u16). */
+function writeDescriptors(w: FileCursor, d: Gadb['descriptors'], from: number, to: number): void {
   const dv = w.dv;
   const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
   let p = w.pos;
   // Five little-endian stores a row (unaligned: rows are 15 bytes): hashes, the three u8 and the low byte of the
   // element count, its high byte, the link.
-  for (let i = 0, n = d.count; i < n; i++, p += GADB_DESCRIPTOR_SIZE) {
+  for (let i = from; i < to; i++, p += GADB_DESCRIPTOR_SIZE) {
     const e = elementCount[i]!;
     dv.setUint32(p, declaredHash[i]!, true);
     dv.setUint32(p + 4, sortedHash[i]!, true);
@@ -134,88 +280,130 @@ function writeDescriptors(w: FileCursor, d: Gadb['descriptors']): void {
 
 /**
  * The value section as u32 words: leading word, category count, each category's entry followed by its records
- * (header, then cells), the trailer. Cells are copied from the model's pool in runs: consecutive records whose
- * cells lie in the pool exactly as they will lie in the file (a parsed model, records unchanged) are one bulk
- * copy, words between them included; headers and category entries are then written over those words from the
- * model's columns, and string-block references rewritten where the plan moves items.
+ * (header, then cells), the trailer; false when the first-use check (no plan) finds the rule would move an item.
  */
-function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | undefined, remap: (key: number) => number): boolean {
-  const { records, categories, cells } = g;
-  const starts = gadbRecordCellStarts(g);
-  const { nameKey, cellCount } = records;
-  const PH = GADB_RECORD_HEADER.primary;
-  const SH = GADB_RECORD_HEADER.secondary;
+function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | undefined, items: GadbItemIndex): boolean {
+  const { categories } = g;
   words[0] = g.valueSectionUnk00;
   words[1] = categories.length;
-  // Category by category (its words still in cache for the second step): first the cells, in runs of records that
-  // keep their distance to their place in the pool; then the entry and the record headers over them from the
-  // columns (without a plan, the first-use check beside them).
-  const check = plan ? undefined : new GadbFirstUseCheck(g);
-  const keepNames = !plan || plan.identity;
+  const fill = new ValueSectionFill(g, plan, items, plan ? undefined : new GadbFirstUseCheck(g));
   let o = 2;
   let rec = 0;
   for (const cat of categories) {
-    const n = cat.primaryCount + cat.secondaryCount;
-    let p = o + (GADB_CATEGORY_SIZE >> 2);
-    let runFrom = 0; // output word where the current run starts
-    let runDelta = 0; // pool index - output index within the run
-    let runEnd = 0; // output word just past the run
-    for (let i = 0; i < n; i++) {
-      p += (i < cat.primaryCount ? PH.size : SH.size) >> 2;
-      const delta = starts[rec + i]! - p;
-      if (delta !== runDelta || i === 0) {
-        if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
-        runDelta = delta;
-        runFrom = p;
-      }
-      p += cellCount[rec + i]!;
-      runEnd = p;
-    }
-    if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
-    if (check && !(check.key(cat.nameKey) && check.key(cat.typeNameKey) && check.key(cat.unk08Key))) return false;
-    words[o] = remap(cat.nameKey);
-    words[o + 1] = remap(cat.typeNameKey);
-    words[o + 2] = remap(cat.unk08Key);
-    words[o + 3] = cat.primaryCount;
-    words[o + 4] = cat.secondaryCount;
-    words[o + 5] = cat.sortKey;
+    if (!fill.category(cat, words, o)) return false;
     o += GADB_CATEGORY_SIZE >> 2;
-    for (let i = 0; i < n; i++, rec++) {
-      const h = i < cat.primaryCount ? PH : SH;
-      const count = cellCount[rec]!;
-      if (h.nameAt >= 0) words[o + (h.nameAt >> 2)] = keepNames ? nameKey[rec]! : remap(nameKey[rec]!);
-      encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
-      if (check && !check.record(rec, h.nameAt >= 0, words, o + (h.size >> 2))) return false;
-      o += (h.size >> 2) + count;
-    }
+    const end = rec + cat.primaryCount + cat.secondaryCount;
+    o = fill.records(words, 0, o, rec, end, rec + cat.primaryCount);
+    if (o < 0) return false;
+    rec = end;
   }
-  if (check && !check.done()) return false;
+  if (fill.check && !fill.check.done()) return false;
   // Trailer.
   words[o] = g.pairs.length >>> 1;
   words.set(g.pairs, o + 1);
-  if (!plan || plan.identity) return true;
-  // Pass 3: string-block references in the cells, where the plan moved items.
-  const outStart = new Uint32Array(records.count);
-  o = 2;
-  rec = 0;
-  for (const cat of categories) {
-    o += GADB_CATEGORY_SIZE >> 2;
-    const n = cat.primaryCount + cat.secondaryCount;
-    for (let i = 0; i < n; i++, rec++) {
-      o += (i < cat.primaryCount ? PH.size : SH.size) >> 2;
-      outStart[rec] = o;
-      o += cellCount[rec]!;
-    }
-  }
-  const { items, newOffset } = plan;
-  for (const s = gadbSpanWalk(g); s.next(); ) {
-    const shift = outStart[s.record]! - s.recordCellStart;
-    for (let k = s.begin; k < s.end; k++) {
-      const it = items.of(cells[k]!);
-      if (it >= 0) words[k + shift] = newOffset[it]!;
-    }
-  }
   return true;
+}
+
+/**
+ * Writes category entries and records into value-section words, for the in-memory writer (the whole section, a
+ * category at a time, its words still in cache for the headers) and the stream (a chunk of records at a time).
+ * Cells are copied from the model's pool in runs: consecutive records whose cells lie in the pool exactly as they
+ * will lie in the file (a parsed model, records unchanged) are one bulk copy, words between them included; the
+ * record headers are then written over those words from the model's columns, string-block references rewritten
+ * where the plan moves items and, without a plan, the first-use rule checked beside them.
+ */
+class ValueSectionFill {
+  readonly check: GadbFirstUseCheck | undefined;
+  private readonly g: Gadb;
+  private readonly starts: Uint32Array;
+  private readonly remap: ((key: number) => number) | undefined;
+  private readonly cellWalk: GadbSpanWalk | undefined;
+  private readonly newOffset: Int32Array | undefined;
+  private readonly items: GadbItemIndex;
+
+  constructor(g: Gadb, plan: GadbStringPlan | undefined, items: GadbItemIndex, check: GadbFirstUseCheck | undefined) {
+    this.g = g;
+    this.check = check;
+    this.items = items;
+    this.starts = gadbRecordCellStarts(g);
+    if (plan && !plan.identity) {
+      const newOffset = plan.newOffset;
+      this.newOffset = newOffset;
+      this.remap = (key) => {
+        const i = items.of(key);
+        return i >= 0 ? newOffset[i]! : key;
+      };
+      this.cellWalk = gadbSpanWalk(g);
+    }
+  }
+
+  /** Category `cat`'s entry at `words[at]`; false when the first-use check fails on its keys. */
+  category(cat: GadbCategory, words: Uint32Array, at: number): boolean {
+    const check = this.check;
+    if (check && !(check.key(cat.nameKey) && check.key(cat.typeNameKey) && check.key(cat.unk08Key))) return false;
+    const remap = this.remap;
+    words[at] = remap ? remap(cat.nameKey) : cat.nameKey;
+    words[at + 1] = remap ? remap(cat.typeNameKey) : cat.typeNameKey;
+    words[at + 2] = remap ? remap(cat.unk08Key) : cat.unk08Key;
+    words[at + 3] = cat.primaryCount;
+    words[at + 4] = cat.secondaryCount;
+    words[at + 5] = cat.sortKey;
+    return true;
+  }
+
+  /**
+   * Records `[rec, end)` of one category (its primaries end at `primaryEnd`), the first header at value-section
+   * word `o`, written at `words[o - shift]`; returns the value-section word after them, or -1 when the first-use
+   * check fails.
+   */
+  records(words: Uint32Array, shift: number, o: number, rec: number, end: number, primaryEnd: number): number {
+    const { records, cells } = this.g;
+    const starts = this.starts;
+    const { nameKey, cellCount } = records;
+    const PH = GADB_RECORD_HEADER.primary;
+    const SH = GADB_RECORD_HEADER.secondary;
+    // First the cells, in runs of records that keep their distance to their place in the pool.
+    let p = o;
+    let runFrom = 0; // value-section word where the current run starts
+    let runDelta = 0; // pool index - value-section word within the run
+    let runEnd = 0; // value-section word just past the run
+    for (let r = rec; r < end; r++) {
+      p += (r < primaryEnd ? PH.size : SH.size) >> 2;
+      const delta = starts[r]! - p;
+      if (delta !== runDelta || r === rec) {
+        if (runEnd > runFrom) copyCells(words, cells, runFrom - shift, runEnd - shift, runDelta + shift);
+        runDelta = delta;
+        runFrom = p;
+      }
+      p += cellCount[r]!;
+      runEnd = p;
+    }
+    if (runEnd > runFrom) copyCells(words, cells, runFrom - shift, runEnd - shift, runDelta + shift);
+    // Then the headers over them, and what the plan or the check needs of the cells just copied.
+    const { check, remap, cellWalk, newOffset, items } = this;
+    let at = o - shift;
+    for (let r = rec; r < end; r++) {
+      const h = r < primaryEnd ? PH : SH;
+      if (h.nameAt >= 0) words[at + (h.nameAt >> 2)] = remap ? remap(nameKey[r]!) : nameKey[r]!;
+      encodeGadbRecordTail(records, r, words, at + (h.tailAt >> 2));
+      const cellsAt = at + (h.size >> 2);
+      if (check && !check.record(r, h.nameAt >= 0, words, cellsAt)) return -1;
+      if (cellWalk) {
+        // String-block references in the cells, where the plan moved items (read from the pool: two fields may
+        // share a cell, which is rewritten once).
+        const src = starts[r]! - cellsAt;
+        cellWalk.enter(r, cellsAt);
+        while (cellWalk.nextInRecord()) {
+          for (let k = cellWalk.begin; k < cellWalk.end; k++) {
+            const it = items.of(cells[k + src]!);
+            if (it >= 0) words[k] = newOffset![it]!;
+          }
+        }
+      }
+      at = cellsAt + cellCount[r]!;
+    }
+    return at + shift;
+  }
 }
 
 /** `words[from, to)` = `cells[from + delta, to + delta)` (a loop for short runs: cheaper than a subarray and a set). */
