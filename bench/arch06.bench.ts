@@ -254,6 +254,10 @@ function lzbSection(): string {
   const decodeInto = () => {
     for (let k = 0; k < encoded.length; k++) decodeLzb16Into(encoded[k]!, target, 0, 16384);
   };
+  const JS_ONLY = { engine: 'js' } as const;
+  const decodeAllJs = () => {
+    for (let k = 0; k < encoded.length; k++) decodeLzb16(encoded[k]!, 16384, JS_ONLY);
+  };
   const manifests = Array.from({ length: 2000 }, (_, k) => manifestChunk(k + 7, 16384));
   const manifestsEncoded = manifests.map((c) => encodeLzb16(c)!);
   const manifestRatio = manifestsEncoded.reduce((s, e) => s + e.length, 0) / total;
@@ -263,6 +267,7 @@ function lzbSection(): string {
   const walk = measure('second floor: walk the word salad\'s tokens only (no copy, no output)', walkAll, { bytes: total, runs: 5 });
   const dec = measure(`LZB16 decode 2000 × 16 KiB word salad (ratio ${(inputBytes / total).toFixed(2)}, ${bytesPerToken(encoded, 16384).toFixed(1)} B/token)`, decodeAll, { bytes: total, runs: 5 });
   const decInto = measure('LZB16 decode 2000 × 16 KiB word salad into one preallocated buffer', decodeInto, { bytes: total, runs: 5 });
+  const decJs = measure('(reference) the same, the JavaScript decoder alone (`engine: \'js\'`)', decodeAllJs, { bytes: total, runs: 5 });
   const decManifest = measure(`LZB16 decode 2000 × 16 KiB manifest-shaped (ratio ${manifestRatio.toFixed(2)}, ${bytesPerToken(manifestsEncoded, 16384).toFixed(1)} B/token)`, decodeManifests, { bytes: total, runs: 5 });
   const real = ['island', 'mtnpass', 'snowmtn', 'volcano'].map((r) => {
     const entry = loadFixture('arch06', `Patch_00.fortwallgameplay_${r}.bndl.entry.bin`);
@@ -283,8 +288,12 @@ function lzbSection(): string {
     for (let k = 0; k < 10000; k++) for (const r of real) x += walkTokens(r.payload, r.raw);
     return x;
   };
+  const decodeRealJs = () => {
+    for (let k = 0; k < 10000; k++) for (const r of real) decodeLzb16(r.payload, r.raw, JS_ONLY);
+  };
   const realWalk = measure('second floor: walk the 4 real chunks\' tokens only × 10,000', walkReal, { bytes: realBytes, runs: 5 });
   const realM = measure('LZB16 decode the 4 real chunks × 10,000', decodeReal, { bytes: realBytes, runs: 5 });
+  const realJs = measure('(reference) the same, the JavaScript decoder alone', decodeRealJs, { bytes: realBytes, runs: 5 });
   const encodeAll = () => {
     for (const c of chunks) encodeLzb16(c);
   };
@@ -295,6 +304,7 @@ function lzbSection(): string {
     ['walk the tokens', cpuMs(walkAll)],
     ['decode', cpuMs(decodeAll)],
     ['decode into', cpuMs(decodeInto)],
+    ['decode, JavaScript alone', cpuMs(decodeAllJs)],
     ['decode manifest-shaped', cpuMs(decodeManifests)],
     ['encode', cpuMs(encodeAll, 3)],
   ]);
@@ -304,9 +314,10 @@ function lzbSection(): string {
     })],
     ['real token walk', cpuMs(walkReal)],
     ['real decode', cpuMs(decodeReal)],
+    ['real decode, JavaScript alone', cpuMs(decodeRealJs)],
   ]);
-  const rows: Measurement[] = [memcpy, sumIn, walk, dec, decInto, decManifest, enc];
-  return `${report('LZB16', rows, floor)}\n\n${report(`LZB16 on the four real chunks (${realPerToken} B/token)`, [realWalk, realM], realFloor)}\n\nCompressed size / raw: ${sizeRatio}. ${cpu} ${realCpu}`;
+  const rows: Measurement[] = [memcpy, sumIn, walk, dec, decInto, decJs, decManifest, enc];
+  return `${report('LZB16', rows, floor)}\n\n${report(`LZB16 on the four real chunks (${realPerToken} B/token)`, [realWalk, realM, realJs], realFloor)}\n\nCompressed size / raw: ${sizeRatio}. ${cpu} ${realCpu}`;
 }
 
 /** `SCRY_ARCH06_BENCH_ONLY=index,extract,lzb16` runs only the named sections (default: all three). */

@@ -16,6 +16,7 @@
  */
 import { FormatError, UnsupportedError } from '../binary/errors.ts';
 import { COMPRESS_HYPOTHESES as H } from './hypotheses.ts';
+import { LZB16_WASM_INPUT, LZB16_WASM_INPUT_MAX, lzb16Wasm } from './lzb16-wasm.ts';
 
 /** The codec id of LZB16 in byte 1 of an Oodle stream. */
 export const LZB16_STREAM_ID = 0x02;
@@ -29,6 +30,12 @@ export interface Lzb16Options {
   offset?: number;
   /** Format id for error messages (default `lzb16`). */
   format?: string;
+  /**
+   * Which decoder runs the tokens: `auto` (default) the WebAssembly one where the host has WebAssembly, the
+   * JavaScript one otherwise and for every chunk the former leaves to it; `js` the JavaScript one alone. Both give
+   * the same bytes and the same errors.
+   */
+  engine?: 'auto' | 'js';
 }
 
 const NO_OPTIONS: Lzb16Options = {};
@@ -43,9 +50,11 @@ function refuseAt(format: string, offset: number, hypothesis: string, reason: st
 
 /** Decodes one LZB16 chunk payload (block header included) to exactly `rawSize` bytes. */
 export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16Options = NO_OPTIONS): Uint8Array {
-  if (!Number.isInteger(rawSize) || rawSize < 0 || rawSize > 0x10000) throw failAt(options.format ?? 'lzb16', options.offset ?? 0, 'rawSize', `raw size ${rawSize} is outside 0..65536`);
+  checkLzb16Header(payload, rawSize, options);
+  const wasm = decodedByWasm(payload, rawSize, options);
+  if (wasm !== null) return wasm.slice(0, rawSize);
   const out = new Uint8Array(rawSize);
-  decodeLzb16Into(payload, out, 0, rawSize, options);
+  decodeLzb16Tokens(payload, out, 0, rawSize, options);
   return out;
 }
 
@@ -54,19 +63,46 @@ export function decodeLzb16(payload: Uint8Array, rawSize: number, options: Lzb16
  * one buffer. Matches never reach before `start`; nothing outside the range is written, whatever the input says.
  */
 export function decodeLzb16Into(payload: Uint8Array, out: Uint8Array, start: number, rawSize: number, options: Lzb16Options = NO_OPTIONS): void {
+  checkLzb16Header(payload, rawSize, options);
+  if (!Number.isInteger(start) || start < 0 || start + rawSize > out.length) throw failAt(options.format ?? 'lzb16', options.offset ?? 0, 'rawSize', `${rawSize} raw byte(s) at ${start} do not fit the ${out.length}-byte output`);
+  const wasm = decodedByWasm(payload, rawSize, options);
+  if (wasm !== null) out.set(wasm.subarray(0, rawSize), start);
+  else decodeLzb16Tokens(payload, out, start, rawSize, options);
+}
+
+/** The raw size, the Oodle block header and (strict) the one-quantum rule: what both decoders take as given. */
+function checkLzb16Header(payload: Uint8Array, rawSize: number, options: Lzb16Options): void {
   const strict = options.strict ?? true;
   const base = options.offset ?? 0;
   const format = options.format ?? 'lzb16';
-
   if (!Number.isInteger(rawSize) || rawSize < 0 || rawSize > 0x10000) throw failAt(format, base, 'rawSize', `raw size ${rawSize} is outside 0..65536`);
-  if (!Number.isInteger(start) || start < 0 || start + rawSize > out.length) throw failAt(format, base, 'rawSize', `${rawSize} raw byte(s) at ${start} do not fit the ${out.length}-byte output`);
-  const n = payload.length;
-  if (n < 2) throw failAt(format, base, 'blockHeader', 'payload too short for the block header');
+  if (payload.length < 2) throw failAt(format, base, 'blockHeader', 'payload too short for the block header');
   if ((payload[0]! & 0x0f) !== 0x0c || (payload[0]! & 0x30) !== 0) throw failAt(format, base, 'blockHeader', `block header byte 0x${payload[0]!.toString(16)} is not an Oodle header`);
   if ((payload[0]! & 0x40) !== 0) throw new UnsupportedError(format, base, '/lzb16/blockHeader', 'oodle.uncompressedBlock', 'Oodle "uncompressed block" flag set (never seen)');
   if ((payload[1]! & 0x7f) !== LZB16_STREAM_ID) throw failAt(format, base + 1, 'blockHeader', `codec byte 0x${payload[1]!.toString(16)} is not LZB16 (0x02)`);
   if ((payload[1]! & 0x80) !== 0) throw new UnsupportedError(format, base + 1, '/lzb16/blockHeader', 'oodle.checksums', 'Oodle checksum flag set (never seen)');
   if (strict && rawSize > LZB16_QUANTUM) throw refuseAt(format, base + 2, H.multiQuantum.id, `raw size ${rawSize} needs more than one 16 KiB quantum`);
+}
+
+/**
+ * The WebAssembly decoder's output (a view of its memory, valid until the next decode) when it took the chunk;
+ * `null` when it is unavailable, not asked for, or left the chunk to the JavaScript decoder (an open hypothesis or
+ * malformed input: that decoder then gives the answer).
+ */
+function decodedByWasm(payload: Uint8Array, rawSize: number, options: Lzb16Options): Uint8Array | null {
+  if (options.engine === 'js' || payload.length > LZB16_WASM_INPUT_MAX) return null;
+  const wasm = lzb16Wasm();
+  if (wasm === null) return null;
+  wasm.memory.set(payload, LZB16_WASM_INPUT);
+  return wasm.decode(LZB16_WASM_INPUT + 2, LZB16_WASM_INPUT + payload.length, rawSize) === 0 ? wasm.memory : null;
+}
+
+/** The JavaScript decoder: every token shape, every bound, the typed errors (the header is already checked). */
+function decodeLzb16Tokens(payload: Uint8Array, out: Uint8Array, start: number, rawSize: number, options: Lzb16Options): void {
+  const strict = options.strict ?? true;
+  const base = options.offset ?? 0;
+  const format = options.format ?? 'lzb16';
+  const n = payload.length;
 
   // Unaligned little-endian word access: the fast path copies literals and matches 4 bytes at a time.
   const pv = new DataView(payload.buffer, payload.byteOffset, n);

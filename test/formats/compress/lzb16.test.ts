@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { ChunkDecoder, CodecError, COMPRESS_HYPOTHESES, FormatError, ToolkitError, UnsupportedError, decodeLzb16, decodeLzb16Into, encodeLzb16, readOodleBlockHeader } from '../../../src/index.ts';
+import { LZB16_WASM_INPUT, lzb16Wasm, lzb16WasmBytes } from '../../../src/compress/lzb16-wasm.ts';
 import { fixturePath, hex, loadFixture, propertySeed } from '../../support/fixtures.ts';
 
 const regions = ['island', 'mtnpass', 'snowmtn', 'volcano'] as const;
+/** Both decoders: `auto` runs the WebAssembly one (and the JavaScript one on what it leaves), `js` the latter alone. */
+const ENGINES = ['auto', 'js'] as const;
 const realChunks = regions.map((region) => {
   const file = readdirSync(fixturePath('oodle')).find((f) => f.startsWith(`lzb16.Patch_00.fortwallgameplay_${region}.`))!;
   return { region, payload: loadFixture('oodle', file), expected: loadFixture('bndl', `fortwallgameplay_${region}.bndl`) };
@@ -119,7 +122,7 @@ describe('LZB16 encoder and decoder agree (property)', () => {
     );
   });
 
-  it('mutated real chunks give typed errors or bounded output, never a crash', () => {
+  it.each(ENGINES)('mutated real chunks give typed errors or bounded output, never a crash (engine %s)', (engine) => {
     const seed = propertySeed();
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 3 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.integer({ min: -4, max: 4 }), (which, flips, sizeDelta) => {
@@ -128,7 +131,7 @@ describe('LZB16 encoder and decoder agree (property)', () => {
         for (const [at, v] of flips) m[at % m.length] = v;
         const raw = Math.max(0, expected.length + sizeDelta);
         try {
-          const out = decodeLzb16(m, raw);
+          const out = decodeLzb16(m, raw, { engine });
           expect(out.length).toBe(raw);
         } catch (e) {
           expect(e).toBeInstanceOf(ToolkitError);
@@ -205,12 +208,12 @@ describe('LZB16 decoder against a byte-at-a-time reading of the grammar (propert
     )
     .map((parts) => Uint8Array.from(parts.join(''), (c) => c.charCodeAt(0) & 0xff).subarray(0, 0x4000));
 
-  it('gives the same bytes on encoder output', () => {
+  it.each(ENGINES)('gives the same bytes on encoder output (engine %s)', (engine) => {
     fc.assert(
       fc.property(data, (raw) => {
         const enc = encodeLzb16(raw);
         if (enc === undefined) return;
-        const out = decodeLzb16(enc, raw.length, { strict: false });
+        const out = decodeLzb16(enc, raw.length, { strict: false, engine });
         expect(Buffer.from(out).equals(Buffer.from(raw))).toBe(true);
         expect(Buffer.from(referenceDecode(enc, raw.length) as Uint8Array).equals(Buffer.from(raw))).toBe(true);
       }),
@@ -218,7 +221,7 @@ describe('LZB16 decoder against a byte-at-a-time reading of the grammar (propert
     );
   });
 
-  it('accepts and rejects the same mutated streams, with the same bytes when it accepts', () => {
+  it.each(ENGINES)('accepts and rejects the same mutated streams, with the same bytes when it accepts (engine %s)', (engine) => {
     fc.assert(
       fc.property(data, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), fc.integer({ min: -40, max: 40 }), (raw, flips, sizeDelta) => {
         const enc = encodeLzb16(raw);
@@ -229,7 +232,7 @@ describe('LZB16 decoder against a byte-at-a-time reading of the grammar (propert
         const expected = referenceDecode(m, rawSize);
         let actual: Uint8Array | 'error';
         try {
-          actual = decodeLzb16(m, rawSize, { strict: false });
+          actual = decodeLzb16(m, rawSize, { strict: false, engine });
         } catch (e) {
           expect(e).toBeInstanceOf(FormatError);
           actual = 'error';
@@ -266,7 +269,7 @@ describe('LZB16 decoder on token streams of every near shape (property)', () => 
     fc.record({ lit: fc.integer({ min: 0, max: 14 }), len: fc.oneof(fc.integer({ min: 4, max: 18 }), fc.integer({ min: 19, max: 60 })), dist: fc.integer({ min: 1, max: 400 }), byte: fc.integer({ min: 0, max: 255 }) }),
     { minLength: 1, maxLength: 300 },
   );
-  it('gives the bytes of the reference and writes nothing outside its range', () => {
+  it.each(ENGINES)('gives the bytes of the reference and writes nothing outside its range (engine %s)', (engine) => {
     fc.assert(
       fc.property(tokens, (list) => {
         const body: number[] = [];
@@ -284,12 +287,63 @@ describe('LZB16 decoder on token streams of every near shape (property)', () => 
         const stream = Uint8Array.from([0x8c, 0x02, (body.length - 1) >> 8, (body.length - 1) & 0xff, ...body]);
         const expected = referenceDecode(stream, produced) as Uint8Array;
         const target = new Uint8Array(produced + 64).fill(0xee);
-        decodeLzb16Into(stream, target, 32, produced);
+        decodeLzb16Into(stream, target, 32, produced, { engine });
         expect(Buffer.from(target.subarray(32, 32 + produced)).equals(Buffer.from(expected))).toBe(true);
         expect(target.subarray(0, 32).every((b) => b === 0xee) && target.subarray(32 + produced).every((b) => b === 0xee)).toBe(true);
       }),
       { seed: propertySeed(), numRuns: 200 },
     );
+  });
+});
+
+describe('LZB16 WebAssembly decoder', () => {
+  const wasm = lzb16Wasm();
+  /** What the module answers for a payload: 0 and its bytes when it takes the chunk, 1 when it leaves it. */
+  function run(payload: Uint8Array, rawSize: number): { status: number; out: Uint8Array } {
+    wasm!.memory.set(payload, LZB16_WASM_INPUT);
+    const status = wasm!.decode(LZB16_WASM_INPUT + 2, LZB16_WASM_INPUT + payload.length, rawSize);
+    return { status, out: wasm!.memory.slice(0, rawSize) };
+  }
+
+  it('is built and instantiated on Node (a module that failed to validate would silently leave everything to JavaScript)', () => {
+    expect(WebAssembly.validate(lzb16WasmBytes())).toBe(true);
+    expect(wasm).not.toBeNull();
+  });
+
+  it('takes the four real chunks itself and gives their bytes', () => {
+    for (const { payload, expected } of realChunks) {
+      const { status, out } = run(payload, expected.length);
+      expect(status).toBe(0);
+      expect(Buffer.from(out).equals(Buffer.from(expected))).toBe(true);
+    }
+  });
+
+  it('takes every verified shape itself: literal extension, long and short matches, overlapping copies, two quanta', () => {
+    const lits = Array.from({ length: 17 }, (_, i) => i + 1);
+    expect(run(new Uint8Array([0x8c, 0x02, 0x00, 18, 0x0f, 0x02, ...lits]), 17)).toEqual({ status: 0, out: Uint8Array.from(lits) });
+    expect(String.fromCharCode(...run(hex`8C 02 00 06 | 12 61 62 02 00 | 01 7A`, 8).out)).toBe('abababaz');
+    expect(String.fromCharCode(...run(hex`8C 02 00 06 | F1 78 01 01 00 | 01 79`, 22).out)).toBe('x'.repeat(21) + 'y');
+    expect(run(hex`8C 02 00 06 | F3 61 62 63 8B | 01 21`, 9)).toEqual({ status: 0, out: new TextEncoder().encode('abcabcab!') });
+    const a = encodeLzb16(new Uint8Array(0x4000).fill(7))!;
+    const b = encodeLzb16(new Uint8Array(16).fill(7))!;
+    const two = run(new Uint8Array([...a, ...b.subarray(2)]), 0x4010);
+    expect(two.status).toBe(0);
+    expect(two.out.every((x) => x === 7)).toBe(true);
+  });
+
+  it('leaves the open hypotheses and malformed input to the JavaScript decoder', () => {
+    const chained = new Uint8Array([0x8c, 0x02, 273 >> 8, 273 & 0xff, 0x0f, 0xff, 0x01, ...new Uint8Array(271).fill(0x41)]);
+    expect(run(chained, 271).status).toBe(1);
+    expect(run(hex`8C 02 00 04 | F1 78 7F 01 00`, 147).status).toBe(1);
+    expect(run(hex`8C 02 40 00 00`, 1).status).toBe(1);
+    expect(run(hex`8C 02 00 04 | 11 61 00 00 | 00`, 6).status).toBe(1);
+    expect(run(hex`8C 02 00 04 | 11 61 05 00 | 00`, 6).status).toBe(1);
+    expect(run(hex`8C 02 00 04 | F1 61 7E 01 00`, 10).status).toBe(1);
+    expect(run(hex`8C 02 00 03 03 61 62 63 FF`, 3).status).toBe(1);
+    expect(run(hex`8C 02 00 09 03 61 62 63`, 3).status).toBe(1);
+    const { payload, expected } = realChunks[1]!;
+    expect(run(payload, expected.length - 1).status).toBe(1);
+    expect(run(payload, expected.length + 1).status).toBe(1);
   });
 });
 
