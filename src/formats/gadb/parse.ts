@@ -494,21 +494,28 @@ export function newGadbDescriptors(count: number): GadbDescriptors {
 function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
   r.guardCount(count, GADB_DESCRIPTOR_SIZE, '/header/descriptorCount');
   r.need(count * GADB_DESCRIPTOR_SIZE, '/descriptors');
+  const d = readGadbDescriptorRows(r.data, r.dv, r.pos, count);
+  r.pos += count * GADB_DESCRIPTOR_SIZE;
+  return d;
+}
+
+/**
+ * @internal The `count` 15-byte descriptor rows at `bytes[at]` (`dv` a view of the same bytes; the caller checked
+ * that they lie inside) as the model's columns.
+ */
+export function readGadbDescriptorRows(bytes: Uint8Array, dv: DataView, at: number, count: number): GadbDescriptors {
   const d = newGadbDescriptors(count);
-  const b = r.data;
-  const dv = r.dv;
   const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
-  let p = r.pos;
+  let p = at;
   for (let i = 0; i < count; i++, p += GADB_DESCRIPTOR_SIZE) {
     declaredHash[i] = dv.getUint32(p, true);
     sortedHash[i] = dv.getUint32(p + 4, true);
-    schemaOrdinal[i] = b[p + 8]!;
-    sortedToDeclared[i] = b[p + 9]!;
-    typeCode[i] = b[p + 10]!;
+    schemaOrdinal[i] = bytes[p + 8]!;
+    sortedToDeclared[i] = bytes[p + 9]!;
+    typeCode[i] = bytes[p + 10]!;
     elementCount[i] = dv.getUint16(p + 11, true);
     link[i] = dv.getUint16(p + 13, true);
   }
-  r.pos = p;
   return d;
 }
 

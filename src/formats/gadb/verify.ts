@@ -24,9 +24,10 @@ import { parseGadbOnHost, GADB_PRIMARY_HEADER_SIZE, GADB_SECONDARY_HEADER_SIZE, 
 import { GadbFirstUseCheck, GadbRunSpans, gadbCellTotal, gadbTiledBlockSize, gadbItemIndex, gadbRecordCellStarts, planGadbStringBlockWithItems, type GadbItemIndex } from './layout.ts';
 import { validateGadbWithItems, IssueList } from './validate.ts';
 import { assignGadbRunSlots, assignGadbSortedRunSlots, type GadbFlaggedOrder } from './slots.ts';
-import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath, GADB_TYPE_CODES } from './type-codes.ts';
+import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbLayout } from './types.ts';
 import { hex32, latin1Decode } from '../../binary/text.ts';
+import { FLAG_NATIVE_STRUCTURE, HASHABLE, TYPE_OF_KIND, fieldEnd, gadbItemsClean, gadbRunShape, verifyGadbBytesClean, type GadbCleanFile, type GadbRunOrder } from './verify-bytes.ts';
 
 /** Options of `verifyGadb`. */
 export interface VerifyGadbOptions {
@@ -34,8 +35,7 @@ export interface VerifyGadbOptions {
   layout?: GadbLayout;
 }
 
-/** Which reading of H-SLOT-FLAGGED a run fits. */
-type RunOrder = GadbFlaggedOrder | 'either';
+type RunOrder = GadbRunOrder;
 
 /** What `checkRun` found for a run, the highest cell its fields need (`maxEnd`) and where its block and link spans lie. */
 interface CheckedRun {
@@ -54,29 +54,25 @@ interface CheckedRun {
   linkTo: number;
 }
 
-/** Record flag of native-structure records (seed "Native-structure records"; H-REC-FLAGS). */
-const FLAG_NATIVE_STRUCTURE = 0x10;
-
-/** Per byte: 1 when the default P919 table has a usable value for it (what `canHashP919` accepts). */
-const HASHABLE: Uint8Array = (() => {
-  const t = new Uint8Array(256);
-  for (let b = 0; b < 256; b++) {
-    const s = DEFAULT_P919_TABLE.status[b];
-    t[b] = s === 'unknown' || s === 'inferred' ? 0 : 1;
-  }
-  return t;
-})();
-
 const KIND_NAMES: Record<number, string> = Object.fromEntries(Object.entries(GadbItemKind).map(([k, v]) => [v, k]));
-/** A type code of each item kind (for the kind's size rule). */
-const TYPE_OF_KIND: Map<number, number> = (() => {
-  const m = new Map<number, number>();
-  for (const t of GADB_TYPE_CODES) if (t.itemKind !== GadbItemKind.Unreferenced && !m.has(t.itemKind)) m.set(t.itemKind, t.code);
-  return m;
-})();
-
-/** Verifies a file (bytes: parsed first; a parse failure throws its `FormatError`) or a model. */
+/**
+ * Verifies a file or a model. A file is first checked while its bytes are read (`verifyGadbBytesClean`, no model
+ * built); only a file with a finding to name is parsed and verified as a model (a parse failure throws its
+ * `FormatError`), so both give the same findings.
+ */
 export function verifyGadb(input: Uint8Array | Gadb, options: VerifyGadbOptions = {}): Issue[] {
+  if (input instanceof Uint8Array && !options.layout) {
+    const clean = verifyGadbBytesClean(input);
+    if (clean) return cleanFileFindings(clean);
+  }
+  return verifyGadbThroughModel(input, options);
+}
+
+/**
+ * @internal `verifyGadb` without the bytes verifier: bytes are parsed and verified as a model (the reference the
+ * bytes verifier is held to).
+ */
+export function verifyGadbThroughModel(input: Uint8Array | Gadb, options: VerifyGadbOptions = {}): Issue[] {
   let g: Gadb;
   let layout = options.layout;
   if (input instanceof Uint8Array) {
@@ -98,6 +94,68 @@ export function verifyGadb(input: Uint8Array | Gadb, options: VerifyGadbOptions 
   v.records();
   v.strings();
   return [...out.finish(), ...v.finish()];
+}
+
+/** The findings of a file with nothing to report beyond the observations of a clean file. */
+function cleanFileFindings(f: GadbCleanFile): Issue[] {
+  const out: Issue[] = [];
+  const facts: HeaderFacts = { ...f, valueSectionUnk00: 0 };
+  headerFindings(facts, f.header.categoryCount, f.header.cellCount, f.header.descriptorCount, (severity, rule, path, message, offset, hypothesis) => {
+    const issue: Issue = { rule, message, path, severity };
+    if (offset !== undefined) issue.offset = offset;
+    if (hypothesis) issue.hypothesis = hypothesis;
+    out.push(issue);
+  });
+  const flagged = flaggedOrderFinding(f.flaggedOrders);
+  if (flagged) out.push(flagged);
+  return out;
+}
+
+/** What the header rules read (offsets undefined when verifying a model without a layout). */
+interface HeaderFacts {
+  header: Gadb['header'];
+  primaries: number;
+  secondaries: number;
+  pairCount: number;
+  headerExtraLength: number;
+  headerStringLength: number;
+  valueSectionUnk00: number;
+  gadbOffset: number | undefined;
+  valueSectionOffset: number | undefined;
+  trailerOffset: number | undefined;
+}
+
+type AddFinding = (severity: Issue['severity'], rule: string, path: string, message: string, offset?: number, hypothesis?: string) => void;
+
+/** The header rules: counts that agree with the content (`categories`, `cells`, `descriptors`), the H-HDR-* observations. */
+function headerFindings(f: HeaderFacts, categories: number, cells: number, descriptors: number, add: AddFinding): void {
+  const h = f.header;
+  const { primaries, secondaries, pairCount } = f;
+  const at = (rel: number): number | undefined => (f.gadbOffset === undefined ? undefined : f.gadbOffset + rel);
+  if (h.categoryCount !== categories) add('error', 'header.categoryCount', '/header/categoryCount', `header says ${h.categoryCount} categories, the value section has ${categories}`, at(0x0c));
+  if (h.cellCount !== cells) add('error', 'header.cellCount', '/header/cellCount', `header says ${h.cellCount} cells, the records own ${cells}`, at(0x18));
+  if (h.descriptorCount !== descriptors) add('error', 'header.descriptorCount', '/header/descriptorCount', `header says ${h.descriptorCount} descriptors, the model has ${descriptors}`, at(0x1c));
+  if (h.recordCount !== secondaries) {
+    if (h.recordCount === secondaries + primaries) add('warning', 'header.recordCount', '/header/recordCount', `header record count ${h.recordCount} counts primaries too (${secondaries} secondaries + ${primaries} primaries)`, at(0x10), 'H-HDR-10');
+    else add('error', 'header.recordCount', '/header/recordCount', `header says ${h.recordCount} records; the file has ${secondaries} secondaries and ${primaries} primaries`, at(0x10), 'H-HDR-10');
+  }
+  if (primaries > 0 || h.unk14 !== 0) {
+    add('info', 'header.unk14', '/header/unk14', `+0x14 is ${h.unk14}; the primary total is ${primaries} (${h.unk14 === primaries ? 'equal' : 'different'})`, at(0x14), 'H-HDR-14');
+  }
+  if (pairCount > 0 || h.unk24 !== 0) {
+    add('info', 'header.unk24', '/header/unk24', `+0x24 is ${h.unk24}; the pair table holds ${pairCount} pair(s) (${h.unk24 === pairCount ? 'equal' : 'different'})`, at(0x24), 'H-HDR-24');
+  }
+  if (pairCount > 0) add('info', 'trailer.pairs', '/pairs', `the trailer holds ${pairCount} pair(s) of unknown meaning`, f.trailerOffset, 'H-PAIRS');
+  if (f.headerExtraLength > 0) add('info', 'header.extra', '/headerExtra', `header size 0x${(0x2c + f.headerExtraLength).toString(16)}: ${f.headerExtraLength} extra header byte(s) kept verbatim`, at(0x2c), 'H-HDR-28');
+  if (f.headerStringLength > 0) add('info', 'header.string', '/headerString', `inline header string of ${f.headerStringLength} byte(s) before the string block`, at(h.headerSize), 'H-HDR-2C');
+  if (f.valueSectionUnk00 !== 0) add('warning', 'values.unk00', '/valueSectionUnk00', `the value section starts with ${f.valueSectionUnk00}, not 0`, f.valueSectionOffset, 'H-VAL-00');
+}
+
+/** The H-SLOT-FLAGGED tally: how many distinct runs with flagged type codes fit each order. */
+function flaggedOrderFinding(orders: Map<RunOrder, number>): Issue | undefined {
+  if (orders.size === 0) return undefined;
+  const parts = [...orders].map(([order, count]) => `${count} run(s) "${order}"`);
+  return { rule: 'slots.flaggedOrder', message: `runs with flagged type codes fit the slot order: ${parts.join(', ')} (full = by the whole type byte, base = by its low 6 bits, either = both give the same links)`, path: '/descriptors', severity: 'info', hypothesis: 'H-SLOT-FLAGGED' };
 }
 
 /** Findings of one group of rules (listed in this order). */
@@ -217,32 +275,25 @@ class Verifier {
 
   header(): void {
     const { g } = this;
-    const h = g.header;
     let primaries = 0;
     let secondaries = 0;
     for (const c of g.categories) {
       primaries += c.primaryCount;
       secondaries += c.secondaryCount;
     }
-    if (h.categoryCount !== g.categories.length) this.add('error', 'header.categoryCount', '/header/categoryCount', `header says ${h.categoryCount} categories, the value section has ${g.categories.length}`, this.gadbOffset(0x0c));
-    const cellTotal = gadbCellTotal(g);
-    if (h.cellCount !== cellTotal) this.add('error', 'header.cellCount', '/header/cellCount', `header says ${h.cellCount} cells, the records own ${cellTotal}`, this.gadbOffset(0x18));
-    if (h.descriptorCount !== g.descriptors.count) this.add('error', 'header.descriptorCount', '/header/descriptorCount', `header says ${h.descriptorCount} descriptors, the model has ${g.descriptors.count}`, this.gadbOffset(0x1c));
-    if (h.recordCount !== secondaries) {
-      if (h.recordCount === secondaries + primaries) this.add('warning', 'header.recordCount', '/header/recordCount', `header record count ${h.recordCount} counts primaries too (${secondaries} secondaries + ${primaries} primaries)`, this.gadbOffset(0x10), 'H-HDR-10');
-      else this.add('error', 'header.recordCount', '/header/recordCount', `header says ${h.recordCount} records; the file has ${secondaries} secondaries and ${primaries} primaries`, this.gadbOffset(0x10), 'H-HDR-10');
-    }
-    if (primaries > 0 || h.unk14 !== 0) {
-      this.add('info', 'header.unk14', '/header/unk14', `+0x14 is ${h.unk14}; the primary total is ${primaries} (${h.unk14 === primaries ? 'equal' : 'different'})`, this.gadbOffset(0x14), 'H-HDR-14');
-    }
-    const pairCount = g.pairs.length >>> 1;
-    if (pairCount > 0 || h.unk24 !== 0) {
-      this.add('info', 'header.unk24', '/header/unk24', `+0x24 is ${h.unk24}; the pair table holds ${pairCount} pair(s) (${h.unk24 === pairCount ? 'equal' : 'different'})`, this.gadbOffset(0x24), 'H-HDR-24');
-    }
-    if (pairCount > 0) this.add('info', 'trailer.pairs', '/pairs', `the trailer holds ${pairCount} pair(s) of unknown meaning`, this.layout?.trailerOffset, 'H-PAIRS');
-    if (g.headerExtra.byteLength > 0) this.add('info', 'header.extra', '/headerExtra', `header size 0x${(0x2c + g.headerExtra.byteLength).toString(16)}: ${g.headerExtra.byteLength} extra header byte(s) kept verbatim`, this.gadbOffset(0x2c), 'H-HDR-28');
-    if (g.headerString.byteLength > 0) this.add('info', 'header.string', '/headerString', `inline header string of ${g.headerString.byteLength} byte(s) before the string block`, this.gadbOffset(h.headerSize), 'H-HDR-2C');
-    if (g.valueSectionUnk00 !== 0) this.add('warning', 'values.unk00', '/valueSectionUnk00', `the value section starts with ${g.valueSectionUnk00}, not 0`, this.layout?.valueSectionOffset, 'H-VAL-00');
+    const facts: HeaderFacts = {
+      header: g.header,
+      primaries,
+      secondaries,
+      pairCount: g.pairs.length >>> 1,
+      headerExtraLength: g.headerExtra.byteLength,
+      headerStringLength: g.headerString.byteLength,
+      valueSectionUnk00: g.valueSectionUnk00,
+      gadbOffset: this.layout?.gadbOffset,
+      valueSectionOffset: this.layout?.valueSectionOffset,
+      trailerOffset: this.layout?.trailerOffset,
+    };
+    headerFindings(facts, g.categories.length, gadbCellTotal(g), g.descriptors.count, (severity, rule, path, message, offset, hypothesis) => this.add(severity, rule, path, message, offset, hypothesis));
   }
 
   /** Selects the group the next findings belong to. */
@@ -317,10 +368,8 @@ class Verifier {
     }
     this.firstUseKeepsKeys = state.firstUse?.done() ?? false;
     this.phase = 'runs';
-    if (state.flaggedOrders.size > 0) {
-      const parts = [...state.flaggedOrders].map(([order, count]) => `${count} run(s) "${order}"`);
-      this.add('info', 'slots.flaggedOrder', '/descriptors', `runs with flagged type codes fit the slot order: ${parts.join(', ')} (full = by the whole type byte, base = by its low 6 bits, either = both give the same links)`, undefined, 'H-SLOT-FLAGGED');
-    }
+    const flagged = flaggedOrderFinding(state.flaggedOrders);
+    if (flagged) this.lists.get('runs')!.add(flagged);
     const used = state.used;
     for (let i = 0; i < d.count; i++) {
       if (!used[i]) {
@@ -579,7 +628,7 @@ class Verifier {
     }
     // A block with nothing to report is confirmed by a loop that builds no finding (V8 keeps it optimized); only a
     // block that fails it is walked again, here, to say where (with the tables that walk needs).
-    const clean = itemsClean(data, itemKeys, itemSizes, kinds);
+    const clean = gadbItemsClean(data, itemKeys, itemSizes, kinds);
     let seenSlots = 1;
     while (!clean && seenSlots < n) seenSlots *= 2;
     const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
@@ -678,122 +727,6 @@ function earlierSame(data: Uint8Array, itemKeys: Uint32Array, kinds: Uint8Array,
     if (same) return o;
   }
   return -1;
-}
-
-/** Per item kind: the fixed size of its values (-1: none), and the key size of a curve kind (0: not a curve). */
-const KIND_FIXED_SIZE = new Int32Array(256).fill(-1);
-const KIND_CURVE_KEY_SIZE = new Int32Array(256);
-for (const [kind, t] of TYPE_OF_KIND) {
-  const dec = gadbTypeInfo(t)?.decoding;
-  if (dec?.kind === 'fixed') KIND_FIXED_SIZE[kind] = dec.size;
-  else if (dec?.kind === 'curve') KIND_CURVE_KEY_SIZE[kind] = dec.keySize;
-}
-
-/**
- * True when no item of the block has a finding of `Verifier.strings`' item loop (alignment, references, kinds,
- * texts, tiling, padding, one item per value per kind): the same rules, decided without building any finding, in
- * one pass over each item's words. An item that passes them is its payload and NUL padding to a multiple of 4, so
- * two clean items hold the same value exactly when kind, size and all their words agree: the words are hashed
- * while a text's terminator is found (the first zero byte must lie in the last word, every byte after it zero),
- * then sorted by hash, and only items of equal hash are compared.
- */
-function itemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array): boolean {
-  const n = itemKeys.length;
-  const hashes = new Uint32Array(n);
-  const which = new Uint32Array(n);
-  let m = 0;
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const size = data.byteLength;
-  for (let i = 0; i < n; i++) {
-    const key = itemKeys[i]!;
-    const span = itemSizes[i]!;
-    const kind = kinds[i]!;
-    if ((span & 3) !== 0 || span === 0 || key + span > size || kind === GadbItemKind.Unreferenced || kind === GadbItemKind.Mixed) return false;
-    const last = key + span - 4;
-    let h = (0x811c9dc5 ^ kind ^ (span << 8)) | 0;
-    if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
-      // Every word before the last free of zero bytes; the last holds the terminator, then only zero bytes.
-      let p = key;
-      for (; p < last; p += 4) {
-        const w = dv.getUint32(p, true);
-        if (((w - 0x01010101) & ~w & 0x80808080) !== 0) return false;
-        h = Math.imul(h ^ w, 0x01000193);
-      }
-      const w = dv.getUint32(last, true);
-      if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return false;
-      h = Math.imul(h ^ w, 0x01000193);
-      if (kind === GadbItemKind.Root) continue;
-    } else {
-      const fixed = KIND_FIXED_SIZE[kind]!;
-      const keySize = KIND_CURVE_KEY_SIZE[kind]!;
-      const want = fixed >= 0 ? fixed : keySize > 0 ? 4 + dv.getUint32(key, true) * keySize : -1;
-      if (want >= 0 && want !== span) return false;
-      for (let p = key; p <= last; p += 4) h = Math.imul(h ^ dv.getUint32(p, true), 0x01000193);
-    }
-    h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
-    hashes[m] = h ^ (h >>> 16);
-    which[m++] = i;
-  }
-  // Equal values have equal hashes: sorted by hash (no random access, unlike a hash table of this size), only
-  // neighbours with the same hash are compared.
-  const sorted = radixSortPairs(hashes, which, m);
-  const sh = sorted.keys;
-  const si = sorted.values;
-  for (let a = 0; a < m; ) {
-    let b = a + 1;
-    while (b < m && sh[b] === sh[a]) b++;
-    for (let x = a; x < b; x++) {
-      for (let y = x + 1; y < b; y++) if (sameItem(dv, itemKeys, itemSizes, kinds, si[x]!, si[y]!)) return false;
-    }
-    a = b;
-  }
-  return true;
-}
-
-/** Whether items `i` and `j` have the same kind, size and words. */
-function sameItem(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, i: number, j: number): boolean {
-  const span = itemSizes[i]!;
-  if (kinds[i] !== kinds[j] || itemSizes[j] !== span) return false;
-  const a = itemKeys[i]!;
-  const b = itemKeys[j]!;
-  for (let q = 0; q < span; q += 4) if (dv.getUint32(a + q, true) !== dv.getUint32(b + q, true)) return false;
-  return true;
-}
-
-/** `keys[0, m)` with `values` alongside, sorted by key (LSD radix, four 8-bit passes); the inputs are reused as scratch. */
-function radixSortPairs(keys: Uint32Array, values: Uint32Array, m: number): { keys: Uint32Array; values: Uint32Array } {
-  let k0: Uint32Array = keys;
-  let v0: Uint32Array = values;
-  let k1: Uint32Array = new Uint32Array(m);
-  let v1: Uint32Array = new Uint32Array(m);
-  const counts = new Int32Array(256);
-  for (let shift = 0; shift < 32; shift += 8) {
-    counts.fill(0);
-    for (let i = 0; i < m; i++) counts[(k0[i]! >>> shift) & 0xff]!++;
-    for (let d = 0, sum = 0; d < 256; d++) {
-      const c = counts[d]!;
-      counts[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < m; i++) {
-      const k = k0[i]!;
-      const at = counts[(k >>> shift) & 0xff]!++;
-      k1[at] = k;
-      v1[at] = v0[i]!;
-    }
-    const tk = k0;
-    k0 = k1;
-    k1 = tk;
-    const tv = v0;
-    v0 = v1;
-    v1 = tv;
-  }
-  return { keys: k0, values: v0 };
-}
-
-/** The cell (Bool: the bool word) just past field row `k`'s elements, by the slot rule. */
-function fieldEnd(d: Gadb['descriptors'], k: number): number {
-  return GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] === GadbStorageCode.Bit ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
 }
 
 /** What the pass over the records keeps: the runs checked so far (by id), their spans, which descriptors they use. */
@@ -973,25 +906,8 @@ function recordCells(g: Gadb, starts: Uint32Array, state: RunState, from: number
   state.badLinks = badLinks;
 }
 
-/**
- * The shape id of the run `[first, first + n)`: runs declaring the same field hashes in the same order share it.
- * `shapes` maps a hash of the declared column to the first descriptor of each distinct shape with that hash.
- */
+/** The shape id of the run `[first, first + n)` (see `gadbRunShape`; shapes are numbered across calls). */
 function shapeOf(d: Gadb['descriptors'], first: number, n: number, shapes: Map<number, number[]>): number {
-  const hashes = d.declaredHash;
-  let h = n;
-  for (let k = first; k < first + n; k++) h = Math.imul(h ^ hashes[k]!, 0x01000193);
-  let list = shapes.get(h);
-  if (!list) shapes.set(h, (list = []));
-  for (let i = 0; i < list.length; i += 3) {
-    const other = list[i]!;
-    if (list[i + 1] !== n) continue;
-    let same = true;
-    for (let j = 0; same && j < n; j++) same = hashes[other + j] === hashes[first + j];
-    if (same) return list[i + 2]!;
-  }
-  const id = shapeCount++;
-  list.push(first, n, id);
-  return id;
+  return gadbRunShape(d, first, n, shapes, () => shapeCount++);
 }
 let shapeCount = 0;

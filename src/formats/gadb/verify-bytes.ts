@@ -1,0 +1,623 @@
+/**
+ * The bytes verifier: `verifyGadb`'s rules checked while the file's bytes are read, in one pass over the value
+ * section (categories, record headers, names, block and link cells) and one over the string block's words, with no
+ * model built first (no record columns, no copy of the value section, no item index). It answers one question:
+ * does the file have **no finding** beyond the observations every clean file may carry (the header's open
+ * questions and the flagged-order tally)? When it does, those observations are the whole report
+ * (`GadbCleanFile`); at the first sign of anything else it gives up (`undefined`) and `verifyGadb` parses the file
+ * and runs the model verifier, which names every finding. So it never has to say *where* something is wrong,
+ * only decide exactly that nothing is: each check below is the model verifier's rule (or the parser's refusal)
+ * restated over the bytes, and the equivalence suite (`test/formats/gadb/verify-bytes.test.ts`) holds the two to
+ * the same findings on mutated files.
+ *
+ * What the bytes give for free, used below (all from `parse.ts`): the string block's items are the distinct
+ * 4-aligned in-block offsets that names and block-type cells reference, plus the root at 0, each running to the
+ * next; so a block cell is an item key exactly when it is 4-aligned and inside the block, and the first-use rule
+ * holds exactly when, in traversal order, every reference is to an item met before or to one above every item met
+ * so far. Links are checked through the least and greatest index they name per target category, compared with the
+ * category's counts once the pass has read them all.
+ */
+import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
+import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_HEADER_SIZE, GADB_RECORD_HEADER, GADB_VERSION, GADB_WRAPPER_SIZE, readGadbDescriptorRows } from './parse.ts';
+import { assignGadbSortedRunSlots, type GadbFlaggedOrder } from './slots.ts';
+import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_CODES, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath } from './type-codes.ts';
+import { GadbItemKind, type Gadb, type GadbDescriptors, type GadbHeader } from './types.ts';
+
+/** Which reading of H-SLOT-FLAGGED a run fits. */
+export type GadbRunOrder = GadbFlaggedOrder | 'either';
+
+/** What a file with no finding beyond the clean file's observations says (the input of those findings). */
+export interface GadbCleanFile {
+  header: GadbHeader;
+  /** File offset of the `GADB` magic. */
+  gadbOffset: number;
+  /** File offset of the value section and of the trailer. */
+  valueSectionOffset: number;
+  trailerOffset: number;
+  primaries: number;
+  secondaries: number;
+  pairCount: number;
+  headerExtraLength: number;
+  headerStringLength: number;
+  /** Distinct runs with flagged type codes per order they fit, in the order first met (`slots.flaggedOrder`). */
+  flaggedOrders: Map<GadbRunOrder, number>;
+}
+
+/** Record flag of native-structure records (seed "Native-structure records"; H-REC-FLAGS). */
+export const FLAG_NATIVE_STRUCTURE = 0x10;
+
+/** Per byte: 1 when the default P919 table has a usable value for it (what `canHashP919` accepts). */
+export const HASHABLE: Uint8Array = (() => {
+  const t = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) {
+    const s = DEFAULT_P919_TABLE.status[b];
+    t[b] = s === 'unknown' || s === 'inferred' ? 0 : 1;
+  }
+  return t;
+})();
+
+/** A type code of each item kind (for the kind's size rule). */
+export const TYPE_OF_KIND: Map<number, number> = (() => {
+  const m = new Map<number, number>();
+  for (const t of GADB_TYPE_CODES) if (t.itemKind !== GadbItemKind.Unreferenced && !m.has(t.itemKind)) m.set(t.itemKind, t.code);
+  return m;
+})();
+
+/** Per item kind: the fixed size of its values (-1: none), and the key size of a curve kind (0: not a curve). */
+const KIND_FIXED_SIZE = new Int32Array(256).fill(-1);
+const KIND_CURVE_KEY_SIZE = new Int32Array(256);
+for (const [kind, t] of TYPE_OF_KIND) {
+  const dec = gadbTypeInfo(t)?.decoding;
+  if (dec?.kind === 'fixed') KIND_FIXED_SIZE[kind] = dec.size;
+  else if (dec?.kind === 'curve') KIND_CURVE_KEY_SIZE[kind] = dec.keySize;
+}
+
+/** Per type byte: 1 when `checkRun` has a finding for the type byte alone (unknown code, flag rules, H-FLAG-40). */
+const TYPE_BYTE_SUSPECT: Uint8Array = (() => {
+  const t = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) {
+    if (!gadbTypeInfo(b)) t[b] = 1;
+    else if ((b & ~GADB_TYPE_MASK & 0xff) !== 0 && (!isGadbResourcePath(b) || (b & 0x80) !== 0 || (b & GADB_TYPE_MASK) !== 4)) t[b] = 1;
+  }
+  return t;
+})();
+
+/** Bytes of `_Structures`, the prefix of the categories whose links address primaries (H-LINK-SIDE). */
+const STRUCTURES_PREFIX = [0x5f, 0x53, 0x74, 0x72, 0x75, 0x63, 0x74, 0x75, 0x72, 0x65, 0x73];
+
+/**
+ * The clean file's observations when `bytes` (a bare or wrapped GADB v17 file) has no other finding; `undefined`
+ * when it may have one, or when the parser would refuse it (the caller then parses it and names what is wrong).
+ */
+export function verifyGadbBytesClean(bytes: Uint8Array): GadbCleanFile | undefined {
+  const size = bytes.byteLength;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
+  const start = isMagic(bytes, 0) ? 0 : isMagic(bytes, GADB_WRAPPER_SIZE) ? GADB_WRAPPER_SIZE : -1;
+  if (start < 0 || size < start + GADB_HEADER_SIZE + 2) return undefined;
+  const u32 = (at: number): number => dv.getUint32(at, true);
+  const header: GadbHeader = {
+    version: u32(start + 4),
+    stringBlockSize: u32(start + 8),
+    categoryCount: u32(start + 0x0c),
+    recordCount: u32(start + 0x10),
+    unk14: u32(start + 0x14),
+    cellCount: u32(start + 0x18),
+    descriptorCount: u32(start + 0x1c),
+    unk20: u32(start + 0x20),
+    unk24: u32(start + 0x24),
+    headerSize: u32(start + 0x28),
+    headerStringLength: 0,
+  };
+  if (header.version !== GADB_VERSION || header.headerSize < GADB_HEADER_SIZE || header.headerSize > size - start - 2) return undefined;
+  const stringLengthAt = start + header.headerSize;
+  header.headerStringLength = dv.getUint16(stringLengthAt, true);
+  const blockAt = stringLengthAt + 2 + header.headerStringLength;
+  const blockSize = header.stringBlockSize;
+  // An empty block has no root item; a block that does not end on a word has an unaligned last item.
+  if (blockSize === 0 || (blockSize & 3) !== 0 || blockAt > size || blockSize > size - blockAt) return undefined;
+  const descriptorsAt = blockAt + blockSize;
+  const dc = header.descriptorCount;
+  if (dc > Math.floor((size - descriptorsAt) / GADB_DESCRIPTOR_SIZE)) return undefined;
+  const valuesAt = descriptorsAt + dc * GADB_DESCRIPTOR_SIZE;
+  // The value section and the trailer are whole words to the end of the file.
+  if (valuesAt + 8 > size || ((size - valuesAt) & 3) !== 0) return undefined;
+  if (u32(valuesAt) !== 0) return undefined; // values.unk00 (H-VAL-00)
+  const nc = u32(valuesAt + 4);
+  if (nc !== header.categoryCount || nc > Math.floor((size - valuesAt - 8) / GADB_CATEGORY_SIZE) || nc > 4096) return undefined;
+
+  const d = readGadbDescriptorRows(bytes, dv, descriptorsAt, dc);
+  const walk = new ValueWalk(bytes, dv, blockAt, blockSize, d, nc);
+  const end = walk.read(valuesAt + 8);
+  if (end < 0 || !walk.linksClean()) return undefined;
+  // Trailer: the pair count, the pairs, the end of the file.
+  if (end + 4 > size) return undefined;
+  const pairCount = u32(end);
+  if (pairCount > Math.floor((size - end - 4) / 8) || end + 4 + pairCount * 8 !== size) return undefined;
+  if (header.cellCount !== walk.cellTotal || header.recordCount !== walk.secondaries) return undefined;
+  if (!walk.descriptorsAllUsed()) return undefined;
+  if (!walk.blockClean()) return undefined;
+  return {
+    header,
+    gadbOffset: start,
+    valueSectionOffset: valuesAt,
+    trailerOffset: end,
+    primaries: walk.primaries,
+    secondaries: walk.secondaries,
+    pairCount,
+    headerExtraLength: header.headerSize - GADB_HEADER_SIZE,
+    headerStringLength: header.headerStringLength,
+    flaggedOrders: walk.flaggedOrders,
+  };
+}
+
+function isMagic(bytes: Uint8Array, at: number): boolean {
+  return bytes.byteLength >= at + 4 && bytes[at] === 0x47 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x44 && bytes[at + 3] === 0x42;
+}
+
+/**
+ * The pass over the value section. Per distinct run (first descriptor, count), checked once: its cell count, the
+ * highest cell its fields need, its shape, its block spans in ascending field-hash order (link, count, item kind)
+ * and its link spans (link, count), in growing typed arrays.
+ */
+class ValueWalk {
+  primaries = 0;
+  secondaries = 0;
+  cellTotal = 0;
+  readonly flaggedOrders = new Map<GadbRunOrder, number>();
+  private readonly bytes: Uint8Array;
+  private readonly dv: DataView;
+  private readonly blockAt: number;
+  private readonly blockSize: number;
+  private readonly d: GadbDescriptors;
+  private readonly nc: number;
+  /** Per 4-byte word of the string block: the kind of the item starting there (0: no item starts there). */
+  readonly kinds: Uint8Array;
+  /** The greatest item key referenced so far (first-use rule). */
+  private lastNew = 0;
+  /** Per category: records, primaries, whether it is a _Structures* category. */
+  private readonly catTotal: Int32Array;
+  private readonly catPrimary: Int32Array;
+  private readonly structures: Uint8Array;
+  /** Per target category of a link (its top 12 bits): the least and greatest record index linked. */
+  private readonly linkMin = new Int32Array(4096).fill(0x7fffffff);
+  private readonly linkMax = new Int32Array(4096).fill(-1);
+  // Runs.
+  private readonly runByFirst: Int32Array;
+  private readonly otherRuns = new Map<number, number>();
+  private runCount = 0;
+  private runN = new Int32Array(256);
+  private runCells = new Int32Array(256);
+  private runShape = new Int32Array(256);
+  /** Span words of run u: block spans [runSpanAt[2u], runSpanAt[2u+1]), then link spans up to runSpanAt[2u+2]. */
+  private runSpanAt = new Int32Array(513);
+  private spans = new Int32Array(4096);
+  private spanWords = 0;
+  private readonly used: Uint8Array;
+  private readonly shapes = new Map<number, number[]>();
+  private shapeCount = 0;
+  private links = new Int32Array(64);
+  private seen = new Uint8Array(256);
+
+  constructor(bytes: Uint8Array, dv: DataView, blockAt: number, blockSize: number, d: GadbDescriptors, nc: number) {
+    this.bytes = bytes;
+    this.dv = dv;
+    this.blockAt = blockAt;
+    this.blockSize = blockSize;
+    this.d = d;
+    this.nc = nc;
+    this.kinds = new Uint8Array(blockSize >>> 2);
+    this.kinds[0] = GadbItemKind.Root;
+    this.catTotal = new Int32Array(nc);
+    this.catPrimary = new Int32Array(nc);
+    this.structures = new Uint8Array(nc);
+    this.runByFirst = new Int32Array(d.count + 1);
+    this.used = new Uint8Array(d.count);
+  }
+
+  /** A name or block reference `key` of `kind` in traversal order: false when it is no item key, of a second kind, or out of first-use order. */
+  private reference(key: number, kind: number): boolean {
+    if (key >= this.blockSize || (key & 3) !== 0) return false;
+    const w = key >>> 2;
+    const was = this.kinds[w]!;
+    if (was === kind) return true;
+    if (was !== 0 || key < this.lastNew) return false;
+    this.kinds[w] = kind;
+    this.lastNew = key;
+    return true;
+  }
+
+  /** P919 of the NUL-terminated text at sb+`key` (checked to be an item key), or -1 (an unhashable byte, no NUL in the block). */
+  private textHash(key: number): number {
+    const bytes = this.bytes;
+    const values = DEFAULT_P919_TABLE.values;
+    let h = 0;
+    for (let p = this.blockAt + key, end = this.blockAt + this.blockSize; p < end; p++) {
+      const c = bytes[p]!;
+      if (c === 0) return h >>> 0;
+      if (HASHABLE[c] === 0) return -1;
+      h = (Math.imul(h, 919) + values[c]!) | 0;
+    }
+    return -1;
+  }
+
+  /** Walks categories and records from `at`; returns the trailer's offset, or -1 at the first sign of a finding. */
+  read(at: number): number {
+    const { dv, nc, catTotal, catPrimary } = this;
+    const end = this.bytes.byteLength;
+    let prevKey = -1;
+    for (let c = 0; c < nc; c++) {
+      if (at + GADB_CATEGORY_SIZE > end) return -1;
+      const nameKey = dv.getUint32(at, true);
+      const primaries = dv.getUint32(at + 12, true);
+      const secondaries = dv.getUint32(at + 16, true);
+      const sortKey = dv.getUint32(at + 20, true);
+      if (!this.reference(nameKey, GadbItemKind.Text) || !this.reference(dv.getUint32(at + 4, true), GadbItemKind.Text) || !this.reference(dv.getUint32(at + 8, true), GadbItemKind.Text)) return -1;
+      if (sortKey <= prevKey || this.textHash(nameKey) !== sortKey) return -1;
+      prevKey = sortKey;
+      if (primaries > 0xfffff || secondaries > 0xfffff) return -1;
+      catTotal[c] = primaries + secondaries;
+      catPrimary[c] = primaries;
+      this.structures[c] = this.isStructures(nameKey) ? 1 : 0;
+      this.primaries += primaries;
+      this.secondaries += secondaries;
+      at = this.records(at + GADB_CATEGORY_SIZE, primaries, secondaries);
+      if (at < 0) return -1;
+    }
+    return at;
+  }
+
+  private isStructures(key: number): boolean {
+    const p = this.blockAt + key;
+    if (key + 11 > this.blockSize) return false;
+    for (let i = 0; i < 11; i++) if (this.bytes[p + i] !== STRUCTURES_PREFIX[i]) return false;
+    return true;
+  }
+
+  /** The primaries then the secondaries of one category from `at`: the offset after them, or -1. */
+  private records(at: number, primaries: number, secondaries: number): number {
+    const dv = this.dv;
+    const end = this.bytes.byteLength;
+    const dc = this.d.count;
+    const total = primaries + secondaries;
+    let shape = -1;
+    let prevName = -1;
+    let lastKey = -1;
+    let run = -1;
+    for (let i = 0; i < total; i++) {
+      const secondary = i >= primaries;
+      const h = secondary ? GADB_RECORD_HEADER.secondary : GADB_RECORD_HEADER.primary;
+      if (at + h.size > end) return -1;
+      const t0 = dv.getUint32(at + h.tailAt, true);
+      const t1 = dv.getUint32(at + h.tailAt + 4, true);
+      const own = t0 & 0xffff;
+      const n = (t0 >>> 16) & 0xff;
+      const first = (t0 >>> 24) | ((t1 & 0xffff) << 8);
+      const cellsAt = at + h.size;
+      if (own > (end - cellsAt) >>> 2 || first + n > dc) return -1;
+      if (secondary) {
+        const key = dv.getUint32(at, true);
+        if (!this.reference(key, GadbItemKind.Text)) return -1;
+        const hash = this.textHash(key);
+        if (hash < 0 || hash <= prevName) return -1;
+        prevName = hash;
+      }
+      this.cellTotal += own;
+      at = cellsAt + own * 4;
+      if (n === 0) {
+        if (first !== 0 || own !== 0) return -1;
+        continue;
+      }
+      const key = first * 256 + n;
+      if (key !== lastKey) {
+        run = this.runOf(first, n);
+        if (run < 0) return -1;
+        lastKey = key;
+      }
+      if (own !== this.runCells[run]) return -1;
+      if (shape < 0) shape = this.runShape[run]!;
+      else if (shape !== this.runShape[run]) return -1;
+      if (!this.cells(run, cellsAt)) return -1;
+    }
+    return at;
+  }
+
+  /** The block cells (references, in first-use order) and link cells of a record of run `run` whose cells are at `at`. */
+  private cells(run: number, at: number): boolean {
+    const { dv, spans, runSpanAt, kinds, linkMin, linkMax } = this;
+    const blockSize = this.blockSize;
+    const from = runSpanAt[2 * run]!;
+    const mid = runSpanAt[2 * run + 1]!;
+    const to = runSpanAt[2 * run + 2]!;
+    for (let q = from; q < mid; q += 3) {
+      const kind = spans[q + 2]!;
+      for (let p = at + spans[q]! * 4, stop = p + spans[q + 1]! * 4; p < stop; p += 4) {
+        const v = dv.getUint32(p, true);
+        if (v >= blockSize || (v & 3) !== 0) return false;
+        const was = kinds[v >>> 2]!;
+        if (was === kind) continue;
+        if (was !== 0 || v < this.lastNew) return false;
+        kinds[v >>> 2] = kind;
+        this.lastNew = v;
+      }
+    }
+    for (let q = mid; q < to; q += 2) {
+      for (let p = at + spans[q]! * 4, stop = p + spans[q + 1]! * 4; p < stop; p += 4) {
+        const raw = dv.getUint32(p, true);
+        if (raw === 0xffffffff) continue;
+        const tc = raw >>> 20;
+        const idx = raw & 0xfffff;
+        if (idx < linkMin[tc]!) linkMin[tc] = idx;
+        if (idx > linkMax[tc]!) linkMax[tc] = idx;
+      }
+    }
+    return true;
+  }
+
+  /** Every link resolves, to a primary exactly in a _Structures* category (links.range, links.side). */
+  linksClean(): boolean {
+    const { linkMin, linkMax, catTotal, catPrimary, structures } = this;
+    for (let tc = 0; tc < 4096; tc++) {
+      const max = linkMax[tc]!;
+      if (max < 0) continue;
+      if (tc >= this.nc || max >= catTotal[tc]!) return false;
+      if (structures[tc] === 1 ? max >= catPrimary[tc]! : linkMin[tc]! < catPrimary[tc]!) return false;
+    }
+    return true;
+  }
+
+  descriptorsAllUsed(): boolean {
+    return this.used.indexOf(0) < 0;
+  }
+
+  /** The id of run `(first, n)`, checked on first use; -1 when it has a finding. */
+  private runOf(first: number, n: number): number {
+    const at = this.runByFirst[first]!;
+    if (at > 0 && this.runN[at - 1] === n) return at - 1;
+    const key = first * 256 + n;
+    const other = this.otherRuns.get(key);
+    if (other !== undefined) return other;
+    const id = this.newRun(first, n);
+    if (id < 0) return -1;
+    if (at === 0) this.runByFirst[first] = id + 1;
+    else this.otherRuns.set(key, id);
+    return id;
+  }
+
+  /** `Verifier.checkRun`'s rules without findings, then the run's spans; the new run's id or -1. */
+  private newRun(first: number, n: number): number {
+    const d = this.d;
+    const { sortedHash, declaredHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
+    const storage = GADB_STORAGE_BY_TYPE_BYTE;
+    if (this.seen.length < n) this.seen = new Uint8Array(n);
+    const seen = this.seen;
+    seen.fill(0, 0, n);
+    let flagged = false;
+    let maxEnd = 0;
+    for (let j = 0; j < n; j++) {
+      const i = first + j;
+      if (j > 0 && (sortedHash[i]! <= sortedHash[i - 1]! || schemaOrdinal[i]! <= schemaOrdinal[i - 1]!)) return -1;
+      const p = sortedToDeclared[i]!;
+      if (p >= n || seen[p] === 1 || declaredHash[first + p] !== sortedHash[i]) return -1;
+      seen[p] = 1;
+      const t = typeCode[i]!;
+      if (TYPE_BYTE_SUSPECT[t] === 1) return -1;
+      if ((t & ~GADB_TYPE_MASK & 0xff) !== 0) flagged = true;
+      if (storage[t] === GadbStorageCode.Bit && elementCount[i] !== 1) return -1;
+      const e = fieldEnd(d, i);
+      if (elementCount[i]! > 0 && e > maxEnd) maxEnd = e;
+    }
+    if (this.links.length < n) this.links = new Int32Array(n);
+    const links = this.links;
+    let cellCount = -1;
+    let matches = 0;
+    let order: GadbRunOrder = 'full';
+    for (const o of flagged ? (['full', 'base'] as const) : (['full'] as const)) {
+      const cells = assignGadbSortedRunSlots(d, first, n, o, links);
+      let match = true;
+      for (let j = 0; j < n && match; j++) match = links[j] === link[first + j];
+      if (match) {
+        if (matches === 0) order = o;
+        matches++;
+        cellCount = cells;
+      }
+    }
+    if (matches === 0 || maxEnd > cellCount) return -1;
+    this.used.fill(1, first, first + n);
+    if (flagged) {
+      const o: GadbRunOrder = matches === 2 ? 'either' : order;
+      this.flaggedOrders.set(o, (this.flaggedOrders.get(o) ?? 0) + 1);
+    }
+    // Spans: block fields in ascending hash order (the first-use order), then link fields.
+    const id = this.runCount++;
+    if (id >= this.runN.length) {
+      this.runN = grow(this.runN, id + 1);
+      this.runCells = grow(this.runCells, id + 1);
+      this.runShape = grow(this.runShape, id + 1);
+    }
+    if (2 * id + 3 > this.runSpanAt.length) this.runSpanAt = grow(this.runSpanAt, 2 * id + 3);
+    if (this.spanWords + 5 * n > this.spans.length) this.spans = grow(this.spans, this.spanWords + 5 * n);
+    const spans = this.spans;
+    let w = this.spanWords;
+    this.runSpanAt[2 * id] = w;
+    for (let j = 0; j < n; j++) {
+      const k = first + sortedToDeclared[first + j]!;
+      if (storage[typeCode[k]!] !== GadbStorageCode.Block || elementCount[k] === 0) continue;
+      const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[typeCode[k]!]!;
+      if (kind === GadbItemKind.Unreferenced) return -1;
+      spans[w++] = link[k]!;
+      spans[w++] = elementCount[k]!;
+      spans[w++] = kind;
+    }
+    this.runSpanAt[2 * id + 1] = w;
+    for (let k = first; k < first + n; k++) {
+      if (storage[typeCode[k]!] !== GadbStorageCode.Link || elementCount[k] === 0) continue;
+      spans[w++] = link[k]!;
+      spans[w++] = elementCount[k]!;
+    }
+    this.runSpanAt[2 * id + 2] = w;
+    this.spanWords = w;
+    this.runN[id] = n;
+    this.runCells[id] = cellCount;
+    this.runShape[id] = gadbRunShape(d, first, n, this.shapes, () => this.shapeCount++);
+    return id;
+  }
+
+  /**
+   * The string block's items (a start where `kinds` has a kind, running to the next start) pass the strings
+   * rules: `gadbItemsClean` on the items of the block in key order.
+   */
+  blockClean(): boolean {
+    const kinds = this.kinds;
+    let count = 0;
+    for (let w = 0; w < kinds.length; w++) if (kinds[w] !== 0) count++;
+    const keys = new Uint32Array(count);
+    const sizes = new Uint32Array(count);
+    const itemKinds = new Uint8Array(count);
+    let n = 0;
+    for (let w = 0; w < kinds.length; w++) {
+      const k = kinds[w]!;
+      if (k === 0) continue;
+      keys[n] = w << 2;
+      itemKinds[n++] = k;
+    }
+    for (let i = 0; i + 1 < n; i++) sizes[i] = keys[i + 1]! - keys[i]!;
+    if (n > 0) sizes[n - 1] = this.blockSize - keys[n - 1]!;
+    return gadbItemsClean(this.bytes.subarray(this.blockAt, this.blockAt + this.blockSize), keys, sizes, itemKinds);
+  }
+}
+
+function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** @internal The cell (Bool: the bool word) just past field row `k`'s elements, by the slot rule. */
+export function fieldEnd(d: Gadb['descriptors'], k: number): number {
+  return GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] === GadbStorageCode.Bit ? (d.link[k]! + d.elementCount[k]! + 31) >>> 5 : d.link[k]! + d.elementCount[k]!;
+}
+
+/**
+ * @internal The shape id of the run `[first, first + n)`: runs declaring the same field hashes in the same order
+ * share it. `shapes` maps a hash of the declared column to (first descriptor, count, id) of each distinct shape
+ * with that hash; `next` numbers a new shape.
+ */
+export function gadbRunShape(d: Gadb['descriptors'], first: number, n: number, shapes: Map<number, number[]>, next: () => number): number {
+  const hashes = d.declaredHash;
+  let h = n;
+  for (let k = first; k < first + n; k++) h = Math.imul(h ^ hashes[k]!, 0x01000193);
+  let list = shapes.get(h);
+  if (!list) shapes.set(h, (list = []));
+  for (let i = 0; i < list.length; i += 3) {
+    const other = list[i]!;
+    if (list[i + 1] !== n) continue;
+    let same = true;
+    for (let j = 0; same && j < n; j++) same = hashes[other + j] === hashes[first + j];
+    if (same) return list[i + 2]!;
+  }
+  const id = next();
+  list.push(first, n, id);
+  return id;
+}
+
+/**
+ * @internal True when no item of the block has a finding of `Verifier.strings`' item loop (alignment, references,
+ * kinds, texts, tiling, padding, one item per value per kind): the same rules, decided without building any
+ * finding, in one pass over each item's words. An item that passes them is its payload and NUL padding to a
+ * multiple of 4, so two clean items hold the same value exactly when kind, size and all their words agree: the
+ * words are hashed while a text's terminator is found (the first zero byte must lie in the last word, every byte
+ * after it zero), then sorted by hash, and only items of equal hash are compared.
+ */
+export function gadbItemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array): boolean {
+  const n = itemKeys.length;
+  const hashes = new Uint32Array(n);
+  const which = new Uint32Array(n);
+  let m = 0;
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const size = data.byteLength;
+  for (let i = 0; i < n; i++) {
+    const key = itemKeys[i]!;
+    const span = itemSizes[i]!;
+    const kind = kinds[i]!;
+    if ((span & 3) !== 0 || span === 0 || key + span > size || kind === GadbItemKind.Unreferenced || kind === GadbItemKind.Mixed) return false;
+    const last = key + span - 4;
+    let h = (0x811c9dc5 ^ kind ^ (span << 8)) | 0;
+    if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
+      // Every word before the last free of zero bytes; the last holds the terminator, then only zero bytes.
+      let p = key;
+      for (; p < last; p += 4) {
+        const w = dv.getUint32(p, true);
+        if (((w - 0x01010101) & ~w & 0x80808080) !== 0) return false;
+        h = Math.imul(h ^ w, 0x01000193);
+      }
+      const w = dv.getUint32(last, true);
+      if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return false;
+      h = Math.imul(h ^ w, 0x01000193);
+      if (kind === GadbItemKind.Root) continue;
+    } else {
+      const fixed = KIND_FIXED_SIZE[kind]!;
+      const keySize = KIND_CURVE_KEY_SIZE[kind]!;
+      const want = fixed >= 0 ? fixed : keySize > 0 ? 4 + dv.getUint32(key, true) * keySize : -1;
+      if (want >= 0 && want !== span) return false;
+      for (let p = key; p <= last; p += 4) h = Math.imul(h ^ dv.getUint32(p, true), 0x01000193);
+    }
+    h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+    hashes[m] = h ^ (h >>> 16);
+    which[m++] = i;
+  }
+  // Equal values have equal hashes: sorted by hash (no random access, unlike a hash table of this size), only
+  // neighbours with the same hash are compared.
+  const sorted = radixSortPairs(hashes, which, m);
+  const sh = sorted.keys;
+  const si = sorted.values;
+  for (let a = 0; a < m; ) {
+    let b = a + 1;
+    while (b < m && sh[b] === sh[a]) b++;
+    for (let x = a; x < b; x++) {
+      for (let y = x + 1; y < b; y++) if (sameItem(dv, itemKeys, itemSizes, kinds, si[x]!, si[y]!)) return false;
+    }
+    a = b;
+  }
+  return true;
+}
+
+/** Whether items `i` and `j` have the same kind, size and words. */
+function sameItem(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, i: number, j: number): boolean {
+  const span = itemSizes[i]!;
+  if (kinds[i] !== kinds[j] || itemSizes[j] !== span) return false;
+  const a = itemKeys[i]!;
+  const b = itemKeys[j]!;
+  for (let q = 0; q < span; q += 4) if (dv.getUint32(a + q, true) !== dv.getUint32(b + q, true)) return false;
+  return true;
+}
+
+/** `keys[0, m)` with `values` alongside, sorted by key (LSD radix, four 8-bit passes); the inputs are reused as scratch. */
+function radixSortPairs(keys: Uint32Array, values: Uint32Array, m: number): { keys: Uint32Array; values: Uint32Array } {
+  let k0: Uint32Array = keys;
+  let v0: Uint32Array = values;
+  let k1: Uint32Array = new Uint32Array(m);
+  let v1: Uint32Array = new Uint32Array(m);
+  const counts = new Int32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let i = 0; i < m; i++) counts[(k0[i]! >>> shift) & 0xff]!++;
+    for (let d = 0, sum = 0; d < 256; d++) {
+      const c = counts[d]!;
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < m; i++) {
+      const k = k0[i]!;
+      const at = counts[(k >>> shift) & 0xff]!++;
+      k1[at] = k;
+      v1[at] = v0[i]!;
+    }
+    const tk = k0;
+    k0 = k1;
+    k1 = tk;
+    const tv = v0;
+    v0 = v1;
+    v1 = tv;
+  }
+  return { keys: k0, values: v0 };
+}
