@@ -41,6 +41,8 @@ const AFTER = 1;
 
 export class JsonReader {
   private buf: Uint8Array = new Uint8Array(0);
+  /** `buf` as a DataView (keys compared four bytes at a time); set wherever `buf` is. */
+  private view: DataView = new DataView(new ArrayBuffer(0));
   /** The buffer chunks are gathered in (see `refill`). */
   private own: Uint8Array = new Uint8Array(0);
   private pos = 0;
@@ -62,6 +64,7 @@ export class JsonReader {
     if (input instanceof Uint8Array) {
       // One buffer: read in place (never copied).
       this.buf = input;
+      this.view = new DataView(input.buffer, input.byteOffset, input.byteLength);
       this.end = input.length;
       this.done = true;
       this.source = [][Symbol.iterator]();
@@ -118,7 +121,7 @@ export class JsonReader {
    * `:` included; it must come from `quotedKey` (a key whose bytes need no escape), so that matching its bytes is
    * matching the key.
    */
-  nextKeyIs(first: boolean, quoted: Uint8Array | undefined): number {
+  nextKeyIs(first: boolean, quoted: QuotedKey | undefined): number {
     let c = this.peek();
     if (c === 0x7d) {
       this.pos++;
@@ -130,11 +133,17 @@ export class JsonReader {
       c = this.peek();
     }
     if (quoted === undefined) return 0;
-    const n = quoted.length;
+    const n = quoted.bytes.length;
     const p = this.pos;
     if (p + n > this.end) return 0;
+    // Four bytes at a time (a game-scale document is more than half keys), then the last few.
+    const words = quoted.words;
+    const full = n >>> 2;
+    const view = this.view;
+    for (let i = 0; i < full; i++) if (view.getInt32(p + 4 * i, true) !== words[i]) return 0;
     const buf = this.buf;
-    for (let i = 0; i < n; i++) if (buf[p + i] !== quoted[i]) return 0;
+    const bytes = quoted.bytes;
+    for (let i = full * 4; i < n; i++) if (buf[p + i] !== bytes[i]) return 0;
     this.pos = p + n;
     return 1;
   }
@@ -335,7 +344,7 @@ export class JsonReader {
       if (this.own.length < tail) this.own = new Uint8Array(tail * 2);
       this.own.set(this.buf.subarray(keep, this.end));
     }
-    this.buf = this.own;
+    this.setBuf(this.own);
     this.base += keep;
     this.pos -= keep;
     this.end = tail;
@@ -353,10 +362,16 @@ export class JsonReader {
         this.own = grown;
       }
       this.own.set(chunk, tail);
-      this.buf = this.own;
+      this.setBuf(this.own);
       this.end = tail + chunk.length;
       return true;
     }
+  }
+
+  private setBuf(b: Uint8Array): void {
+    if (this.buf === b) return;
+    this.buf = b;
+    this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   }
 
   /** The next non-blank byte (not consumed), or -1 at the end. */
@@ -797,10 +812,19 @@ function describe(c: number): string {
 }
 
 /**
+ * A key as a writer writes it before its value (`"key":`), from `quotedKey`: its bytes, and its whole four-byte
+ * groups as little-endian 32-bit words (what `nextKeyIs` compares).
+ */
+export interface QuotedKey {
+  readonly bytes: Uint8Array;
+  readonly words: Int32Array;
+}
+
+/**
  * The key `key[start..end)` (UTF-8, as `stringBytes` gives it) as a writer writes it before its value — quotes and
  * `:` — for `nextKeyIs`; undefined when its text needs an escape (then only `stringBytes` reads it right).
  */
-export function quotedKey(key: Uint8Array, start: number, end: number): Uint8Array | undefined {
+export function quotedKey(key: Uint8Array, start: number, end: number): QuotedKey | undefined {
   const q = new Uint8Array(end - start + 3);
   q[0] = 0x22;
   for (let i = start; i < end; i++) {
@@ -811,5 +835,7 @@ export function quotedKey(key: Uint8Array, start: number, end: number): Uint8Arr
   }
   q[end - start + 1] = 0x22;
   q[end - start + 2] = 0x3a;
-  return q;
+  const words = new Int32Array(q.length >>> 2);
+  for (let i = 0; i < words.length; i++) words[i] = q[4 * i]! | (q[4 * i + 1]! << 8) | (q[4 * i + 2]! << 16) | (q[4 * i + 3]! << 24);
+  return { bytes: q, words };
 }

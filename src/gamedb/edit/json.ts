@@ -22,7 +22,7 @@ import { BlockItems, LabelTable, fnv, fnvPrimary, FNV_SEED } from './json-tables
 import { NULL_LINK, blockTextBytes, bytesEqual, fieldLabel, fromHex, hashText, indexModel, parseHash, toHex, type FieldNamer, type ModelIndex, type NameHasher, p919Hasher } from './model.ts';
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
-import { JsonReader, JsonSyntaxError, quotedKey } from '../../binary/json-reader.ts';
+import { JsonReader, JsonSyntaxError, quotedKey, type QuotedKey } from '../../binary/json-reader.ts';
 import { TextWriter } from '../../binary/text-writer.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
@@ -592,7 +592,7 @@ interface ImportRun {
   first: number;
   n: number;
   code: Uint8Array;
-  keyBytes: (Uint8Array | undefined)[];
+  keyBytes: (QuotedKey | undefined)[];
 }
 
 /** Type info per type byte (a table instead of a lookup per element). */
@@ -630,7 +630,8 @@ function spanIs(r: JsonReader, k: Uint8Array): boolean {
 }
 
 /** Whether `quoted` (from `quotedKey`) is the key in `r`'s span. */
-function quotedIs(quoted: Uint8Array, r: JsonReader): boolean {
+function quotedIs(key: QuotedKey, r: JsonReader): boolean {
+  const quoted = key.bytes;
   const n = r.spanEnd - r.spanStart;
   if (quoted.length !== n + 3) return false;
   const b = r.spanBuf;
@@ -664,7 +665,7 @@ class GadbJsonBuilder {
   private primaryCount = 0;
   private readonly fieldHashes = new Map<string, number>();
   private readonly runs = new Map<number, ImportRun>();
-  private readonly keyOfHash = new Map<number, Uint8Array | undefined>();
+  private readonly keyOfHash = new Map<number, QuotedKey | undefined>();
   /** Cells holding a label entry, to be resolved when every record is known (links to later records). */
   private deferred = new Uint32Array(0);
   private seen = new Uint8Array(256);
@@ -835,7 +836,7 @@ class GadbJsonBuilder {
         const info = TYPE_INFO[d.typeCode[first + fi]!];
         code[fi] = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
       }
-      run = { first, n: fields, code, keyBytes: new Array<Uint8Array | undefined>(fields).fill(undefined) };
+      run = { first, n: fields, code, keyBytes: new Array<QuotedKey | undefined>(fields).fill(undefined) };
       this.runs.set(runKey, run);
     }
     return run;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonReader, JsonSyntaxError, quotedKey } from '../../../src/binary/json-reader.ts';
+import { JsonReader, JsonSyntaxError, quotedKey, type QuotedKey } from '../../../src/binary/json-reader.ts';
 import { propertySeed } from '../../support/fixtures.ts';
 
 const enc = new TextEncoder();
@@ -16,6 +16,12 @@ const readWhole = (input: Iterable<Uint8Array> | Uint8Array, small = false): unk
   r.finish();
   return v;
 };
+
+/** The key `k` as `quotedKey` gives it for `nextKeyIs`. */
+function q(k: string): QuotedKey | undefined {
+  const b = enc.encode(k);
+  return quotedKey(b, 0, b.length);
+}
 
 describe('JsonReader', () => {
   it('reads what JSON.parse reads, whole or in chunks of any size, by both value paths (fast-check)', () => {
@@ -92,15 +98,11 @@ describe('JsonReader', () => {
   });
 
   it('matches a known next key as bytes, and leaves any other key for stringBytes, in chunks of every size', () => {
-    const q = (k: string): Uint8Array | undefined => {
-      const b = enc.encode(k);
-      return quotedKey(b, 0, b.length);
-    };
     // Keys whose text needs an escape are never matched as bytes.
     expect(q('a"b')).toBeUndefined();
     expect(q('a\\b')).toBeUndefined();
     expect(q('a\nb')).toBeUndefined();
-    expect(new TextDecoder().decode(q('é1')!)).toBe('"é1":');
+    expect(new TextDecoder().decode(q('é1')!.bytes)).toBe('"é1":');
     const text = '{"alpha":1, "beta" :2,"g\\u0061mma":3,"alphabet":4}';
     for (const size of [1, 2, 3, 5, 64]) {
       const r = new JsonReader(chunked(enc.encode(text), size));
@@ -131,6 +133,35 @@ describe('JsonReader', () => {
       r.numberValue();
       r.nextKeyIs(false, q('b'));
     }).toThrow(JsonSyntaxError);
+  });
+
+  it('matches a known key only when every byte is equal, whatever its length (four bytes compared at a time)', () => {
+    // Each key of length 1..13 against itself and against every copy of it with one byte changed: a difference in
+    // any whole word or in the last bytes must be seen, in one buffer and across chunk boundaries.
+    for (let len = 1; len <= 13; len++) {
+      const key = 'abcdefghijklm'.slice(0, len);
+      const variants = [key, ...Array.from({ length: len }, (_, i) => key.slice(0, i) + 'Z' + key.slice(i + 1))];
+      const text = `{${variants.map((k, i) => `"${k}":${i}`).join(',')}}`;
+      for (const input of [enc.encode(text), ...[1, 3, 7].map((size) => chunked(enc.encode(text), size))]) {
+        const r = new JsonReader(input);
+        r.enterObject();
+        const matched: number[] = [];
+        for (let m = 0; ; m++) {
+          const k = r.nextKeyIs(m === 0, q(key));
+          if (k < 0) break;
+          if (k === 0) {
+            r.stringBytes();
+            r.expectByte(0x3a, ':');
+          }
+          const v = r.numberValue();
+          if (k === 1) matched.push(v);
+        }
+        r.finish();
+        // Only the key itself (variant 0) may match; a chunk boundary inside it may make it read as a string.
+        expect(matched.every((v) => v === 0)).toBe(true);
+        if (input instanceof Uint8Array) expect(matched).toEqual([0]);
+      }
+    }
   });
 
   it('reads true and false token by token across chunks, and nothing else as a boolean', () => {
