@@ -12,6 +12,7 @@
  * Bad input is a `JsonSyntaxError` with the byte offset, line and column (1-based, columns in bytes).
  */
 import { FormatError } from './errors.ts';
+import { littleEndianWords } from './text-writer.ts';
 
 /** A JSON document that is not well-formed (or not the shape the caller walks): offset, line and column. */
 export class JsonSyntaxError extends FormatError {
@@ -242,6 +243,17 @@ export class JsonReader {
       return c === 0x74 ? 1 : 0;
     }
     return -1;
+  }
+
+  /** Reads `null` after blanks (true); false when the next token is not `null` (nothing consumed). */
+  nullValue(): boolean {
+    if (this.peek() !== 0x6e) return false;
+    while (this.end - this.pos < 4 && this.refill());
+    const b = this.buf;
+    const p = this.pos;
+    if (b[p + 1] !== 0x75 || b[p + 2] !== 0x6c || b[p + 3] !== 0x6c || p + 4 > this.end) return false;
+    this.pos = p + 4;
+    return true;
   }
 
   /** Reads a number (after blanks): its value, as `JSON.parse` gives it. */
@@ -835,7 +847,5 @@ export function quotedKey(key: Uint8Array, start: number, end: number): QuotedKe
   }
   q[end - start + 1] = 0x22;
   q[end - start + 2] = 0x3a;
-  const words = new Int32Array(q.length >>> 2);
-  for (let i = 0; i < words.length; i++) words[i] = q[4 * i]! | (q[4 * i + 1]! << 8) | (q[4 * i + 2]! << 16) | (q[4 * i + 3]! << 24);
-  return { bytes: q, words };
+  return { bytes: q, words: littleEndianWords(q).subarray(0, q.length >>> 2) };
 }

@@ -23,7 +23,7 @@ import { NULL_LINK, blockTextBytes, bytesEqual, fieldLabel, fromHex, hashText, i
 import { decodeBlockValue, encodeBlockValue, f32Bits, f32FromBits, type ElementValue } from './values.ts';
 import { isUtf8 } from '../../binary/text.ts';
 import { JsonReader, JsonSyntaxError, quotedKey, type QuotedKey } from '../../binary/json-reader.ts';
-import { TextWriter } from '../../binary/text-writer.ts';
+import { TextWriter, littleEndianWords } from '../../binary/text-writer.ts';
 
 export const GADB_JSON_FORMAT = 'scry.gadb.json';
 
@@ -106,20 +106,29 @@ const FIELD_CODE: Record<GadbDecoding['kind'], number> = { bool: FIELD_BOOL, f32
  */
 interface ExportRows {
   code: Uint8Array;
-  key: Uint8Array[];
+  key: Piece[];
+}
+
+/** A constant piece of the export's text, written four bytes at a time (`TextWriter.words`). */
+interface Piece {
+  words: Int32Array;
+  n: number;
+}
+function piece(b: Uint8Array): Piece {
+  return { words: littleEndianWords(b), n: b.length };
 }
 
 function exportRows(g: Gadb, namer: FieldNamer | undefined): ExportRows {
   const d = g.descriptors;
   const code = new Uint8Array(d.count);
-  const key = new Array<Uint8Array>(d.count);
-  const byHash = new Map<number, Uint8Array>();
+  const key = new Array<Piece>(d.count);
+  const byHash = new Map<number, Piece>();
   for (let row = 0; row < d.count; row++) {
     const info = TYPE_INFO[d.typeCode[row]!];
     code[row] = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
     const h = d.declaredHash[row]!;
     let k = byHash.get(h);
-    if (!k) byHash.set(h, (k = utf8Encoder.encode(JSON.stringify(fieldLabel(h, namer)) + ':')));
+    if (!k) byHash.set(h, (k = piece(utf8Encoder.encode(JSON.stringify(fieldLabel(h, namer)) + ':'))));
     key[row] = k;
   }
   return { code, key };
@@ -143,7 +152,7 @@ const u32View = new Uint32Array(f32View.buffer);
  */
 class RecordLabels {
   /** Per category: `"` + its name's label bytes, JSON-escaped, + `/`. */
-  readonly prefix: Uint8Array[] = [];
+  readonly prefix: Piece[] = [];
   /** Per record: 1 when its label is unique in the document. */
   readonly unique: Uint8Array;
   private readonly catBytes: Uint8Array[] = [];
@@ -164,7 +173,7 @@ class RecordLabels {
       // `"name"` becomes `"name/`: the record part continues the string.
       const pre = w.take().slice();
       pre[pre.length - 1] = 0x2f;
-      this.prefix.push(pre);
+      this.prefix.push(piece(pre));
     }
     const n = g.records.count;
     this.unique = new Uint8Array(n).fill(1);
@@ -229,18 +238,19 @@ class RecordLabels {
 
 const SLASH = Uint8Array.of(0x2f);
 
-/** The constant pieces of a record line, as bytes. */
-const B_TRUE = utf8Encoder.encode('true');
-const B_FALSE = utf8Encoder.encode('false');
-const B_NEXT_RECORD = utf8Encoder.encode(',\n');
-const B_NAME = utf8Encoder.encode('{"name":');
-const B_FIRST = utf8Encoder.encode(',"first":');
-const B_OPEN_FIRST = utf8Encoder.encode('{"first":');
-const B_FIELDS = utf8Encoder.encode(',"fields":');
-const B_CELLS = utf8Encoder.encode(',"cells":');
-const B_FLAGS = utf8Encoder.encode(',"flags":');
-const B_UNK0A = utf8Encoder.encode(',"unk0A":');
-const B_VALUES = utf8Encoder.encode(',"values":{');
+const pieceOf = (text: string): Piece => piece(utf8Encoder.encode(text));
+/** The constant pieces of a record line. */
+const B_TRUE = pieceOf('true');
+const B_FALSE = pieceOf('false');
+const B_NEXT_RECORD = pieceOf(',\n');
+const B_NAME = pieceOf('{"name":');
+const B_FIRST = pieceOf(',"first":');
+const B_OPEN_FIRST = pieceOf('{"first":');
+const B_FIELDS = pieceOf(',"fields":');
+const B_CELLS = pieceOf(',"cells":');
+const B_FLAGS = pieceOf(',"flags":');
+const B_UNK0A = pieceOf(',"unk0A":');
+const B_VALUES = pieceOf(',"values":{');
 
 /** UTF-8 of a name read as UTF-8 (bytes that are not UTF-8 become U+FFFD): the bytes of its label. */
 function labelBytes(b: Uint8Array): Uint8Array {
@@ -321,7 +331,8 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
       w.byte(0x7d);
     } else {
       // The prefix opens the label's string (`"Category/`); the record part closes it.
-      w.bytes(labels.prefix[c]!);
+      const prefix = labels.prefix[c]!;
+      w.words(prefix.words, prefix.n);
       if (i < cat.primaryCount) {
         w.byte(0x23);
         w.uint(i);
@@ -348,22 +359,22 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
     for (let i = 0; i < total; i++, r++) {
       const base = ix.recordCellStart[r]!;
       const cc = rec.cellCount[r]!;
-      if (i > 0) w.bytes(B_NEXT_RECORD, true);
+      if (i > 0) w.words(B_NEXT_RECORD.words, B_NEXT_RECORD.n, true);
       if (i >= cat.primaryCount) {
-        w.bytes(B_NAME, true);
+        w.words(B_NAME.words, B_NAME.n, true);
         writeText(rec.nameKey[r]!);
-        w.bytes(B_FIRST, true);
-      } else w.bytes(B_OPEN_FIRST, true);
+        w.words(B_FIRST.words, B_FIRST.n, true);
+      } else w.words(B_OPEN_FIRST.words, B_OPEN_FIRST.n, true);
       w.uint(rec.firstDescriptor[r]!);
-      w.bytes(B_FIELDS, true);
+      w.words(B_FIELDS.words, B_FIELDS.n, true);
       w.uint(rec.descriptorCount[r]!);
-      w.bytes(B_CELLS, true);
+      w.words(B_CELLS.words, B_CELLS.n, true);
       w.uint(cc);
-      w.bytes(B_FLAGS, true);
+      w.words(B_FLAGS.words, B_FLAGS.n, true);
       w.uint(rec.flags[r]!);
-      w.bytes(B_UNK0A, true);
+      w.words(B_UNK0A.words, B_UNK0A.n, true);
       w.uint(rec.unk0A[r]!);
-      w.bytes(B_VALUES, true);
+      w.words(B_VALUES.words, B_VALUES.n, true);
       const recon = cc <= reconBuf.length ? reconBuf.fill(0, 0, cc) : (reconBuf = new Uint32Array(cc * 2));
       const first = rec.firstDescriptor[r]!;
       const end = first + rec.descriptorCount[r]!;
@@ -372,7 +383,8 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
         const count = elementCount[row]!;
         const link = fieldLink[row]!;
         if (row > first) w.byte(0x2c);
-        w.bytes(rowKey[row]!);
+        const key = rowKey[row]!;
+        w.words(key.words, key.n);
         // A scalar (count 1) is written bare, anything else as a list; an element whose cell lies past the
         // record is left out (the residual keeps such records exact).
         const bare = count === 1 && (code === FIELD_BOOL ? link >>> 5 < cc : link < cc);
@@ -385,7 +397,8 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
             if (n++ > 0) w.byte(0x2c);
             const v = (cells[base + (k >>> 5)]! >>> (k & 31)) & 1;
             recon[k >>> 5] = (recon[k >>> 5]! | (v << (k & 31))) >>> 0;
-            w.bytes(v === 1 ? B_TRUE : B_FALSE, true);
+            const b = v === 1 ? B_TRUE : B_FALSE;
+            w.words(b.words, b.n, true);
             continue;
           }
           if (k >= cc) continue;
@@ -592,8 +605,13 @@ interface ImportRun {
   first: number;
   n: number;
   code: Uint8Array;
+  /** Per field, copied from its descriptor row (the run is read by every record that has it; the rows are not). */
+  count: Uint16Array;
+  link: Uint16Array;
+  itemKind: Uint8Array;
   keyBytes: (QuotedKey | undefined)[];
 }
+
 
 /** Type info per type byte (a table instead of a lookup per element). */
 const TYPE_INFO: (GadbTypeInfo | undefined)[] = Array.from({ length: 256 }, (_, b) => gadbTypeInfo(b));
@@ -831,12 +849,19 @@ class GadbJsonBuilder {
     let run = this.runs.get(runKey);
     if (!run) {
       const code = new Uint8Array(fields);
+      const count = new Uint16Array(fields);
+      const link = new Uint16Array(fields);
+      const itemKind = new Uint8Array(fields);
       const d = g.descriptors;
       for (let fi = 0; fi < fields; fi++) {
-        const info = TYPE_INFO[d.typeCode[first + fi]!];
+        const row = first + fi;
+        const info = TYPE_INFO[d.typeCode[row]!];
         code[fi] = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
+        count[fi] = d.elementCount[row]!;
+        link[fi] = d.link[row]!;
+        itemKind[fi] = info?.itemKind ?? 0;
       }
-      run = { first, n: fields, code, keyBytes: new Array<QuotedKey | undefined>(fields).fill(undefined) };
+      run = { first, n: fields, code, count, link, itemKind, keyBytes: new Array<QuotedKey | undefined>(fields).fill(undefined) };
       this.runs.set(runKey, run);
     }
     return run;
@@ -1133,9 +1158,8 @@ class GadbJsonBuilder {
 
   private readField(r: JsonReader, run: ImportRun, fi: number, base: number, cc: number): void {
     const code = run.code[fi]!;
-    const D = this.g.descriptors;
-    const count = D.elementCount[run.first + fi]!;
-    const link = D.link[run.first + fi]!;
+    const count = run.count[fi]!;
+    const link = run.link[fi]!;
     const bare = count === 1 && (code === FIELD_BOOL ? link >>> 5 < cc : link < cc);
     if (bare && !(code !== FIELD_BLOCK && r.peekByte() === 0x5b)) {
       this.readElement(r, run, fi, 0, base, cc);
@@ -1156,8 +1180,7 @@ class GadbJsonBuilder {
 
   private readElement(r: JsonReader, run: ImportRun, fi: number, e: number, base: number, cc: number): void {
     const code = run.code[fi]!;
-    const row = run.first + fi;
-    const k = this.g.descriptors.link[row]! + e;
+    const k = run.link[fi]! + e;
     const cells = this.g.cells;
     const c = r.peekByte();
     if (code === FIELD_BOOL) {
@@ -1184,17 +1207,17 @@ class GadbJsonBuilder {
         if (c === 0x22) {
           r.stringBytes();
           this.setLink(at, this.labels.ref(r.spanBuf, r.spanStart, r.spanEnd), r.offset);
-        } else if (c === 0x6e && r.smallValue() === null) cells[at] = NULL;
+        } else if (c === 0x6e && r.nullValue()) cells[at] = NULL;
         else this.setElement(run, fi, e, base, cc, r.smallValue(), () => this.curPath());
         return;
       case FIELD_TEXT:
         if (c === 0x22) {
           r.stringBytes();
-          cells[at] = this.items.text(TYPE_INFO[this.g.descriptors.typeCode[row]!]!.itemKind, r.spanBuf, r.spanStart, r.spanEnd);
+          cells[at] = this.items.text(run.itemKind[fi]!, r.spanBuf, r.spanStart, r.spanEnd);
         } else this.setElement(run, fi, e, base, cc, r.smallValue(), () => this.curPath());
         return;
       default: {
-        const info = TYPE_INFO[this.g.descriptors.typeCode[row]!]!;
+        const info = TYPE_INFO[this.g.descriptors.typeCode[run.first + fi]!]!;
         const d = info.decoding;
         if (c === 0x5b && d.kind === 'fixed' && d.element === 'f32') {
           cells[at] = this.readFloatVector(r, info.itemKind, d.count);

@@ -6,6 +6,7 @@ import { FormatError, ToolkitError } from '../../../src/binary/errors.ts';
 import { f32Bits } from '../../../src/gamedb/edit/values.ts';
 import { propertySeed } from '../../support/fixtures.ts';
 import { generatedBytes, parseGadb, realBytes, writeGadb } from './support/dbs.ts';
+import { buildGadb, type RecordSpec } from '../build.ts';
 
 const enc = new TextEncoder();
 const eq = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
@@ -79,6 +80,34 @@ describe('lossless JSON, byte level', () => {
     const text = JSON.stringify(doc).replace(/"ClientFX\.Sound\//g, '"ClientFX\\u002eSound\\/');
     expect(text).toContain('ClientFX\\u002eSound\\/');
     expect(eq(writeGadb(readGadbJson(enc.encode(text))), realBytes)).toBe(true);
+  });
+
+  it('links read from the same field record after record resolve to their own records, colliding labels too', () => {
+    // Names of one length whose labels "Cat/rec…" share an FNV-1a hash (json-tables.test.ts), and same-length
+    // neighbours: each record's links come right after another record's links from the same field, to labels
+    // equal to, of the length of, or unrelated to the last ones read there; forward links (to later records) are
+    // read twice before their record defines them; an array field links several records at once.
+    const names = ['rec0539599', 'rec0722382', 'rec0000001', 'rec0000002', 'other'];
+    const to = (index: number) => ({ link: { category: 'Cat', index } });
+    const pattern = [[0, 0, 1], [0, 1, 1], [1, 0, 0], [2, 3, 4], [3, 2, 4], [3, 3, 3], [4, 0, 1], [1, 1, 0]];
+    const records: RecordSpec[] = names.map((name, i) => ({
+      name,
+      fields: [
+        { name: 'Target', type: 10, values: [to(pattern[i]![0]!)] },
+        { name: 'Targets', type: 10, values: pattern[i]!.map(to) },
+        { name: 'Maybe', type: 10, values: [i % 2 === 0 ? { link: null } : to((i + 4) % names.length)] },
+      ],
+    }));
+    const bytes = writeGadb(buildGadb({ categories: [{ name: 'Cat', records }] }));
+    const text = [...exportGadbJson(parseGadb(bytes))].join('');
+    expect(text).toContain('"Cat/rec0722382"');
+    expect(eq(writeGadb(readGadbJson(enc.encode(text))), bytes)).toBe(true);
+    expect(eq(writeGadb(readGadbJson(chunked(enc.encode(text), 5))), bytes)).toBe(true);
+    // The same document with the targets swapped pairwise (same lengths, colliding hashes): still each its own.
+    const swapped = text.replace(/Cat\/rec0539599|Cat\/rec0722382|Cat\/rec0000001|Cat\/rec0000002/g, (m) => ({ 'Cat/rec0539599': 'Cat/rec0722382', 'Cat/rec0722382': 'Cat/rec0539599', 'Cat/rec0000001': 'Cat/rec0000002', 'Cat/rec0000002': 'Cat/rec0000001' })[m]!);
+    const viaParse = writeGadb(importGadbJson(JSON.parse(swapped)));
+    expect(eq(viaParse, bytes)).toBe(false);
+    expect(eq(writeGadb(readGadbJson(enc.encode(swapped))), viaParse)).toBe(true);
   });
 
   it('bad documents: typed errors with line, column and the field path', () => {

@@ -1,10 +1,54 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TextWriter } from '../../../src/binary/text-writer.ts';
+import { TextWriter, littleEndianWords } from '../../../src/binary/text-writer.ts';
+import { propertySeed } from '../../support/fixtures.ts';
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 describe('TextWriter', () => {
+  it('jsonString writes JSON.stringify of the text from any offset, whatever byte of a word needs an escape (fast-check)', () => {
+    const seed = propertySeed();
+    // Texts rich in what needs an escape (controls, quote, backslash) and in multi-byte UTF-8, at every alignment.
+    const unit = fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', ' ', '~', '\u007f', 'é', '\u2028', '😀'), fc.string({ maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), fc.nat(7), fc.boolean(), (parts, pad, blank) => {
+        const t = parts.join('');
+        const src = new Uint8Array(pad + 3 * t.length + 8).fill(0x22);
+        const { written } = new TextEncoder().encodeInto(t, src.subarray(pad));
+        const w = new TextWriter({ chunkSize: 16, blankSpaces: blank });
+        w.latin1('x');
+        w.jsonString(src, pad, pad + written!);
+        w.jsonString(src, pad, pad + written!, false);
+        expect(text(w.finish())).toBe('x' + JSON.stringify(t) + JSON.stringify(t).slice(1));
+      }),
+      { seed, numRuns: 400 },
+    );
+  });
+
+  it('words writes the bytes its littleEndianWords hold, of every length, through growth and streaming', () => {
+    const pieces = ['', 'a', 'ab', 'abc', 'abcd', '"0x4D0AAD9A":', ',"values":{', 'é"ü'].map((p) => new TextEncoder().encode(p));
+    for (const chunkSize of [1, 5, 64]) {
+      const got: Uint8Array[] = [];
+      const streaming = new TextWriter({ chunkSize, onChunk: (c) => void got.push(c.slice()) });
+      const collecting = new TextWriter({ chunkSize });
+      const blank = new TextWriter({ chunkSize, blankSpaces: true });
+      let expected = '';
+      for (let r = 0; r < 3; r++) {
+        for (const p of pieces) {
+          for (const w of [streaming, collecting, blank]) {
+            w.words(littleEndianWords(p), p.length);
+            w.spaces(1);
+          }
+          expected += new TextDecoder().decode(p) + ' ';
+        }
+      }
+      streaming.finish();
+      expect(text(Buffer.concat(got))).toBe(expected);
+      expect(text(collecting.finish())).toBe(expected);
+      expect(text(blank.finish())).toBe(expected);
+    }
+  });
+
   it('writes numbers, hex, padding and lines like the string methods they replace', () => {
     const w = new TextWriter({ chunkSize: 4 });
     w.latin1('  pc');
