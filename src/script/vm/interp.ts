@@ -236,8 +236,14 @@ export function callValue(L: LuaThread, fi: number, nargs: number, nres: number)
   }
   if (f instanceof IsLuaClosure) {
     const ci = pushLuaFrame(L, f, fi, nargs, nres);
-    ci.entry = true;
-    execute(L, false);
+    // compiled code runs the frame from here and returns through its own RETURN (the frame is not an entry frame
+    // while it does: compiled code hands an entry frame's return to the interpreter); wherever it hands over to
+    // the interpreter, the frame becomes the entry frame the interpreter returns at (it reads the flag at RETURN)
+    const p = f.p;
+    if (!tierTakes(L, vm, p) || p.jit!(L, ci, ci.base, 0, 0) !== jitModule.JIT_RETURNED) {
+      ci.entry = true;
+      execute(L, false);
+    }
   } else {
     const n = callHost(L, f as HostFunction, fi, nargs, nres);
     if (n < 0) {

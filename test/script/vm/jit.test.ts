@@ -277,6 +277,53 @@ describe('JavaScript tier', () => {
     if (ref !== null) expect(r.jit.out.startsWith(ref)).toBe(true);
   });
 
+  it('host functions call compiled Lua directly (gsub, sort, pcall callbacks): returns, hand-backs, errors and budgets as lua5.1 and the interpreter', () => {
+    // the callbacks become hot and compiled; each run returns through compiled code, or hands its frame to the
+    // interpreter part-way (a metamethod, a string operand, a tail call, an interpreted callee) and returns there
+    const src = `
+      local mt = { __add = function(a, b) return a.v + b end }
+      local o = setmetatable({ v = 1 }, mt)
+      local function interpreted(x) return x end
+      local n, s = 0, 0
+      local r = string.gsub(string.rep('abcde', 60), '%a', function(c)
+        n = n + 1
+        if n % 7 == 0 then return (o + n) .. '' end
+        if n % 11 == 0 then return string.upper(c) end
+        if n % 13 == 0 then return interpreted(c .. c) end
+        if n % 17 == 0 then return end
+        return c
+      end)
+      local t = {}
+      for i = 1, 300 do t[i] = (i * 7919) % 301 end
+      local calls = 0
+      table.sort(t, function(a, b) calls = calls + 1 if calls % 50 == 0 then return (o + a) < (o + b) end return a < b end)
+      local ok = 0
+      for i = 1, 300 do
+        local good, v = pcall(function(x) if x % 37 == 0 then error('bad ' .. x) end if x % 5 == 0 then return tostring(x) end return x * 2, x end, i)
+        if good then s = s + (tonumber(v) or 0) ok = ok + 1 else s = s + #v end
+      end
+      print(#r, n, r:sub(1, 40), t[1], t[150], t[300], ok, s)
+      print(pcall(string.gsub, 'xyz', '.', function(c) if c == 'z' then error({ code = 7 }) end return c end))
+      print(select(2, pcall(string.gsub, 'xyz', '.', function(c) if c == 'y' then local z = nil; return z.field end return c end)))`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    const ref = lua51(src);
+    const plain = (out: string): string => out.replace(/table: 0x[0-9a-f]+/g, 'table').replace(/stdin:/g, 't.lua:');
+    if (ref !== null) expect(plain(r.jit.out)).toBe(plain(ref));
+    expect(plain(r.jit.out)).toBe(plain(r.interp.out));
+    // the callbacks were compiled
+    expect(r.jit.main.p.protos.filter((p) => p.jit !== null).length).toBeGreaterThanOrEqual(3);
+    // a hostile callback stops at the same instruction in both tiers
+    const hostile = `counter = { n = 0 } local c = counter string.gsub(string.rep('a', 1000), 'a', function() for i = 1, 100 do c.n = c.n + 1 end end)`;
+    for (const budget of [20_000, 20_001, 33_333]) {
+      const h = runBoth(hostile, budget);
+      expect(h.interp.err).toMatch(/^budget: t\.lua:1: instruction budget exhausted/);
+      expect(h.jit.err).toBe(h.interp.err);
+      const n = (vm: LuaVM) => (vm.getGlobal('counter') as LuaTable).getStr('n');
+      expect(n(h.jit.vm)).toBe(n(h.interp.vm));
+    }
+  });
+
   it('a hostile loop resumed again and again stops at the same instruction in both tiers', () => {
     const src = `counter = { n = 0 }
       local co = coroutine.wrap(function() local c = counter while true do c.n = c.n + 1 coroutine.yield(c.n) end end)

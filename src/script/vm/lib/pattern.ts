@@ -22,8 +22,10 @@ export class MatchState {
   src = '';
   pat = '';
   level = 0;
-  readonly capStart = new Int32Array(MAX_CAPTURES);
-  readonly capLen = new Int32Array(MAX_CAPTURES);
+  // plain arrays growing one capture at a time (captures open in order): a typed array is an ArrayBuffer, whose
+  // allocation costs more than most matches (one state per find/match/gmatch/gsub call)
+  readonly capStart: number[] = [];
+  readonly capLen: number[] = [];
   L: LuaThread;
   depth = 0;
   steps = 0;
