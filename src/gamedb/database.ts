@@ -111,6 +111,9 @@ function hashBlockText(data: Uint8Array, key: number, table: P919Table): number 
   return -1;
 }
 
+/** Passed by `Database.open` to its constructor: the model comes straight from `parseGadb`. */
+const FRESHLY_PARSED: unique symbol = Symbol('freshly parsed');
+
 /**
  * Every record's run inside the descriptor table and its cells inside the model's pool (the codec guarantees both
  * for parsed files; an edited model may not): one pass, throwing a `FormatError` naming the first that is not.
@@ -171,10 +174,11 @@ export class Database {
 
   /** Parses `bytes` with the codec and opens the result. Throws the codec's `FormatError` on bad input. */
   static open(bytes: Uint8Array, options: DatabaseOptions = {}): Database {
-    return new Database(parseGadb(bytes, options.parse), options);
+    return new Database(parseGadb(bytes, options.parse), options, FRESHLY_PARSED);
   }
 
-  constructor(model: Gadb, options: DatabaseOptions = {}) {
+  /** `origin` (module-private) marks a model straight from `parseGadb`, whose record ranges the parser checked. */
+  constructor(model: Gadb, options: DatabaseOptions = {}, origin?: typeof FRESHLY_PARSED) {
     this.model = model;
     this.table = options.table ?? DEFAULT_P919_TABLE;
     this.names = options.names ?? new NameDictionary(this.table);
@@ -186,7 +190,9 @@ export class Database {
       const at = this.recordCellStart[records.count]!;
       if (at !== cells.length) throw new FormatError('gadb', 0, '/cells', `records claim ${at} cells but the model holds ${cells.length}`);
     }
-    checkRecordRanges(model, this.recordCellStart);
+    // The parser refuses a record whose run leaves the descriptor table or whose cells leave the value section, so
+    // only a model from elsewhere (built, edited) is checked here.
+    if (origin !== FRESHLY_PARSED) checkRecordRanges(model, this.recordCellStart);
     this.categoryFirstRecord = new Uint32Array(categories.length + 1);
     let r = 0;
     for (let c = 0; c < categories.length; c++) {

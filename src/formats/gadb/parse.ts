@@ -436,7 +436,8 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
   const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
   const end = words.length;
-  let lastRun = -1;
+  // Records of a category mostly share their run: the previous record's spans are kept.
+  let lastKey = -1;
   let q0 = 0;
   let q1 = 0;
   for (let i = 0; i < n; i++, rec++) {
@@ -456,9 +457,10 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
     w += size;
     cellStart[rec] = w;
     if (fields > 0) {
-      const run = blockSpans.run(first, fields);
-      if (run !== lastRun) {
-        lastRun = run;
+      const key = first * 256 + fields;
+      if (key !== lastKey) {
+        const run = blockSpans.run(first, fields);
+        lastKey = key;
         q0 = blockSpans.start[run]! * 3;
         q1 = blockSpans.start[run + 1]! * 3;
       }
