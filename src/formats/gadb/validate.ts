@@ -142,6 +142,31 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
   return out.finish();
 }
 
+/**
+ * @internal True when `g` passes every error rule of `validateGadb` that concerns the model as a whole (column
+ * lengths, header values that must fit, the container, the items, records and cells that add up): the same rules
+ * as one boolean, for the writer's fast path, which checks the per-record rules (cells inside the pool and in
+ * order, runs, names) while it writes the records and validates in full whenever anything fails.
+ */
+export function gadbWholeModelValid(g: Gadb): boolean {
+  const { descriptors: d, records, categories, strings, cells, header } = g;
+  const n = d.count;
+  if (d.declaredHash.length !== n || d.sortedHash.length !== n || d.schemaOrdinal.length !== n || d.sortedToDeclared.length !== n || d.typeCode.length !== n || d.elementCount.length !== n || d.link.length !== n) return false;
+  const r = records.count;
+  if (records.nameKey.length !== r || records.cellCount.length !== r || records.descriptorCount.length !== r || records.firstDescriptor.length !== r || records.unk0A.length !== r || records.flags.length !== r) return false;
+  if (records.cellStart && records.cellStart.length !== r + 1) return false;
+  const { itemKeys, itemSizes, data } = strings;
+  if (itemKeys.length !== itemSizes.length) return false;
+  if (header.version !== 17 || g.headerString.byteLength > 0xffff || g.pairs.length % 2 !== 0) return false;
+  if (!g.container || (g.container.kind !== 'bare' && g.container.kind !== 'wrapped')) return false;
+  if (g.container.kind === 'wrapped' && (typeof g.container.magic !== 'string' || g.container.magic.length !== 4)) return false;
+  if (itemKeys.length === 0 || itemKeys[0] !== 0 || !itemsValid(itemKeys, itemSizes, data.byteLength)) return false;
+  let recordTotal = 0;
+  for (const c of categories) recordTotal += c.primaryCount + c.secondaryCount;
+  if (recordTotal !== r) return false;
+  return records.cellStart !== undefined || gadbCellTotal(g) === cells.length;
+}
+
 /** Every item key aligned and above the previous one, every item inside the data. */
 function itemsValid(keys: Uint32Array, sizes: Uint32Array, dataLength: number): boolean {
   let ok = true;

@@ -5,9 +5,10 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { GadbFirstUseCheck, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GadbRunSpans, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
-import { validateGadbWithItems } from './validate.ts';
+import { gadbWholeModelValid, validateGadbWithItems } from './validate.ts';
+import { GadbStorageCode } from './type-codes.ts';
 import type { Gadb, GadbCategory } from './types.ts';
 
 
@@ -28,19 +29,21 @@ export function writeGadb(g: Gadb, options: WriteGadbOptions = {}): Uint8Array<A
 
 /** `writeGadb` with the host's byte order given (internal: tests run the big-endian host's path on any machine). */
 export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndianHost: boolean): Uint8Array<ArrayBuffer> {
-  const items = validatedItems(g);
   const order = options.stringOrder ?? 'first-use';
   // The common case (a file written by the first-use rule, or by scry, unchanged): when the items tile the block
-  // in key order, the file is laid out as if the first-use rule kept every item at its key, and the rule is
-  // confirmed while the record headers are written (the block cells are read beside them, in the output); only a
-  // model the rule would change is planned and laid out again.
-  if (order === 'first-use') {
+  // in key order, the file is laid out as if the first-use rule kept every item at its key, and both the rule and
+  // the record-level rules of `validateGadb` are confirmed while the record headers are written (the block cells
+  // are read beside them, in the output). Anything else — a model the rule would change, or one the checks
+  // refuse — is validated in full (its errors thrown), planned and laid out again.
+  if (order === 'first-use' && gadbWholeModelValid(g)) {
     const size = gadbTiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
     if (size >= 0) {
+      const items = gadbItemIndex(g);
       const out = layOut(g, items, undefined, size, littleEndianHost);
       if (out) return out;
     }
   }
+  const items = validatedItems(g);
   const plan = planGadbStringBlockWithItems(g, order, items);
   return layOut(g, items, plan, plan.size, littleEndianHost)!;
 }
@@ -133,7 +136,7 @@ export function writeGadbToOnHost(g: Gadb, sink: GadbSink, options: WriteGadbToO
     emit(scratchBytes.subarray(0, fill * 4));
     fill = 0;
   };
-  const fillState = new ValueSectionFill(g, plan, items, undefined);
+  const fillState = new ValueSectionFill(g, plan, items);
   scratch[fill++] = g.valueSectionUnk00;
   scratch[fill++] = g.categories.length;
   o = 2;
@@ -280,40 +283,165 @@ function writeDescriptors(w: FileCursor, d: Gadb['descriptors'], from: number, t
 
 /**
  * The value section as u32 words: leading word, category count, each category's entry followed by its records
- * (header, then cells), the trailer; false when the first-use check (no plan) finds the rule would move an item.
+ * (header, then cells), the trailer; without a plan (the fast path, `fillFirstUse`), false when a check fails.
  */
 function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | undefined, items: GadbItemIndex): boolean {
   const { categories } = g;
   words[0] = g.valueSectionUnk00;
   words[1] = categories.length;
-  const fill = new ValueSectionFill(g, plan, items, plan ? undefined : new GadbFirstUseCheck(g));
   let o = 2;
-  let rec = 0;
-  for (const cat of categories) {
-    if (!fill.category(cat, words, o)) return false;
-    o += GADB_CATEGORY_SIZE >> 2;
-    const end = rec + cat.primaryCount + cat.secondaryCount;
-    o = fill.records(words, 0, o, rec, end, rec + cat.primaryCount);
+  if (!plan) {
+    o = fillFirstUse(g, words, items);
     if (o < 0) return false;
-    rec = end;
+  } else {
+    const fill = new ValueSectionFill(g, plan, items);
+    let rec = 0;
+    for (const cat of categories) {
+      fill.category(cat, words, o);
+      o += GADB_CATEGORY_SIZE >> 2;
+      const end = rec + cat.primaryCount + cat.secondaryCount;
+      o = fill.records(words, 0, o, rec, end, rec + cat.primaryCount);
+      rec = end;
+    }
   }
-  if (fill.check && !fill.check.done()) return false;
   // Trailer.
   words[o] = g.pairs.length >>> 1;
   words.set(g.pairs, o + 1);
   return true;
 }
 
+/** Words of a category the fast path fills at a time (cells, then the headers over them while they are in cache). */
+const FILL_SLICE_WORDS = 1 << 14;
+
 /**
- * Writes category entries and records into value-section words, for the in-memory writer (the whole section, a
- * category at a time, its words still in cache for the headers) and the stream (a chunk of records at a time).
- * Cells are copied from the model's pool in runs: consecutive records whose cells lie in the pool exactly as they
- * will lie in the file (a parsed model, records unchanged) are one bulk copy, words between them included; the
- * record headers are then written over those words from the model's columns, string-block references rewritten
- * where the plan moves items and, without a plan, the first-use rule checked beside them.
+ * The value section's categories and records (from word 2) for a model whose items tile the block in key order
+ * and whose whole-model rules hold (`gadbWholeModelValid`), checking as it goes what `validateGadb` checks per
+ * record (each record's cells inside the pool, in order; its run inside the descriptor table, its first descriptor
+ * 24-bit, its permutation column inside the run; every name an item key) and the first-use rule over the names and
+ * block cells in traversal order (the verdict of `GadbFirstUseCheck`, its state kept in locals). Returns the
+ * word after the last record, or -1 as soon as any check fails (the caller then validates in full and plans).
+ */
+function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number {
+  const { categories, records, cells, descriptors: d } = g;
+  const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
+  const starts = gadbRecordCellStarts(g);
+  const pool = cells.length;
+  const sizes = g.strings.itemSizes;
+  const itemCount = sizes.length;
+  const bits = items.bits;
+  const descriptorTotal = d.count;
+  const sortedToDeclared = d.sortedToDeclared;
+  const runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
+  // Runs that passed the run rules, by first descriptor: descriptor count + 1 (validateGadb's table).
+  const passed = new Int32Array(descriptorTotal + 1);
+  // The first-use walk: bytes laid out so far, items placed so far.
+  let size = itemCount > 0 ? sizes[0]! : 0;
+  let placed = 1;
+  const PH = GADB_RECORD_HEADER.primary;
+  const SH = GADB_RECORD_HEADER.secondary;
+  let cellsEnd = 0; // the previous record's cells end in the pool
+  let o = 2;
+  let rec = 0;
+  for (let c = 0; c < categories.length; c++) {
+    const cat = categories[c]!;
+    // The entry's three names, in traversal order.
+    for (let j = 0; j < 3; j++) {
+      const key = j === 0 ? cat.nameKey : j === 1 ? cat.typeNameKey : cat.unk08Key;
+      if (!isItemStart(bits, key)) return -1;
+      if (key >= size) {
+        if (key !== size || placed >= itemCount) return -1;
+        size += sizes[placed++]!;
+      }
+    }
+    words[o] = cat.nameKey;
+    words[o + 1] = cat.typeNameKey;
+    words[o + 2] = cat.unk08Key;
+    words[o + 3] = cat.primaryCount;
+    words[o + 4] = cat.secondaryCount;
+    words[o + 5] = cat.sortKey;
+    o += GADB_CATEGORY_SIZE >> 2;
+    const primaryEnd = rec + cat.primaryCount;
+    const end = primaryEnd + cat.secondaryCount;
+    while (rec < end) {
+      // A slice of the category's records: their cells in runs, then their headers over them.
+      let p = o;
+      let runFrom = 0;
+      let runDelta = 0;
+      let runEnd = 0;
+      let stop = rec;
+      for (; stop < end && (stop === rec || p - o < FILL_SLICE_WORDS); stop++) {
+        const s = starts[stop]!;
+        const count = cellCount[stop]!;
+        if (s < cellsEnd || s + count > pool) return -1;
+        cellsEnd = s + count;
+        p += (stop < primaryEnd ? PH.size : SH.size) >> 2;
+        const delta = s - p;
+        if (delta !== runDelta || stop === rec) {
+          if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
+          runDelta = delta;
+          runFrom = p;
+        }
+        p += count;
+        runEnd = p;
+      }
+      if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
+      for (; rec < stop; rec++) {
+        const h = rec < primaryEnd ? PH : SH;
+        if (h.nameAt >= 0) {
+          const key = nameKey[rec]!;
+          if (!isItemStart(bits, key)) return -1;
+          if (key >= size) {
+            if (key !== size || placed >= itemCount) return -1;
+            size += sizes[placed++]!;
+          }
+          words[o + (h.nameAt >> 2)] = key;
+        }
+        encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
+        o += h.size >> 2;
+        const first = firstDescriptor[rec]!;
+        const fields = descriptorCount[rec]!;
+        if (first > descriptorTotal || passed[first] !== fields + 1) {
+          if (first > 0xffffff || first + fields > descriptorTotal) return -1;
+          for (let j = 0; j < fields; j++) if (sortedToDeclared[first + j]! >= fields) return -1;
+          if (passed[first] === 0) passed[first] = fields + 1;
+        }
+        const own = cellCount[rec]!;
+        if (fields > 0 && itemCount > 0) {
+          // Block cells in ascending field-hash order: each one an item laid out already, or the next.
+          const u = runs.run(first, fields);
+          const spans = runs.spans;
+          for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
+            const link = spans[q]!;
+            const last = o + Math.min(own, link + spans[q + 1]!);
+            for (let k = o + link; k < last; k++) {
+              const v = words[k]!;
+              if (v < size) continue;
+              if (v !== size || placed >= itemCount) return -1;
+              size += sizes[placed++]!;
+            }
+          }
+        }
+        o += own;
+      }
+    }
+  }
+  return placed >= itemCount ? o : -1;
+}
+
+/** Whether an item of the block (bit index `items.bits`) starts at `key`. */
+function isItemStart(bits: Uint32Array, key: number): boolean {
+  const w = key >>> 2;
+  return (key & 3) === 0 && w >>> 5 < bits.length && ((bits[w >>> 5]! >>> (w & 31)) & 1) === 1;
+}
+
+/**
+ * Writes category entries and records into value-section words by a string plan, for the in-memory writer (a
+ * category at a time) and the stream (a chunk of records at a time). Cells are copied from the model's pool in
+ * runs: consecutive records whose cells lie in the pool exactly as they will lie in the file (a parsed model,
+ * records unchanged) are one bulk copy, words between them included; the record headers are then written over
+ * those words from the model's columns, and string-block references rewritten where the plan moves items.
  */
 class ValueSectionFill {
-  readonly check: GadbFirstUseCheck | undefined;
   private readonly g: Gadb;
   private readonly starts: Uint32Array;
   private readonly remap: ((key: number) => number) | undefined;
@@ -321,12 +449,11 @@ class ValueSectionFill {
   private readonly newOffset: Int32Array | undefined;
   private readonly items: GadbItemIndex;
 
-  constructor(g: Gadb, plan: GadbStringPlan | undefined, items: GadbItemIndex, check: GadbFirstUseCheck | undefined) {
+  constructor(g: Gadb, plan: GadbStringPlan, items: GadbItemIndex) {
     this.g = g;
-    this.check = check;
     this.items = items;
     this.starts = gadbRecordCellStarts(g);
-    if (plan && !plan.identity) {
+    if (!plan.identity) {
       const newOffset = plan.newOffset;
       this.newOffset = newOffset;
       this.remap = (key) => {
@@ -337,10 +464,8 @@ class ValueSectionFill {
     }
   }
 
-  /** Category `cat`'s entry at `words[at]`; false when the first-use check fails on its keys. */
-  category(cat: GadbCategory, words: Uint32Array, at: number): boolean {
-    const check = this.check;
-    if (check && !(check.key(cat.nameKey) && check.key(cat.typeNameKey) && check.key(cat.unk08Key))) return false;
+  /** Category `cat`'s entry at `words[at]`. */
+  category(cat: GadbCategory, words: Uint32Array, at: number): void {
     const remap = this.remap;
     words[at] = remap ? remap(cat.nameKey) : cat.nameKey;
     words[at + 1] = remap ? remap(cat.typeNameKey) : cat.typeNameKey;
@@ -348,13 +473,11 @@ class ValueSectionFill {
     words[at + 3] = cat.primaryCount;
     words[at + 4] = cat.secondaryCount;
     words[at + 5] = cat.sortKey;
-    return true;
   }
 
   /**
    * Records `[rec, end)` of one category (its primaries end at `primaryEnd`), the first header at value-section
-   * word `o`, written at `words[o - shift]`; returns the value-section word after them, or -1 when the first-use
-   * check fails.
+   * word `o`, written at `words[o - shift]`; returns the value-section word after them.
    */
   records(words: Uint32Array, shift: number, o: number, rec: number, end: number, primaryEnd: number): number {
     const { records, cells } = this.g;
@@ -379,15 +502,14 @@ class ValueSectionFill {
       runEnd = p;
     }
     if (runEnd > runFrom) copyCells(words, cells, runFrom - shift, runEnd - shift, runDelta + shift);
-    // Then the headers over them, and what the plan or the check needs of the cells just copied.
-    const { check, remap, cellWalk, newOffset, items } = this;
+    // Then the headers over them, and the references the plan moves in the cells just copied.
+    const { remap, cellWalk, newOffset, items } = this;
     let at = o - shift;
     for (let r = rec; r < end; r++) {
       const h = r < primaryEnd ? PH : SH;
       if (h.nameAt >= 0) words[at + (h.nameAt >> 2)] = remap ? remap(nameKey[r]!) : nameKey[r]!;
       encodeGadbRecordTail(records, r, words, at + (h.tailAt >> 2));
       const cellsAt = at + (h.size >> 2);
-      if (check && !check.record(r, h.nameAt >= 0, words, cellsAt)) return -1;
       if (cellWalk) {
         // String-block references in the cells, where the plan moved items (read from the pool: two fields may
         // share a cell, which is rewritten once).

@@ -4,7 +4,7 @@
  * names the culprit to the same findings).
  */
 import { describe, expect, it } from 'vitest';
-import type { Issue } from '../../../src/binary/errors.ts';
+import { ConsistencyError, type Issue } from '../../../src/binary/errors.ts';
 import { parseGadb, validateGadb, verifyGadb, writeGadb, type Gadb } from '../../../src/formats/gadb/index.ts';
 import { Database } from '../../../src/gamedb/index.ts';
 import { loadFixture } from '../../support/fixtures.ts';
@@ -63,6 +63,46 @@ describe('validateGadb', () => {
     const g = parseGadb(original, { owned: true });
     g.strings.itemKeys[2] = g.strings.itemKeys[1]!;
     expect(() => writeGadb(g)).toThrow(/strings\.keyOrder|item keys must be strictly ascending/);
+  });
+
+  // The writer's fast path checks the per-record rules while it writes (and the whole-model ones as one boolean):
+  // every rule broken alone must still be refused, on a viewing and on an owned model, with validateGadb's finding.
+  const breaks: [string, (g: Gadb) => void][] = [
+    ['a descriptor column short', (g) => void (g.descriptors.link = g.descriptors.link.subarray(1))],
+    ['a record column short', (g) => void (g.records.flags = g.records.flags.subarray(1))],
+    ['item sizes for fewer items', (g) => void (g.strings.itemSizes = g.strings.itemSizes.subarray(1))],
+    ['version 18', (g) => void (g.header.version = 18)],
+    ['an odd pair table', (g) => void (g.pairs = new Uint32Array(3))],
+    ['a 3-character wrapper magic', (g) => void (g.container = { kind: 'wrapped', magic: 'LTF', version: 8 })],
+    ['no root item at key 0', (g) => void (g.strings.itemKeys[0] = 4)],
+    ['an item key out of alignment', (g) => void (g.strings.itemKeys[1] = g.strings.itemKeys[1]! + 1)],
+    ['an item past the data', (g) => void (g.strings.itemSizes[g.strings.itemSizes.length - 1] = g.strings.itemSizes[g.strings.itemSizes.length - 1]! + 4)],
+    ['categories claiming one record more', (g) => void (g.categories[0]!.secondaryCount += 1)],
+    ['a record name no item key', (g) => void (g.records.nameKey[7] = g.records.nameKey[7]! + 1)],
+    ['a category name no item key', (g) => void (g.categories[3]!.typeNameKey = g.categories[3]!.typeNameKey + 1)],
+    ['a run past the table', (g) => void (g.records.firstDescriptor[0] = g.descriptors.count)],
+    ['a first descriptor past 24 bits', (g) => void (g.records.firstDescriptor[0] = 0x1000000)],
+    ['a permutation entry outside its run', (g) => void (g.descriptors.sortedToDeclared[0] = 200)],
+  ];
+  for (const [what, edit] of breaks) {
+    for (const owned of [true, false]) {
+      it(`refuses to write ${what} (${owned ? 'owned' : 'viewing'} model), with validateGadb's errors`, () => {
+        const g = parseGadb(original.slice(), { owned });
+        edit(g);
+        const errors = validateGadb(g).filter((i) => i.severity === 'error');
+        expect(errors.length).toBeGreaterThan(0);
+        expect(() => writeGadb(g)).toThrow(ConsistencyError);
+      });
+    }
+  }
+
+  it("refuses to write a viewing model whose record cells overlap, or one whose built pool is short", () => {
+    const g = parseGadb(original.slice());
+    g.records.cellStart![2] = g.records.cellStart![1]!;
+    expect(() => writeGadb(g)).toThrow(ConsistencyError);
+    const h = parseGadb(original, { owned: true });
+    h.cells = h.cells.subarray(1);
+    expect(() => writeGadb(h)).toThrow(ConsistencyError);
   });
 });
 
