@@ -352,8 +352,11 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           pc = rop === (66 satisfies typeof Op.TFORLOOP_J) ? code[pc + 3]! : pc + 4;
         } else pc += 8;
       } else pc += 4;
-    } else if (enter === ENTER_FRESH && tierTakes(L, vm, p)) {
-      // the JavaScript tier runs this frame from here until it bails out (jit.ts)
+    }
+    // the JavaScript tier runs this frame from here until it bails out (jit.ts): a new activation or a loop back-edge
+    // once hot, or the return point of a frame with compiled code (every return point is an entry of it)
+    if (enter === ENTER_FRESH ? tierTakes(L, vm, p) : enter === ENTER_AFTER_CALL && p.jit !== null && L.hookMask === 0) {
+      ci.pc = pc;
       vm.steps = steps;
       const r = jitModule.runCompiled(L, ci, pc, JIT_RUNTIME);
       steps = vm.steps;
@@ -1309,7 +1312,17 @@ export function execute(L: LuaThread, afterCall: boolean): void {
           if (sv[cb] !== undefined) {
             sv[cb - 1] = sv[cb];
             sn[cb - 1] = sn[cb]!;
-            pc = op === (66 satisfies typeof Op.TFORLOOP_J) ? code[pc + 3]! : pc + 4;
+            if (op === (66 satisfies typeof Op.TFORLOOP_J)) {
+              // the loop's back-edge: the tier takes over there once the function is hot, as at FORLOOP and JMP
+              const t = code[pc + 3]!;
+              const back = t <= pc;
+              pc = t;
+              if (back && tierTakes(L, vm, p)) {
+                ci.pc = pc;
+                enter = ENTER_FRESH;
+                continue frames;
+              }
+            } else pc += 4;
           } else pc += 8;
           break;
         }

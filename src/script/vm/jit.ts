@@ -49,6 +49,10 @@ export const JIT_FRAMES = -2;
 export const JIT_RETURNED = -3;
 /** Compiled Lua-to-Lua calls nest as JavaScript calls up to this depth; deeper ones go through the interpreter. */
 const MAX_NESTED = 100;
+/** Most parameters a function called directly takes (see {@link directCallable}). */
+const MAX_DIRECT_ARGS = 8;
+/** Times a function may leave a lazy frame to the interpreter before its callers stop calling it directly. */
+const LAZY_LEAVE_LIMIT = 16;
 /**
  * Longest JavaScript source the tier hands to V8 as one function (characters). V8 does not optimize a function past
  * its bytecode limit (60 KiB, --max-optimized-bytecode-size) and takes seconds over one near it: unoptimized,
@@ -116,6 +120,48 @@ function callLuaFor(rt: JitRuntime): CallLua {
   };
   callLuaOf.set(rt, fn);
   return fn;
+}
+
+/**
+ * Whether `p` may run as a *lazy frame*: called directly by compiled code (arguments and results in JavaScript, no
+ * `CallInfo` pushed, no registers in the register file) until something could observe its frame, when it leaves to
+ * the interpreter instead — every bail-out, host call, table insert that may raise an error, and a call it cannot
+ * make directly — and its frame, then its lazy callers' frames, are written as the interpreter would have pushed
+ * them ({@link lazyFrame}). Errors, tracebacks, debug.*, hooks, yields and the collector only ever run in the
+ * interpreter or in host functions, so they always see every frame. Not for functions with varargs or whose
+ * registers closures capture (an open upvalue points into the register file).
+ */
+function directCallable(p: Proto): boolean {
+  if (p.isVararg || p.numparams > MAX_DIRECT_ARGS) return false;
+  for (const s of p.side) if (s.kind === 'closure' && s.captureKind.includes(1)) return false;
+  for (let pc = 0; pc < p.code.length; pc += 4) if (p.code[pc] === Op.CLOSE) return false;
+  return true;
+}
+
+/**
+ * Writes lazy frame `cit` (its registers are written by the caller) as `pushLuaFrame` would have pushed it, its
+ * saved pc `pc`. `top`: the frame leaving to the interpreter itself (the thread's top frame), not a caller of one;
+ * its function counts towards {@link LAZY_LEAVE_LIMIT} unless `quiet` (it left for the budget or a collector step,
+ * which any function does now and then).
+ */
+function lazyFrame(L: LuaThread, cit: number, cl: InstanceType<typeof valueModule.LuaClosure>, base: number, pc: number, nres: number, top: boolean, quiet: boolean): void {
+  const p = cl.p;
+  const ci = L.cis[cit]!;
+  ci.func = base - 1;
+  ci.base = base;
+  ci.top = base + p.frameSize;
+  ci.cl = cl;
+  ci.hf = null;
+  ci.pc = pc;
+  ci.nresults = nres;
+  ci.nargs = p.numparams;
+  ci.tailcalls = 0;
+  ci.entry = false;
+  ci.hookPc = -1;
+  if (top) {
+    L.ciTop = cit;
+    if (!quiet && ++p.lazyLeaves >= LAZY_LEAVE_LIMIT) p.direct = -1;
+  }
 }
 
 let available: boolean | null = null;
@@ -227,7 +273,9 @@ function registersOf(code: Int32Array, pc: number): { reads: number[]; writes: n
     case Op.EQ_RR_J: case Op.LT_RR_J: case Op.LE_RR_J: return { reads: [a, b], writes: [] };
     case Op.LT_KR_J: case Op.LE_KR_J: return { reads: [b], writes: [] };
     case Op.TESTSET_J: return { reads: [b], writes: [a] };
-    case Op.CALL: case Op.TAILCALL: return { reads: b !== 0 ? range(a, b) : [a], writes: [] };
+    // (a call of one argument and one result may be computed in place, its result in a local: see intrinsicCall)
+    case Op.CALL: return { reads: b !== 0 ? range(a, b) : [a], writes: intrinsicCall(code, pc) ? [a] : [] };
+    case Op.TAILCALL: return { reads: b !== 0 ? range(a, b) : [a], writes: [] };
     case Op.RETURN: return { reads: b !== 0 ? range(a, b - 1) : [], writes: [] };
     case Op.FORPREP: return { reads: [a, a + 1, a + 2], writes: [a] };
     case Op.FORLOOP: return { reads: [a, a + 1, a + 2], writes: [a, a + 3] };
@@ -310,9 +358,22 @@ function transfer(code: Int32Array, pc: number, known: Set<number>, captured: Se
   }
 }
 
+/**
+ * Whether the instruction at `pc` is a call that compiled code computes in place when it calls a host function of
+ * one number (`HostFunction.numeric`): one argument or more, one result.
+ */
+function intrinsicCall(code: Int32Array, pc: number): boolean {
+  return code[pc] === Op.CALL && code[pc + 2]! >= 2 && code[pc + 3] === 2;
+}
+
 /** The dirty registers (see compileProto) after the instruction at `pc`, updated in place. */
 function dirtyAfter(code: Int32Array, pc: number, dirty: Set<number>, used: Set<number>): void {
   const op = code[pc]!;
+  if (intrinsicCall(code, pc)) {
+    // computed in place, nothing is written back: what was changed still is, and so is its result
+    dirty.add(code[pc + 1]!);
+    return;
+  }
   if (op === Op.CALL || op === Op.TAILCALL || (op === Op.VARARG && code[pc + 2] === 0)) {
     dirty.clear();
     return;
@@ -342,14 +403,19 @@ function lit(x: number): string {
  * block start the proof is checked (compiled code bails out at once when it does not hold).
  */
 export function compileProto(p: Proto, float32: boolean, rt: JitRuntime): JitFn | null {
-  const whole = translate(p, float32, 0, p.code.length);
+  const lazy = directCallable(p);
+  const whole = translate(p, float32, 0, p.code.length, lazy);
   if (whole === null) return null;
-  if (whole.length <= MAX_SOURCE) return instantiate(p, whole, rt);
+  if (whole.length <= MAX_SOURCE) {
+    const fn = instantiate(p, whole, rt);
+    p.direct = lazy ? p.numparams : -1;
+    return fn;
+  }
   // too big for V8 to optimize as one function: each outermost loop that fits becomes a function of its own (a
   // loop that does not fit, its inner loops), entered at the loop's back-edge target; the rest is interpreted
   const parts: { from: number; to: number; fn: JitFn }[] = [];
   const place = (from: number, to: number): void => {
-    const body = translate(p, float32, from, to);
+    const body = translate(p, float32, from, to, false);
     if (body === null) return;
     if (body.length <= MAX_SOURCE) {
       parts.push({ from, to, fn: instantiate(p, body, rt) });
@@ -417,7 +483,7 @@ let factoryChars = 0;
 function instantiate(p: Proto, body: string, rt: JitRuntime): JitFn {
   let factory = factories.get(body);
   if (factory === undefined) {
-    factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
+    factory = new Function('LuaTable', 'HostFunction', 'LuaClosure', 'callHost', 'callLua', 'lazyFrame', 'toStr', 'kv', 'kn', 'k', 'ic', 'side', body) as (...a: unknown[]) => JitFn;
     factories.set(body, factory);
     factoryChars += body.length;
     // the oldest go first once the sources held pass the cap
@@ -427,7 +493,7 @@ function instantiate(p: Proto, body: string, rt: JitRuntime): JitFn {
       factoryChars -= old.length;
     }
   }
-  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, callLuaFor(rt), metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
+  return factory(tableModule.LuaTable, valueModule.HostFunction, valueModule.LuaClosure, rt.callHost, callLuaFor(rt), lazyFrame, metaModule.toStringCoerce, p.kv, p.kn, p.k, p.ic, p.side);
 }
 
 /**
@@ -435,7 +501,7 @@ function instantiate(p: Proto, body: string, rt: JitRuntime): JitFn {
  * first pc, where compiled code is entered, to its end; every pc outside is left to the interpreter), or null when
  * nothing there can be translated.
  */
-function translate(p: Proto, float32: boolean, from: number, to: number): string | null {
+function translate(p: Proto, float32: boolean, from: number, to: number, lazy: boolean): string | null {
   const code = p.code;
   const end = code.length - 4;
   const flowAt = (pc: number): Flow | null => (pc < from || pc >= to ? null : flowOf(code, pc));
@@ -508,6 +574,8 @@ function translate(p: Proto, float32: boolean, from: number, to: number): string
     if (s.kind !== 'closure') continue;
     for (let i = 0; i < s.captureKind.length; i++) if (s.captureKind[i] === 1) captured.add(s.captureIndex[i]!);
   }
+  // a lazy frame's parameters are in locals from its start: the interpreter may read them after it leaves
+  if (lazy) for (let r = 0; r < p.numparams; r++) used.add(r);
   // registers outside the frame (bytecode the decoder let through): the interpreter runs the function
   if ([...used].some((r) => r < 0 || r >= p.frameSize)) return null;
 
@@ -577,7 +645,7 @@ function translate(p: Proto, float32: boolean, from: number, to: number): string
     }
   }
 
-  const L = new Lower(p, float32, written, used, captured, end);
+  const L = new Lower(p, float32, written, used, captured, end, lazy);
   const out: string[] = [];
   for (let li = 0; li < starts.length; li++) {
     const start = starts[li]!;
@@ -585,7 +653,7 @@ function translate(p: Proto, float32: boolean, from: number, to: number): string
     const len = block.length;
     const facts = new Set(known.get(start)!);
     const dirty = new Set(dirtyAt.get(start)!);
-    out.push(`case ${start}: if (steps < ${len}) { out = ${start}; break run; } steps -= ${len};`);
+    out.push(`case ${start}: if (steps < ${len}) { out = ${start};${lazy ? ' quiet = true;' : ''} break run; } steps -= ${len};`);
     for (let i = 0; i < len; i++) {
       const pc = block[i]!;
       const f = flows.get(pc) ?? null;
@@ -607,15 +675,26 @@ function translate(p: Proto, float32: boolean, from: number, to: number): string
     const facts = [...known.get(s)!].filter((r) => used.has(r));
     if (s !== 0 && facts.length > 0) guards.push(`case ${s}: if (${facts.map((r) => `v${r} !== 0`).join(' || ')}) { ci.pc = pc; return pc; } break;`);
   }
+  const np = p.numparams;
+  // a lazy frame (see directCallable): ci null, its closure, frame index and wanted results as parameters, then
+  // its arguments (value slot and number each); its registers start as pushLuaFrame leaves them (nil past them)
+  const params = lazy ? `, $cl, $cit, $nres${range(0, np).map((i) => `, $v${i}, $n${i}`).join('')}` : '';
+  const eagerLoad = regs.map((r) => `v${r} = sv[base + ${r}]; n${r} = sn[base + ${r}];`).join(' ');
+  const lazyLoad = regs.map((r) => (r < np ? `v${r} = $v${r}; n${r} = $n${r};` : `v${r} = undefined; n${r} = 0;`)).join(' ');
   const body = [
-    `return function jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}(L, ci, base, pc, depth) {`,
-    'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; let steps = vm.steps; let out = 0; let full = false;',
-    regs.length > 0 ? `let ${regs.map((r) => `v${r} = sv[base + ${r}], n${r} = sn[base + ${r}]`).join(', ')};` : '',
+    `return function jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}(L, ci, base, pc, depth${params}) {`,
+    lazy
+      ? 'const vm = L.vm; const sv = L.sv; let sn = L.sn; let cl, cit; if (ci === null) { cl = $cl; cit = $cit; } else { cl = ci.cl; cit = L.ciTop; } let steps = vm.steps; let out = 0; let full = false; let quiet = false;'
+      : 'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; const cit = L.ciTop; let steps = vm.steps; let out = 0; let full = false;',
+    regs.length > 0 ? `let ${regs.map((r) => `v${r}, n${r}`).join(', ')};` : '',
+    lazy ? `if (ci === null) { ${lazyLoad} } else { ${eagerLoad} }` : eagerLoad,
     guards.length > 0 ? `if (pc !== 0) switch (pc) { ${guards.join(' ')} }` : '',
     'run: for (;;) { switch (pc) {',
     ...out,
     'default: out = pc; break run;',
     '} }',
+    // a lazy frame leaving to the interpreter becomes a frame of its own, the top one (its callers follow)
+    lazy ? `if (ci === null) { ${L.materialize(p.frameSize)} vm.steps = steps; lazyFrame(L, cit, cl, base, out, $nres, true, quiet); return ${JIT_FRAMES}; }` : '',
     // full: a call saw its frame written from outside (debug.setlocal) or a hook set; the register file is right
     `if (full) { ${L.reload} } ${L.spill} vm.steps = steps; ci.pc = out; return out;`,
     '};',
@@ -635,8 +714,11 @@ class Lower {
   readonly reload: string;
   readonly captured: Set<number>;
   readonly used: Set<number>;
-  constructor(p: Proto, float32: boolean, written: Set<number>, used: Set<number>, captured: Set<number>, end: number) {
+  /** The function can run as a lazy frame (`ci` null: see {@link directCallable}). */
+  readonly lazy: boolean;
+  constructor(p: Proto, float32: boolean, written: Set<number>, used: Set<number>, captured: Set<number>, end: number, lazy: boolean) {
     this.p = p;
+    this.lazy = lazy;
     this.code = p.code;
     this.float32 = float32;
     this.end = end;
@@ -644,6 +726,15 @@ class Lower {
     this.used = used;
     this.spill = [...written].sort((x, y) => x - y).map((r) => `sv[base + ${r}] = v${r}; sn[base + ${r}] = n${r};`).join(' ');
     this.reload = [...used].sort((x, y) => x - y).map((r) => `v${r} = sv[base + ${r}]; n${r} = sn[base + ${r}];`).join(' ');
+  }
+
+  /**
+   * Writes a lazy frame's registers below `n` to the register file as the interpreter would hold them (registers
+   * compiled code never touched are nil, as pushLuaFrame leaves them).
+   */
+  materialize(n: number): string {
+    const regs = [...this.used].filter((r) => r < n).sort((x, y) => x - y);
+    return `for (let i = 0; i < ${n}; i++) sv[base + i] = undefined; ` + regs.map((r) => `sv[base + ${r}] = v${r}; sn[base + ${r}] = n${r};`).join(' ');
   }
 
   /** A number expression as the register file would hold it (float32 rounding in float mode). */
@@ -672,9 +763,13 @@ class Lower {
   instruction(pc: number, r: number, flow: Flow | null, known: Set<number>, dirty: Set<number>): string {
     const { code, p, end } = this;
     const bail = `{ out = ${pc}; steps += ${r}; break run; }`;
+    // a bail-out for the budget or a collector step: it says nothing about how the function runs (see lazyFrame)
+    const quietBail = this.lazy ? `{ out = ${pc}; steps += ${r}; quiet = true; break run; }` : bail;
     if (flow === null) return `out = ${pc}; steps += ${r}; break run;`;
     // before anything that may raise an error or run other code: the frame as the interpreter would have it
-    const sync = `${this.spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
+    // (a lazy frame has no frame for an error or a host function to see: it leaves to the interpreter instead)
+    const sync = `${this.lazy ? `if (ci === null) ${bail} ` : ''}${this.spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
+    const lazyBail = this.lazy ? `if (ci === null) ${bail} ` : '';
     const op = code[pc]!;
     const a = code[pc + 1]!;
     const b = code[pc + 2]!;
@@ -759,7 +854,7 @@ class Lower {
         const regs = range(b, c - b + 1);
         const ok = regs.map((x) => (known.has(x) ? 'true' : `(typeof v${x} === 'string' || v${x} === 0)`)).join(' && ');
         const parts = regs.map((x) => (known.has(x) ? `toStr(n${x})` : `(v${x} === 0 ? toStr(n${x}) : v${x})`)).join(' + ');
-        return `if (${ok}) { const s = ${parts}; const size = 24 + s.length; if (s.length > vm.limits.maxStringLength || vm.gcAllocated + size > vm.gcThreshold) ${bail} vm.gcAllocated += size; v${b} = s; v${a} = s; } else ${bail}`;
+        return `if (${ok}) { const s = ${parts}; const size = 24 + s.length; if (s.length > vm.limits.maxStringLength || vm.gcAllocated + size > vm.gcThreshold) ${quietBail} vm.gcAllocated += size; v${b} = s; v${a} = s; } else ${bail}`;
       }
       case Op.UNM:
         return known.has(b) ? `n${a} = -n${b}; v${a} = 0;` : `if (v${b} === 0) { n${a} = -n${b}; v${a} = 0; } else ${bail}`;
@@ -800,7 +895,7 @@ class Lower {
       }
       case Op.NEWTABLE: {
         const size = 64 + 24 * (b + c);
-        return `if (${b + c} > vm.limits.maxTableEntries || vm.gcAllocated + ${size} > vm.gcThreshold) ${bail} vm.gcAllocated += ${size}; v${a} = new LuaTable(${b}, ${c}, vm.limits.maxTableEntries);`;
+        return `if (${b + c} > vm.limits.maxTableEntries || vm.gcAllocated + ${size} > vm.gcThreshold) ${quietBail} vm.gcAllocated += ${size}; v${a} = new LuaTable(${b}, ${c}, vm.limits.maxTableEntries);`;
       }
       case Op.SETLIST: case Op.SETLIST_X: {
         const first = (c - 1) * 50;
@@ -820,7 +915,7 @@ class Lower {
         const s = p.side[b] as ClosureSide;
         const nu = s.proto.nups;
         const ups = range(0, nu).map((i) => (s.captureKind[i] === 1 ? `L.findUpval(base + ${s.captureIndex[i]!})` : `cl.up[${s.captureIndex[i]!}]`));
-        return `if (vm.gcAllocated + ${40 + 8 * nu} > vm.gcThreshold) ${bail} vm.gcAllocated += ${40 + 8 * nu}; v${a} = new LuaClosure(side[${b}].proto, [${ups.join(', ')}], cl.env);`;
+        return `if (vm.gcAllocated + ${40 + 8 * nu} > vm.gcThreshold) ${quietBail} vm.gcAllocated += ${40 + 8 * nu}; v${a} = new LuaClosure(side[${b}].proto, [${ups.join(', ')}], cl.env);`;
       }
       case Op.VARARG: {
         const np = p.numparams;
@@ -846,10 +941,36 @@ class Lower {
         const sync = `${spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
         const reload = [...this.used].filter((x) => x >= a || this.captured.has(x)).sort((x, y) => x - y).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
         const after = `${reload} steps = vm.steps; if (steps < ${r - 1} || L.hookMask !== 0 || vm.frameWrites !== fw) { full = true; out = ${pc + 4}; break run; } steps -= ${r - 1};`;
-        return `{ const ra = base + ${a}; const f = v${a}; const fw = vm.frameWrites; ${sync} ` +
+        const eager = `{ ${lazyBail}const fw = vm.frameWrites; ${sync} ` +
           `if (f instanceof HostFunction) { const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
           (tail ? '' : `else if (f instanceof LuaClosure) { const x = callLua(L, f, ra, ${nargs}, ${c - 1}, depth); if (x !== ${JIT_RETURNED}) return x; sn = L.sn; } `) +
           `else ${bail} ${after} }`;
+        // an eager frame writes back what changed before a call made in place (a callee may read it through an
+        // upvalue, and what follows must find the register file right, as after any call)
+        const before = this.lazy ? `if (ci !== null) { ${spill} }` : spill;
+        let inPlace = '';
+        if (intrinsicCall(code, pc)) {
+          // a host function of one number (math.sqrt…: HostFunction.numeric) computed in place
+          // (its result stays in a local: such a call leaves the registers changed so far changed, see dirtyAfter)
+          const x = a + 1;
+          inPlace += `if (f instanceof HostFunction && f.numeric !== null${known.has(x) ? '' : ` && v${x} === 0`}) { n${a} = ${this.fr(`f.numeric(n${x})`)}; v${a} = 0; } else `;
+        }
+        if (!tail && b !== 0 && b - 1 <= MAX_DIRECT_ARGS) {
+          // a direct call (see directCallable): the callee runs as a lazy frame, its arguments and results passed in
+          // JavaScript; when it leaves to the interpreter, this frame becomes one too (a lazy one writes its registers
+          // below the callee's; an eager one has written what changed) and leaves as well
+          const args = range(a + 1, b - 1).map((x) => `, v${x}, n${x}`).join('');
+          const results = c === 0 ? [...this.used].filter((x) => x >= a) : range(a, c - 1).filter((x) => this.used.has(x));
+          const load = results.map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
+          const leave = this.lazy ? `if (ci === null) { ${this.materialize(a + 1)} lazyFrame(L, cit, cl, base, ${pc}, $nres, false, true); } else ` : '';
+          // and reloads what closures capture after it (the callee may have assigned it)
+          const captured = [...this.captured].filter((x) => x < a && this.used.has(x)).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
+          inPlace += `if (f instanceof LuaClosure && f.p.direct === ${b - 1} && depth < ${MAX_NESTED} && cit + 1 < L.cis.length && ra + 1 + f.p.frameSize <= sv.length) { ` +
+            `${before} vm.steps = steps + ${r - 1}; const x = f.p.jit(L, null, ra + 1, 0, depth + 1, f, cit + 1, ${c - 1}${args}); ` +
+            `if (x !== ${JIT_RETURNED}) { ${leave}ci.pc = ${pc}; return ${JIT_FRAMES}; } ` +
+            `${load} ${captured} steps = vm.steps; if (steps < ${r - 1}) { out = ${pc + 4}; break run; } steps -= ${r - 1}; } else `;
+        }
+        return `{ const ra = base + ${a}; const f = v${a}; ${inPlace}${eager} }`;
       }
       case Op.TFORLOOP_J: case Op.TFORLOOP_S: {
         // the generic for: next and ipairs' iterator inline (as the interpreter does them), any other function called
@@ -860,7 +981,7 @@ class Lower {
         const fill = range(2, nres - 2).map((i) => `v${cb + i} = undefined;`).join(' ');
         const spill = [...new Set([...dirty, cb, cb + 1, cb + 2])].sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
         const reload = [...this.used].filter((x) => x >= cb || this.captured.has(x)).sort((x, y) => x - y).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
-        const call = `{ ${spill} ci.pc = ${pc}; vm.steps = steps; const ra = base + ${cb}; const fw = vm.frameWrites; L.top = ra + 3; ` +
+        const call = `{ ${lazyBail}${spill} ci.pc = ${pc}; vm.steps = steps; const ra = base + ${cb}; const fw = vm.frameWrites; L.top = ra + 3; ` +
           `if (f instanceof HostFunction) { const n = callHost(L, f, ra, 2, ${nres}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; for (let i = n; i < ${nres}; i++) sv[ra + i] = undefined; } ` +
           `else { const x = callLua(L, f, ra, 2, ${nres}, depth); if (x !== ${JIT_RETURNED}) return x; sn = L.sn; } ` +
           `${reload} steps = vm.steps; if (L.hookMask !== 0 || vm.frameWrites !== fw) { ${this.reload} leave = true; } }`;
@@ -875,8 +996,11 @@ class Lower {
       case Op.RETURN: {
         // an entry frame (called from a host function or the host) returns through the interpreter, as do hooks
         const close = `if (L.openUp !== null && L.openUp.idx >= base) { ${this.spill} L.closeUpvals(base); }`;
-        const head = `if (ci.entry || L.hookMask !== 0) ${bail} ${close} const dst = ci.func; const want = ci.nresults;`;
-        const tail = `L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED};`;
+        // a lazy frame returns its results where its caller's function was (no frame to pop, no upvalue into it)
+        const head = this.lazy
+          ? `let dst, want; if (ci === null) { dst = base - 1; want = $nres; } else { if (ci.entry || L.hookMask !== 0) ${bail} ${close} dst = ci.func; want = ci.nresults; }`
+          : `if (ci.entry || L.hookMask !== 0) ${bail} ${close} const dst = ci.func; const want = ci.nresults;`;
+        const tail = `${this.lazy ? 'if (ci !== null) ' : ''}L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED};`;
         if (b === 0) {
           return `{ ${head} ${this.spill} const ra = base + ${a}; const n = L.top - ra; ` +
             `if (want < 0) { for (let i = 0; i < n; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } L.top = dst + n; } ` +

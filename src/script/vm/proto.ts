@@ -213,6 +213,13 @@ export interface Proto {
   jit: JitFn | null;
   /** Entries and loop back-edges counted towards compiling it (a large negative count once tried). */
   hot: number;
+  /**
+   * Compiled code calls it directly (a lazy frame, `jit.ts` directCallable) with exactly this many arguments; -1:
+   * never (not compiled, not direct-callable, or it left lazy frames to the interpreter too often).
+   */
+  direct: number;
+  /** Lazy frames of it that left to the interpreter. */
+  lazyLeaves: number;
 }
 
 // read once: ES-module-to-CommonJS loaders (tsx, vitest) make each use of an imported name a getter call
@@ -682,6 +689,8 @@ export function decodeFunction(fn: HksFunction, chunk: ChunkInfo, path = 'main')
     ic: new Int32Array(fn.code.length + 1),
     jit: null,
     hot: 0,
+    direct: -1,
+    lazyLeaves: 0,
   };
 }
 

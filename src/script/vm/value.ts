@@ -83,6 +83,11 @@ export class HostFunction {
   env: LuaTable | null;
   /** Upvalue-like values of the host function, for `debug.getupvalue` and closures made by the library. */
   readonly upvalues: LuaValue[] | null;
+  /**
+   * What the function returns for one number argument, when that is all it does (no error, no allocation, no frame
+   * looked at, extra arguments ignored: `math.sqrt`…): the JavaScript tier calls this in place of the host call.
+   */
+  numeric: ((x: number) => number) | null = null;
   constructor(name: string, fn: NativeFn, env: LuaTable | null = null, upvalues: LuaValue[] | null = null) {
     this.name = name;
     this.fn = fn;

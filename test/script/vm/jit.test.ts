@@ -423,3 +423,164 @@ describe('JavaScript tier', () => {
     expect(fail(1)).toBe(fail(false));
   });
 });
+
+describe('JavaScript tier: direct calls (lazy frames)', () => {
+  /** The proto named `name` among the main chunk's functions. */
+  const proto = (run: Run, name: string) => run.main.p.protos.find((q) => q.name === name)!;
+
+  it('an error 25 direct calls deep has the interpreter\'s message and traceback (frames written when it leaves)', () => {
+    const src = `
+      local function deep(n, t)
+        if n == 0 then return t.x.y end
+        return deep(n - 1, t) + 1
+      end
+      for i = 1, 5 do deep(3, { x = { y = i } }) end
+      print(pcall(deep, 25, { x = false }))
+      print(deep(30, { x = { y = 0.5 } }))
+      deep(25, {})`;
+    const r = runBoth(src);
+    expect(r.jit.out).toBe(r.interp.out);
+    expect(r.jit.out).toBe("false\tt.lua:3: attempt to index field 'x' (a boolean value)\n30.5\n");
+    expect(r.jit.err).toBe(r.interp.err);
+    expect(r.jit.err).toMatch(/^runtime: t\.lua:3: attempt to index field 'x' \(a nil value\)\nstack traceback:\n\tt\.lua:3: in function 'deep'\n(\tt\.lua:4: in function 'deep'\n){11}\t\.\.\.\n/);
+    // the calls were direct: the function is still called so (few of its frames left to the interpreter)
+    expect(proto(r.jit, 'deep').direct).toBe(2);
+    expect(proto(r.interp, 'deep').direct).toBe(-1);
+  });
+
+  it('a host function deep in direct calls sees every frame and register (debug.getlocal, debug.traceback)', () => {
+    const src = `
+      local function probe(n, acc)
+        local here = acc * 2
+        if n == 0 then
+          local seen = {}
+          for level = 2, 6 do
+            for i = 1, 3 do local name, value = debug.getlocal(level, i) seen[#seen + 1] = tostring(name) .. "=" .. tostring(value) end
+          end
+          return table.concat(seen, ",")
+        end
+        local r = probe(n - 1, here + n)
+        return r
+      end
+      for i = 1, 3 do print(probe(10, i)) end
+      local function tb(n) if n == 0 then return debug.traceback("here", 1) end local s = tb(n - 1) return s end
+      print(tb(15))`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    expect(r.jit.out).toBe(r.interp.out);
+    // probe(10, 1) calls probe(9, 12), probe(8, 33), …: acc' = 2 acc + n, here = 2 acc; levels 2..6 are n = 1..5
+    const frames: string[] = [];
+    let acc = 1;
+    for (let n = 10; n >= 0; n--) {
+      frames.push(`n=${n},acc=${acc},here=${acc * 2}`);
+      acc = acc * 2 + n;
+    }
+    expect(r.jit.out.split('\n')[0]).toBe(frames.slice(5, 10).reverse().join(','));
+    const ref = lua51(src);
+    if (ref !== null) expect(r.jit.out.split('\n').slice(0, 3)).toEqual(ref.split('\n').slice(0, 3));
+    expect(r.jit.out).toMatch(/\nhere\nstack traceback:\n(\tt\.lua:15: in function 'tb'\n){16}\tt\.lua:16: in main chunk\n/);
+  });
+
+  it('a budget stop inside deep direct recursion stops at the interpreter\'s instruction, with its traceback', () => {
+    const src = `
+      counter = { n = 0 }
+      local c = counter
+      local function down(n) c.n = c.n + 1 if n == 0 then return 0 end return down(n - 1) + 1 end
+      while true do down(40) end`;
+    for (const budget of [5000, 5001, 5003, 7777, 12345]) {
+      const r = runBoth(src, budget);
+      expect(r.interp.err).toMatch(/^budget: t\.lua:4: instruction budget exhausted/);
+      expect(r.jit.err).toBe(r.interp.err);
+      const n = (vm: LuaVM) => (vm.getGlobal('counter') as LuaTable).getStr('n');
+      expect(n(r.jit.vm)).toBe(n(r.interp.vm));
+    }
+  });
+
+  it('runaway recursion overflows at the interpreter\'s depth with its message', () => {
+    const src = `
+      local depth = { n = 0 }
+      local function r(n) depth.n = n return r(n + 1) + 1 end
+      print(pcall(r, 1))
+      print(depth.n)`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    expect(r.jit.out).toBe(r.interp.out);
+    // 20,000 frames at most (LUAI_MAXCALLS): the main chunk, pcall, then r(1) … r(19998)
+    expect(r.jit.out).toBe('false\tt.lua:3: stack overflow\n19998\n');
+  });
+
+  it('passes results as the call wants them and leaves the uncommon calls to the interpreter', () => {
+    // mix(i) = i + (i + 1) + 100 + i + i + 1000 + 3 + 10000 + 2 + 3 - 2 + 1 = 4i + 11108; 100 calls: 4 * 5050 + 1110800.
+    // mix leaves its lazy frame at select (a host call) every time: after a few, it is no longer called directly
+    const src = `
+      local function none(x) end
+      local function one(x) return x end
+      local function two(x) return x, x + 1 end
+      local function three(x) return x, x * 2, x * 3 end
+      local function opt(a, b) return (a or 0) + (b or 0) end
+      local function mix(i)
+        local a, b, c = two(i)
+        local d = three(i)
+        local e, f = one(i)
+        local t = { three(i) }
+        local g = none(i)
+        return a + (b or 0) + (c == nil and 100 or 0) + d + e + (f == nil and 1000 or 0) + #t + (g == nil and 10000 or 0)
+          + select('#', two(i)) + opt(1, 2, 3) - opt(2) + opt(1)
+      end
+      local s = 0 for i = 1, 100 do s = s + mix(i) end print(s)`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    expect(r.jit.out).toBe(`${4 * 5050 + 1110800}\n`);
+    expect(r.interp.out).toBe(r.jit.out);
+    expect(proto(r.jit, 'three').direct).toBe(1);
+    expect(proto(r.jit, 'mix').direct).toBe(-1);
+  });
+
+  it('computes math\'s functions of one number in place, exactly as the host functions do', () => {
+    // f's locals are read back by debug.getlocal right after the in-place call: in a lazy frame (the first calls),
+    // then in an eager one (once it has left to the interpreter often enough), the register file is right
+    const src = `
+      local sqrt, floor = math.sqrt, math.floor
+      local function f(x)
+        local a = x * 2
+        local r = sqrt(x) + floor(x / 3) + math.abs(-x) + math.sin(x) * 0
+        local _, seen = debug.getlocal(1, 2)
+        return a + r + seen
+      end
+      local s = 0
+      for i = 1, 40 do s = s + f(i + 0.25) end
+      local t = {}
+      for i = 1, 3 do t[#t + 1] = tostring(sqrt(-1)) .. "," .. sqrt("16") .. "," .. 1 / floor(-0.5) .. "," .. sqrt(2, "extra") .. "," .. tostring(1 / math.abs(-0)) end
+      math.sqrt = function(x) return -x end
+      local function g(x) return math.sqrt(x) end
+      for i = 1, 3 do t[#t + 1] = g(i) end
+      print(s, table.concat(t, " "))`;
+    for (const numbers of ['double', 'float'] as const) {
+      const r = runBoth(src, Infinity, numbers);
+      expect(r.jit.err).toBeNull();
+      expect(r.jit.out).toBe(r.interp.out);
+      if (numbers === 'double') {
+        const ref = lua51(src);
+        if (ref !== null) expect(r.jit.out).toBe(ref);
+      }
+    }
+  });
+
+  it('a direct callee reads and assigns its eager caller\'s captured locals through upvalues', () => {
+    // x after the loop: 100 increments plus 1 + … + 100 = 5150; s = Σ (k + k (k + 1) / 2) = 5050 + 171700
+    const src = `
+      local function counter()
+        local x = 0
+        local function inc(d) x = x + d return x end
+        local s = 0
+        for i = 1, 100 do x = x + 1 s = s + inc(i) end
+        return s, x
+      end
+      print(counter())`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    expect(r.jit.out).toBe('176750\t5150\n');
+    expect(r.interp.out).toBe(r.jit.out);
+    expect(proto(r.jit, 'counter').protos[0]!.direct).toBe(1);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import type { LuaTable } from '../table.ts';
 import type { LuaVM } from '../vm.ts';
+import { HostFunction } from '../value.ts';
 import { argError, checkInt, checkNumber, libError, newLib } from './aux.ts';
 
 /** glibc `random()` / `rand()` (TYPE_3: degree 31, separation 3). */
@@ -53,25 +54,29 @@ export function openMath(vm: LuaVM): LuaTable {
     L.set(ra, f(checkNumber(L, ra, nargs, 1)));
     return 1;
   };
+  // the functions of one number: the JavaScript tier calls them in place (HostFunction.numeric)
+  const unary: Record<string, (x: number) => number> = {
+    abs: Math.abs,
+    acos: Math.acos,
+    asin: Math.asin,
+    atan: Math.atan,
+    ceil: Math.ceil,
+    cos: Math.cos,
+    cosh: Math.cosh,
+    exp: Math.exp,
+    floor: Math.floor,
+    log: Math.log,
+    log10: Math.log10,
+    sin: Math.sin,
+    sinh: Math.sinh,
+    sqrt: Math.sqrt,
+    tan: Math.tan,
+    tanh: Math.tanh,
+    deg: (x) => x * (180 / Math.PI),
+    rad: (x) => x * (Math.PI / 180),
+  };
   const t = newLib(vm, 'math', {
-    abs: one(Math.abs),
-    acos: one(Math.acos),
-    asin: one(Math.asin),
-    atan: one(Math.atan),
-    ceil: one(Math.ceil),
-    cos: one(Math.cos),
-    cosh: one(Math.cosh),
-    exp: one(Math.exp),
-    floor: one(Math.floor),
-    log: one(Math.log),
-    log10: one(Math.log10),
-    sin: one(Math.sin),
-    sinh: one(Math.sinh),
-    sqrt: one(Math.sqrt),
-    tan: one(Math.tan),
-    tanh: one(Math.tanh),
-    deg: one((x) => x * (180 / Math.PI)),
-    rad: one((x) => x * (Math.PI / 180)),
+    ...Object.fromEntries(Object.entries(unary).map(([name, f]) => [name, one(f)])),
     atan2(L, ra, nargs) {
       L.set(ra, Math.atan2(checkNumber(L, ra, nargs, 1), checkNumber(L, ra, nargs, 2)));
       return 1;
@@ -146,6 +151,10 @@ export function openMath(vm: LuaVM): LuaTable {
       return 0;
     },
   });
+  for (const [name, f] of Object.entries(unary)) {
+    const h = t.getStr(name);
+    if (h instanceof HostFunction) h.numeric = f;
+  }
   t.setStr('pi', Math.PI);
   t.setStr('huge', Infinity);
   return t;
