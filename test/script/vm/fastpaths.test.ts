@@ -135,6 +135,9 @@ end
 for _, n in ipairs({ 1/0, -1/0, 0/0, 1e300, -1e300, 2^64, 1e19, 2^63 + 2^11, -2^63 - 2^11 }) do
   put(string.format('%d %x %X %o %u|%#x|%5.3o|%-20u|', n, n, n, n, n, n, n, n))
 end
+-- bare conversions' argument errors, in the order lua5.1 raises them
+put(pcall(string.format, '%d %s', 1)); put(pcall(string.format, '%s %x', 'a', 'zz')); put(pcall(string.format, '%X|%i', '12', {}))
+put(string.format('%s%d%x%X%i', 'n', '42', '255', 255.9, -7.9), pcall(string.format, '%s', {}))
 -- %c through (int), and every sprintf piece cut at its first NUL; %s of 100 bytes or more kept whole without precision
 put(string.format('[%c|%c|%c|%c|%5c|%-5c|%c%c]', 2^31 + 65, -2^31 - 191, 2^32 + 66, 65.9, 0, 0, 66, 0))
 put(string.format('[%s|%5s|%.2s|%-4s]', 'a\0b', 'x\0y', 'q\0r', '\0z'))

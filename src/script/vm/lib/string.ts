@@ -86,9 +86,28 @@ function strFormat(L: LuaThread, ra: number, nargs: number): number {
       continue;
     }
     i++;
-    if (fmt.charCodeAt(i) === 37) {
+    const cc = fmt.charCodeAt(i);
+    if (cc === 37) {
       out += '%';
       i++;
+      continue;
+    }
+    // a bare %d %i %x %X %s (no flags, width or precision): what the general path below does for it, without
+    // parsing a spec
+    if (cc === 100 || cc === 105 || cc === 120 || cc === 88 || cc === 115) {
+      argi++;
+      if (argi > nargs) argError(L, argi, 'no value');
+      i++;
+      if (cc === 115) {
+        const s = checkString(L, ra, nargs, argi);
+        out += s.length >= 100 ? s : untilNul(s);
+      } else {
+        const n = Math.trunc(checkNumber(L, ra, nargs, argi));
+        if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) out += cc === 120 ? n.toString(16) : cc === 88 ? n.toString(16).toUpperCase() : String(n);
+        else if ((cc === 100 || cc === 105) && n >= -Number.MAX_SAFE_INTEGER && n < 0) out += String(n);
+        else out += formatInteger(cc === 100 || cc === 105 ? doubleToLong(n) : doubleToUnsignedLong(n), { flags: '', width: 0, precision: -1, conv: fmt[i - 1]! });
+      }
+      checkStringSize(L, out.length);
       continue;
     }
     // spec: flags, width (2 digits), precision (2 digits)
