@@ -86,18 +86,33 @@ function copyLoop(load: number[], store: number[], step: number): number[] {
 // Branch depths are counted from the innermost enclosing block; each label below is named where it opens.
 function decodeBody(): number[] {
   const fastLoop = [
-    // while pos <= inFast && op <= outFast: one common token (0–14 literals, a 4–18-byte match at offset ≥ 8)
+    // while pos <= inFast && op <= outFast: one common token (0–14 literals, then a 4–18-byte match or a long one of
+    // 19–145 bytes, at offset ≥ 8)
     BLOCK, VOID, // $slow
     LOOP, VOID, // $fast
     ...get(POS), ...get(IN_FAST), GT_S, BR_IF, 1,
     ...get(OP), ...get(OUT_FAST), GT_S, BR_IF, 1,
     ...get(POS), ...load8(), ...tee(T), ...k(15), AND, ...tee(LIT), ...k(15), EQ, BR_IF, 1,
-    ...get(T), ...k(0xf0), GE_U, BR_IF, 1,
     // 16 literal bytes, as two words (the bytes past `lit` are overwritten by what follows)
     ...get(OP), ...get(POS), ...load64(1), ...store64(),
     ...get(OP), ...get(POS), ...load64(9), ...store64(8),
     ...get(POS), ...get(LIT), ADD, ...set(MP),
     ...get(OP), ...get(LIT), ADD, ...set(O),
+    ...get(T), ...k(0xf0), GE_U, IF, VOID,
+    // a long match (extension byte E < 0x7F: length E + 19, u16 offset), copied in words while it stays inside
+    ...get(MP), ...load8(1), ...tee(E), ...k(0x7f), GE_U, BR_IF, 2,
+    ...get(MP), ...load16(2), ...tee(DIST), ...k(8), LT_U, BR_IF, 2,
+    ...get(DIST), ...get(O), GT_U, BR_IF, 2,
+    ...get(E), ...k(19), ADD, ...set(LEN),
+    ...get(O), ...get(LEN), ADD, ...k(8), ADD, ...get(OUT_END), GT_S, BR_IF, 2,
+    ...get(O), ...get(DIST), SUB, ...set(FROM),
+    ...get(O), ...set(OP),
+    ...k(0), ...set(I),
+    ...copyLoop(load64(), store64(), 8),
+    ...get(MP), ...k(4), ADD, ...set(POS),
+    ...get(O), ...get(LEN), ADD, ...set(OP),
+    BR, 1,
+    END,
     ...get(MP), ...load16(1), ...tee(DIST), ...k(8), LT_U, BR_IF, 1,
     ...get(DIST), ...get(O), GT_U, BR_IF, 1,
     ...get(O), ...get(DIST), SUB, ...set(FROM),
