@@ -366,15 +366,21 @@ function intrinsicCall(code: Int32Array, pc: number): boolean {
   return code[pc] === Op.CALL && code[pc + 2]! >= 2 && code[pc + 3] === 2;
 }
 
-/** The dirty registers (see compileProto) after the instruction at `pc`, updated in place. */
-function dirtyAfter(code: Int32Array, pc: number, dirty: Set<number>, used: Set<number>): void {
+/**
+ * The dirty registers (see compileProto) after the instruction at `pc`, updated in place. A call reloads its results
+ * and what closures capture; a call made in place (a direct call, a host function of one number) writes back only
+ * what a callee could see (what closures capture), so what changed below its function still has, and an in-place
+ * result is in a local.
+ */
+function dirtyAfter(code: Int32Array, pc: number, dirty: Set<number>, used: Set<number>, captured: Set<number>): void {
   const op = code[pc]!;
-  if (intrinsicCall(code, pc)) {
-    // computed in place, nothing is written back: what was changed still is, and so is its result
-    dirty.add(code[pc + 1]!);
+  if (op === Op.CALL) {
+    const a = code[pc + 1]!;
+    for (const r of [...dirty]) if (r >= a || captured.has(r)) dirty.delete(r);
+    if (intrinsicCall(code, pc) && used.has(a)) dirty.add(a);
     return;
   }
-  if (op === Op.CALL || op === Op.TAILCALL || (op === Op.VARARG && code[pc + 2] === 0)) {
+  if (op === Op.TAILCALL || (op === Op.VARARG && code[pc + 2] === 0)) {
     dirty.clear();
     return;
   }
@@ -633,7 +639,7 @@ function translate(p: Proto, float32: boolean, from: number, to: number, lazy: b
       const pc = block[i]!;
       const f = flows.get(pc)!;
       if (f === null) break;
-      dirtyAfter(code, pc, dirty, used);
+      dirtyAfter(code, pc, dirty, used, captured);
       const succ = [...f.targets, ...(i === block.length - 1 && f.next >= 0 && f.next < end ? [f.next] : [])];
       for (const t of succ) {
         const d = dirtyAt.get(t);
@@ -660,7 +666,7 @@ function translate(p: Proto, float32: boolean, from: number, to: number, lazy: b
       out.push(L.instruction(pc, len - i, f, facts, dirty));
       if (f !== null) {
         transfer(code, pc, facts, captured);
-        dirtyAfter(code, pc, dirty, used);
+        dirtyAfter(code, pc, dirty, used, captured);
       }
     }
     const f = flows.get(block[len - 1]!);
@@ -945,15 +951,15 @@ class Lower {
           `if (f instanceof HostFunction) { const n = callHost(L, f, ra, ${nargs}, ${c - 1}); if (n < 0) return ${JIT_YIELD}; sn = L.sn; ${fill} } ` +
           (tail ? '' : `else if (f instanceof LuaClosure) { const x = callLua(L, f, ra, ${nargs}, ${c - 1}, depth); if (x !== ${JIT_RETURNED}) return x; sn = L.sn; } `) +
           `else ${bail} ${after} }`;
-        // an eager frame writes back what changed before a call made in place (a callee may read it through an
-        // upvalue, and what follows must find the register file right, as after any call)
-        const before = this.lazy ? `if (ci !== null) { ${spill} }` : spill;
+        // before a call made in place, an eager frame writes back what a callee may read through an upvalue
+        // (what changed below the call's function is written when a direct callee leaves, see dirtyAfter)
+        const before = [...dirty].filter((x) => this.captured.has(x)).sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
         let inPlace = '';
         if (intrinsicCall(code, pc)) {
           // a host function of one number (math.sqrt…: HostFunction.numeric) computed in place
           // (its result stays in a local: such a call leaves the registers changed so far changed, see dirtyAfter)
           const x = a + 1;
-          inPlace += `if (f instanceof HostFunction && f.numeric !== null${known.has(x) ? '' : ` && v${x} === 0`}) { n${a} = ${this.fr(`f.numeric(n${x})`)}; v${a} = 0; } else `;
+          inPlace += `if (f instanceof HostFunction && f.numeric !== null${known.has(x) ? '' : ` && v${x} === 0`}) { ${before} n${a} = ${this.fr(`f.numeric(n${x})`)}; v${a} = 0; } else `;
         }
         if (!tail && b !== 0 && b - 1 <= MAX_DIRECT_ARGS) {
           // a direct call (see directCallable): the callee runs as a lazy frame, its arguments and results passed in
@@ -962,12 +968,13 @@ class Lower {
           const args = range(a + 1, b - 1).map((x) => `, v${x}, n${x}`).join('');
           const results = c === 0 ? [...this.used].filter((x) => x >= a) : range(a, c - 1).filter((x) => this.used.has(x));
           const load = results.map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
-          const leave = this.lazy ? `if (ci === null) { ${this.materialize(a + 1)} lazyFrame(L, cit, cl, base, ${pc}, $nres, false, true); } else ` : '';
+          const below = [...dirty].filter((x) => x <= a && !this.captured.has(x)).sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
+          const leave = this.lazy ? `if (ci === null) { ${this.materialize(a + 1)} lazyFrame(L, cit, cl, base, ${pc}, $nres, false, true); } else { ${below} ci.pc = ${pc}; } ` : `${below} ci.pc = ${pc}; `;
           // and reloads what closures capture after it (the callee may have assigned it)
           const captured = [...this.captured].filter((x) => x < a && this.used.has(x)).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
           inPlace += `if (f instanceof LuaClosure && f.p.direct === ${b - 1} && depth < ${MAX_NESTED} && cit + 1 < L.cis.length && ra + 1 + f.p.frameSize <= sv.length) { ` +
             `${before} vm.steps = steps + ${r - 1}; const x = f.p.jit(L, null, ra + 1, 0, depth + 1, f, cit + 1, ${c - 1}${args}); ` +
-            `if (x !== ${JIT_RETURNED}) { ${leave}ci.pc = ${pc}; return ${JIT_FRAMES}; } ` +
+            `if (x !== ${JIT_RETURNED}) { ${leave}return ${JIT_FRAMES}; } ` +
             `${load} ${captured} steps = vm.steps; if (steps < ${r - 1}) { out = ${pc + 4}; break run; } steps -= ${r - 1}; } else `;
         }
         return `{ const ra = base + ${a}; const f = v${a}; ${inPlace}${eager} }`;

@@ -457,6 +457,8 @@ describe('JavaScript tier: direct calls (lazy frames)', () => {
           for level = 2, 6 do
             for i = 1, 3 do local name, value = debug.getlocal(level, i) seen[#seen + 1] = tostring(name) .. "=" .. tostring(value) end
           end
+          local name, value = debug.getlocal(12, 5) -- the main chunk's loop variable (an eager frame's register)
+          seen[#seen + 1] = tostring(name) .. "=" .. tostring(value)
           return table.concat(seen, ",")
         end
         local r = probe(n - 1, here + n)
@@ -475,10 +477,10 @@ describe('JavaScript tier: direct calls (lazy frames)', () => {
       frames.push(`n=${n},acc=${acc},here=${acc * 2}`);
       acc = acc * 2 + n;
     }
-    expect(r.jit.out.split('\n')[0]).toBe(frames.slice(5, 10).reverse().join(','));
+    expect(r.jit.out.split('\n')[0]).toBe(`${frames.slice(5, 10).reverse().join(',')},i=1`);
     const ref = lua51(src);
     if (ref !== null) expect(r.jit.out.split('\n').slice(0, 3)).toEqual(ref.split('\n').slice(0, 3));
-    expect(r.jit.out).toMatch(/\nhere\nstack traceback:\n(\tt\.lua:15: in function 'tb'\n){16}\tt\.lua:16: in main chunk\n/);
+    expect(r.jit.out).toMatch(/\nhere\nstack traceback:\n(\tt\.lua:17: in function 'tb'\n){16}\tt\.lua:18: in main chunk\n/);
   });
 
   it('a budget stop inside deep direct recursion stops at the interpreter\'s instruction, with its traceback', () => {
