@@ -2,7 +2,8 @@
  * Lossless JSON at the real game's scale: the generated `game.gamedb`-shaped file (seed 1, scale 1: 56,759,100
  * bytes, cached under `out/bench/` by this bench or `gadb.bench.ts`) exported to JSON on disk the way `scry db
  * export` does (chunks written to a file as produced), imported back the way `scry db import` does (the file read
- * 1 MiB at a time into a model) and written as GADB again, which must equal the input byte for byte.
+ * 1 MiB at a time into a model) and written as a GADB file again (streamed, `writeGadbFile`: the file never exists
+ * whole in memory), which must equal the input byte for byte.
  *
  * Each step is timed wall and CPU (`process.cpuUsage`; the one to trust on a loaded machine). The floor in the same
  * run: read the file and sum every u32, for the GADB file and for the JSON. The peer: `JSON.parse` of the export's
@@ -24,6 +25,7 @@ import { readFileChunks } from '../src/node/fs.ts';
 import { parseGadb, writeGadb } from '../src/formats/gadb/index.ts';
 import type { Gadb } from '../src/formats/gadb/types.ts';
 import { generateGadb, GADB_GENERATOR_VERSION } from '../src/gamedb/generate/index.ts';
+import { writeGadbFile } from '../src/node/gamedb.ts';
 import { exportGadbJsonBytes, readGadbJson } from '../src/gamedb/edit/json.ts';
 
 const SEED = 1;
@@ -35,6 +37,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, 'out', 'bench');
 const gadbPath = join(cacheDir, `gadb-game-seed${SEED}-scale${SCALE}-v${GADB_GENERATOR_VERSION}.gamedb`);
 const jsonPath = join(cacheDir, `json-bench-${process.pid}.json`);
+const outPath = join(cacheDir, `json-bench-${process.pid}.gamedb`);
 
 /** Exports `g` to `path` as `scry db export` does: each chunk written to the file as it is produced. */
 function exportToFile(g: Gadb, path: string): number {
@@ -74,7 +77,7 @@ const TASKS: Record<string, (gadb: string, json: string) => unknown> = {
   baseline: (gadb) => sumU32(readFresh(gadb)),
   export: (gadb, json) => exportToFile(parseGadb(readFresh(gadb)), json),
   import: (_gadb, json) => readGadbJson(readFileChunks(json)).records.count,
-  importWrite: (_gadb, json) => writeGadb(readGadbJson(readFileChunks(json))).length,
+  importWrite: (_gadb, json) => writeGadbFile(`${json}.gamedb`, readGadbJson(readFileChunks(json)), { overwrite: true, backup: false }),
 };
 
 function childPeak(task: string, json: string): number {
@@ -109,11 +112,9 @@ export async function run(): Promise<string> {
     let back: Gadb | undefined;
     const imp = time('import (JSON file read 1 MiB at a time → model, as `db import`)', () => (back = readGadbJson(readFileChunks(jsonPath))));
     log(`import ${s(imp.cpuMs!)} s CPU`);
-    let rebuilt: Uint8Array = new Uint8Array(0);
-    const wr = time('write (imported model → GADB bytes)', () => (rebuilt = writeGadb(back!)));
-    const identical = Buffer.compare(Buffer.from(rebuilt.buffer, rebuilt.byteOffset, rebuilt.byteLength), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) === 0;
+    const wr = time('write (imported model → GADB file, streamed)', () => writeGadbFile(outPath, back!, { overwrite: true, backup: false }));
+    const identical = Buffer.compare(readFileSync(outPath), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) === 0;
     back = undefined;
-    rebuilt = new Uint8Array(0);
     if (!identical) throw new Error('the round trip export → import → write is not byte-identical');
     const floorGadb = time('floor: read the GADB file + sum u32', () => sumU32(readFresh(gadbPath)), 5, size);
     const floorJson = time('floor: read the JSON file 1 MiB at a time + sum u32', () => sumFileChunks(jsonPath), 3, jsonSize);
@@ -129,6 +130,7 @@ export async function run(): Promise<string> {
     const peaks: Record<string, number> = {};
     const tasks = Object.keys(TASKS).filter((t) => !QUICK || t !== 'import');
     for (const t of tasks) peaks[t] = childPeak(t, jsonPath);
+    if (existsSync(`${jsonPath}.gamedb`)) unlinkSync(`${jsonPath}.gamedb`);
     const runtime = peaks['baseline']! - size;
     const own = (t: string): number => peaks[t]! - runtime;
 
@@ -152,7 +154,7 @@ export async function run(): Promise<string> {
     ];
     return lines.join('\n');
   } finally {
-    if (existsSync(jsonPath)) unlinkSync(jsonPath);
+    for (const p of [jsonPath, outPath, `${jsonPath}.gamedb`]) if (existsSync(p)) unlinkSync(p);
   }
 }
 

@@ -60,14 +60,26 @@ export class BlockItems {
   len: number;
   count = 1;
   /** Per item: key, size, kind. */
-  private entries: Uint32Array = new Uint32Array(3 * 1024);
+  private entries: Uint32Array;
   /** Per slot: hash, item id + 1 (0: empty). */
-  private slots: Uint32Array = new Uint32Array(2 * 2048);
+  private slots: Uint32Array;
 
-  constructor(root: Uint8Array) {
-    this.data = new Uint8Array(Math.max(1 << 16, root.length * 2));
+  /**
+   * `records`: how many records the document holds, when known (the header's count), to size the block and the
+   * tables for it at once — a block grown by doubling leaves every smaller copy for the collector, and at game
+   * scale those are still resident when the model is written. A block allocated larger than it is filled costs
+   * only the pages written.
+   */
+  constructor(root: Uint8Array, records = 0) {
+    this.data = new Uint8Array(Math.max(1 << 16, root.length * 2, records * BLOCK_BYTES_PER_RECORD));
     this.data.set(root);
     this.len = root.length;
+    const items = Math.max(1024, Math.ceil(records * ITEMS_PER_RECORD));
+    this.entries = new Uint32Array(3 * items);
+    // Slots for that many items at most 3/4 full (the load `commit` doubles at).
+    let slots = 2048;
+    while (slots * 3 < items * 4) slots *= 2;
+    this.slots = new Uint32Array(2 * slots);
     this.entries[1] = root.length;
   }
 
@@ -153,11 +165,19 @@ export class BlockItems {
       itemKeys[i] = this.entries[3 * i]!;
       itemSizes[i] = this.entries[3 * i + 1]!;
     }
-    // A block with little spare room is kept as a view (no second copy of a game-scale block beside the first).
-    const data = this.data.length - this.len <= this.len ? this.data.subarray(0, this.len) : this.data.slice(0, this.len);
+    // A block that fills a quarter of its buffer or more is kept as a view (no second copy of a game-scale block
+    // beside the first; the room never written costs no memory).
+    const data = this.data.length <= 4 * this.len ? this.data.subarray(0, this.len) : this.data.slice(0, this.len);
     return { data, itemKeys, itemSizes };
   }
 }
+
+/**
+ * First sizes per record of the document (a game-scale document: 15 block bytes and 0.5 items per record): room
+ * for twice that, so that a block like the game's is never copied to grow.
+ */
+const BLOCK_BYTES_PER_RECORD = 32;
+const ITEMS_PER_RECORD = 0.55;
 
 const DEFINED = 1;
 const REFERENCED = 2;

@@ -604,11 +604,12 @@ function grow<T extends Uint32Array | Uint16Array | Uint8Array>(a: T, need: numb
 interface ImportRun {
   first: number;
   n: number;
-  code: Uint8Array;
-  /** Per field, copied from its descriptor row (the run is read by every record that has it; the rows are not). */
-  count: Uint16Array;
-  link: Uint16Array;
-  itemKind: Uint8Array;
+  /**
+   * Where its fields start in the builder's `runFields` (two words per field: code | item kind << 8 | count << 16,
+   * then link — copied from its descriptor row, one table for every run: the run is read by every record that has
+   * it, its rows are not, and 13,600 runs of small typed arrays would cost the heap more than the rows).
+   */
+  at: number;
   keyBytes: (QuotedKey | undefined)[];
 }
 
@@ -683,6 +684,8 @@ class GadbJsonBuilder {
   private primaryCount = 0;
   private readonly fieldHashes = new Map<string, number>();
   private readonly runs = new Map<number, ImportRun>();
+  private runFields = new Uint32Array(1024);
+  private nRunFields = 0;
   private readonly keyOfHash = new Map<number, QuotedKey | undefined>();
   /** Cells holding a label entry, to be resolved when every record is known (links to later records). */
   private deferred = new Uint32Array(0);
@@ -720,7 +723,8 @@ class GadbJsonBuilder {
       headerExtra: hexOf('headerExtra'),
       headerString: hexOf('headerString'),
       strings: { data: root.slice(), itemKeys: Uint32Array.of(0), itemSizes: Uint32Array.of(root.length) },
-      descriptors: { ...newGadbDescriptors(1024), count: 0 }, // 1024 rows of capacity, none used yet
+      // Rows of capacity, none used yet: a document holds about half a row per record (the game: 362,000 for 694,632).
+      descriptors: { ...newGadbDescriptors(Math.max(1024, hint)), count: 0 },
       valueSectionUnk00: j.valueSectionUnk00,
       categories: [],
       records: { count: 0, nameKey: new Uint32Array(hint), cellCount: new Uint16Array(hint), descriptorCount: new Uint8Array(hint), firstDescriptor: new Uint32Array(hint), unk0A: new Uint8Array(hint), flags: new Uint8Array(hint) },
@@ -730,7 +734,7 @@ class GadbJsonBuilder {
     g.header.headerSize = 0x2c + g.headerExtra.length;
     g.header.headerStringLength = g.headerString.length;
     this.g = g;
-    this.items = new BlockItems(root);
+    this.items = new BlockItems(root, hint);
     this.labels = new LabelTable(this.items, hint);
   }
 
@@ -788,7 +792,8 @@ class GadbJsonBuilder {
     const d = this.g.descriptors;
     const n = this.nRows;
     d.count = n;
-    eachColumn(d, DESCRIPTOR_COLUMNS, (a) => exact(a, n));
+    // Views of the columns when they fill a quarter of them or more (the room never written costs no memory).
+    eachColumn(d, DESCRIPTOR_COLUMNS, (a) => (a.length <= 4 * n ? a.subarray(0, n) : a.slice(0, n)));
     this.g.header.descriptorCount = n;
   }
 
@@ -848,20 +853,19 @@ class GadbJsonBuilder {
     const runKey = first * 256 + fields;
     let run = this.runs.get(runKey);
     if (!run) {
-      const code = new Uint8Array(fields);
-      const count = new Uint16Array(fields);
-      const link = new Uint16Array(fields);
-      const itemKind = new Uint8Array(fields);
+      const at = this.nRunFields;
+      this.nRunFields += 2 * fields;
+      if (this.nRunFields > this.runFields.length) this.runFields = grow(this.runFields, this.nRunFields);
+      const words = this.runFields;
       const d = g.descriptors;
       for (let fi = 0; fi < fields; fi++) {
         const row = first + fi;
         const info = TYPE_INFO[d.typeCode[row]!];
-        code[fi] = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
-        count[fi] = d.elementCount[row]!;
-        link[fi] = d.link[row]!;
-        itemKind[fi] = info?.itemKind ?? 0;
+        const code = info ? FIELD_CODE[info.decoding.kind] : FIELD_UNKNOWN;
+        words[at + 2 * fi] = (code | ((info?.itemKind ?? 0) << 8) | (d.elementCount[row]! << 16)) >>> 0;
+        words[at + 2 * fi + 1] = d.link[row]!;
       }
-      run = { first, n: fields, code, count, link, itemKind, keyBytes: new Array<QuotedKey | undefined>(fields).fill(undefined) };
+      run = { first, n: fields, at, keyBytes: new Array<QuotedKey | undefined>(fields).fill(undefined) };
       this.runs.set(runKey, run);
     }
     return run;
@@ -898,7 +902,7 @@ class GadbJsonBuilder {
       const fi = this.fieldOfHash(run, this.hashOfLabel(label, ri));
       if (fi < 0) throw new FormatError('gadb-json', 0, `${rw()}/values/${label}`, 'not a field of this record\'s descriptor run');
       seen[fi] = 1;
-      const code = run.code[fi]!;
+      const code = this.runFields[run.at + 2 * fi]! & 0xff;
       const raw = values[label];
       const fw = (): string => `${rw()}/values/${label}`;
       const f = { count: D.elementCount[run.first + fi]!, link: D.link[run.first + fi]! };
@@ -930,7 +934,7 @@ class GadbJsonBuilder {
 
   /** Element `e` of field `fi` from a parsed value. */
   private setElement(run: ImportRun, fi: number, e: number, base: number, cc: number, v: unknown, fw: () => string): void {
-    const code = run.code[fi]!;
+    const code = this.runFields[run.at + 2 * fi]! & 0xff;
     const row = run.first + fi;
     const info = TYPE_INFO[this.g.descriptors.typeCode[row]!];
     const k = this.g.descriptors.link[row]! + e;
@@ -1157,9 +1161,10 @@ class GadbJsonBuilder {
   }
 
   private readField(r: JsonReader, run: ImportRun, fi: number, base: number, cc: number): void {
-    const code = run.code[fi]!;
-    const count = run.count[fi]!;
-    const link = run.link[fi]!;
+    const word = this.runFields[run.at + 2 * fi]!;
+    const code = word & 0xff;
+    const count = word >>> 16;
+    const link = this.runFields[run.at + 2 * fi + 1]!;
     const bare = count === 1 && (code === FIELD_BOOL ? link >>> 5 < cc : link < cc);
     if (bare && !(code !== FIELD_BLOCK && r.peekByte() === 0x5b)) {
       this.readElement(r, run, fi, 0, base, cc);
@@ -1179,8 +1184,9 @@ class GadbJsonBuilder {
   }
 
   private readElement(r: JsonReader, run: ImportRun, fi: number, e: number, base: number, cc: number): void {
-    const code = run.code[fi]!;
-    const k = run.link[fi]! + e;
+    const word = this.runFields[run.at + 2 * fi]!;
+    const code = word & 0xff;
+    const k = this.runFields[run.at + 2 * fi + 1]! + e;
     const cells = this.g.cells;
     const c = r.peekByte();
     if (code === FIELD_BOOL) {
@@ -1213,7 +1219,7 @@ class GadbJsonBuilder {
       case FIELD_TEXT:
         if (c === 0x22) {
           r.stringBytes();
-          cells[at] = this.items.text(run.itemKind[fi]!, r.spanBuf, r.spanStart, r.spanEnd);
+          cells[at] = this.items.text((word >>> 8) & 0xff, r.spanBuf, r.spanStart, r.spanEnd);
         } else this.setElement(run, fi, e, base, cc, r.smallValue(), () => this.curPath());
         return;
       default: {
