@@ -691,7 +691,16 @@ export class JsonReader {
       }
       const buf = this.buf;
       const end = this.end;
-      // Plain bytes (the run of nearly every string) cost one table load each.
+      // Plain bytes (the run of nearly every string) four at a time while none of them is a quote, a backslash, a
+      // control or above 0x7F, then one table load each.
+      const view = this.view;
+      for (; i + 4 <= end; i += 4) {
+        const x = view.getInt32(i, true);
+        const q = x ^ 0x22222222;
+        const b = x ^ 0x5c5c5c5c;
+        if ((x | ((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) & 0x80808080) break;
+      }
+      if (i >= end) continue;
       let c = buf[i]!;
       while (STRING_CLASS[c] === 0 && ++i < end) c = buf[i]!;
       if (i >= end) continue;

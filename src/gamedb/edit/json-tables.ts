@@ -57,6 +57,8 @@ function growU32(a: Uint32Array, n: number): Uint32Array<ArrayBuffer> {
  */
 export class BlockItems {
   data: Uint8Array;
+  /** `data` as words (items start at multiples of 4: hashed and compared a word at a time); set wherever `data` is. */
+  private words: Int32Array;
   len: number;
   count = 1;
   /** Per item: key, size, kind. */
@@ -72,6 +74,7 @@ export class BlockItems {
    */
   constructor(root: Uint8Array, records = 0) {
     this.data = new Uint8Array(Math.max(1 << 16, root.length * 2, records * BLOCK_BYTES_PER_RECORD));
+    this.words = new Int32Array(this.data.buffer, 0, this.data.length >>> 2);
     this.data.set(root);
     this.len = root.length;
     const items = Math.max(1024, Math.ceil(records * ITEMS_PER_RECORD));
@@ -89,6 +92,7 @@ export class BlockItems {
     const next = new Uint8Array(Math.max(end, this.data.length * 2));
     next.set(this.data.subarray(0, this.len));
     this.data = next;
+    this.words = new Int32Array(next.buffer, 0, next.length >>> 2);
   }
 
   /**
@@ -117,7 +121,22 @@ export class BlockItems {
   /** Looks up the tentative item at `key` (past the end); keeps it only when no equal item exists. */
   private commit(kind: number, key: number, size: number): number {
     const data = this.data;
-    const h = fnv((FNV_SEED ^ kind) >>> 0, data, key, key + size);
+    const words = this.words;
+    const nw = size >>> 2;
+    const w0 = key >>> 2;
+    // Keys are multiples of 4: whole words hashed (murmur3's mixing), the last bytes of an odd size one by one.
+    let h = (FNV_SEED ^ kind) | 0;
+    for (let i = 0; i < nw; i++) {
+      let k = Math.imul(words[w0 + i]!, 0xcc9e2d51);
+      k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+      h ^= k;
+      h = (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+    }
+    for (let i = nw * 4; i < size; i++) h = Math.imul(h ^ data[key + i]!, 0x01000193);
+    h ^= size;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    h = (h ^ (h >>> 16)) >>> 0;
     let slots = this.slots;
     const entries = this.entries;
     let mask = (slots.length >>> 1) - 1;
@@ -128,13 +147,15 @@ export class BlockItems {
       const e = 3 * (id1 - 1);
       if (entries[e + 1] !== size || entries[e + 2] !== kind) continue;
       const other = entries[e]!;
+      const o0 = other >>> 2;
       let same = true;
-      for (let i = 0; i < size; i++) {
-        if (data[other + i] !== data[key + i]) {
+      for (let i = 0; i < nw; i++) {
+        if (words[o0 + i] !== words[w0 + i]) {
           same = false;
           break;
         }
       }
+      for (let i = nw * 4; same && i < size; i++) if (data[other + i] !== data[key + i]) same = false;
       if (same) return other;
     }
     const id = this.count++;
