@@ -975,7 +975,7 @@ class Lower {
           inPlace += `if (f instanceof LuaClosure && f.p.direct === ${b - 1} && depth < ${MAX_NESTED} && cit + 1 < L.cis.length && ra + 1 + f.p.frameSize <= sv.length) { ` +
             `${before} vm.steps = steps + ${r - 1}; const x = f.p.jit(L, null, ra + 1, 0, depth + 1, f, cit + 1, ${c - 1}${args}); ` +
             `if (x !== ${JIT_RETURNED}) { ${leave}return ${JIT_FRAMES}; } ` +
-            `${load} ${captured} steps = vm.steps; if (steps < ${r - 1}) { out = ${pc + 4}; break run; } steps -= ${r - 1}; } else `;
+            `${load} ${captured} steps = vm.steps; if (steps < ${r - 1}) { out = ${pc + 4};${this.lazy ? ' quiet = true;' : ''} break run; } steps -= ${r - 1}; } else `;
         }
         return `{ const ra = base + ${a}; const f = v${a}; ${inPlace}${eager} }`;
       }
