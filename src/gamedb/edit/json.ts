@@ -241,6 +241,7 @@ const SLASH = Uint8Array.of(0x2f);
 const pieceOf = (text: string): Piece => piece(utf8Encoder.encode(text));
 /** The constant pieces of a record line. */
 const B_TRUE = pieceOf('true');
+const B_NULL = pieceOf('null');
 const B_FALSE = pieceOf('false');
 const B_NEXT_RECORD = pieceOf(',\n');
 const B_NAME = pieceOf('{"name":');
@@ -300,18 +301,28 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
   const blockText = new Map<number, string>();
   const data = g.strings.data;
   const rec = g.records;
-  /** Per 4-aligned text key: its `textShape` + 2; 0: not seen yet. */
-  const textInfo = new Int32Array((data.length >>> 2) + 1);
-  /** Length of the text at `key`, times 2, + 1 when it is not UTF-8 (then written as hex); cached per aligned key. */
+  const dataView = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  /**
+   * Length of the text at `key`, times 2, + 1 when it is not UTF-8 (then written as hex). An ASCII text (nearly
+   * every one) is measured a word at a time up to its NUL — the bytes the copy reads next, so in the cache.
+   */
   const textShape = (key: number): number => {
-    const slot = (key & 3) === 0 && key <= data.length ? key >>> 2 : -1;
-    const info = slot >= 0 ? textInfo[slot]! : 0;
-    if (info !== 0) return info - 2;
+    let i = key;
+    if (key <= data.length) {
+      for (; i + 4 <= data.length; i += 4) {
+        const x = dataView.getInt32(i, true);
+        if ((x | ((x - 0x01010101) & ~x)) & 0x80808080) break;
+      }
+      for (; i < data.length; i++) {
+        const c = data[i]!;
+        if (c === 0) return (i - key) << 1;
+        if (c >= 0x80) break;
+      }
+      if (i === data.length) return (i - key) << 1;
+    }
     const t = blockTextBytes(g, key);
     const at = t.byteOffset - data.byteOffset;
-    const shape = (t.length << 1) | (validUtf8(data, at, at + t.length) ? 0 : 1);
-    if (slot >= 0) textInfo[slot] = shape + 2;
-    return shape;
+    return (t.length << 1) | (validUtf8(data, at, at + t.length) ? 0 : 1);
   };
   const writeText = (key: number): void => {
     const shape = textShape(key);
@@ -324,7 +335,7 @@ export function* exportGadbJsonBytes(g: Gadb, options: ExportJsonOptions = {}): 
     const i = cell & 0xfffff;
     const cat = g.categories[c];
     const r = cat ? ix.categoryFirstRecord[c]! + i : 0;
-    if (cell === NULL) w.latin1('null');
+    if (cell === NULL) w.words(B_NULL.words, B_NULL.n, true);
     else if (!cat || i >= cat.primaryCount + cat.secondaryCount || labels.unique[r] !== 1) {
       w.latin1('{"raw":');
       w.uint(cell);

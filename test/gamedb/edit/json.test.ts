@@ -110,6 +110,32 @@ describe('lossless JSON, byte level', () => {
     expect(eq(writeGadb(readGadbJson(enc.encode(swapped))), viaParse)).toBe(true);
   });
 
+  it('texts of every shape export as JSON.stringify writes them and come back byte-identical (ASCII, UTF-8, escapes, not UTF-8)', () => {
+    // Lengths around a word (the exporter measures and copies ASCII texts four bytes at a time), multi-byte UTF-8
+    // at every position, bytes that need an escape; names of every length around a word (their labels are links).
+    const texts = ['', 'a', 'abc', 'abcd', 'abcde', 'abcdefgh', 'é', 'aé', 'abcé', 'abcdé', 'tab\there', 'q"uote', 'back\\slash', '\u0001ctl', 'long plain text of several words 0123456789'];
+    const records: RecordSpec[] = texts.map((t, i) => ({
+      name: `n${'x'.repeat(i)}`,
+      fields: [
+        { name: 'Text', type: 4, values: [t] },
+        { name: 'Next', type: 10, values: [{ link: { category: 'Cat', index: (i + 1) % texts.length } }] },
+      ],
+    }));
+    const bytes = writeGadb(buildGadb({ categories: [{ name: 'Cat', records }] }));
+    const text = [...exportGadbJson(parseGadb(bytes))].join('');
+    const doc = JSON.parse(text);
+    const got = (doc.categories[0].records as { values: Record<string, unknown> }[]).map((r) => Object.values(r.values)[0]);
+    expect([...got].sort()).toEqual([...texts].sort());
+    for (const line of text.split('\n')) if (line.startsWith('{"name"') && !line.includes('"records": [')) expect(JSON.stringify(JSON.parse(line.replace(/,$/, '')))).toBe(line.replace(/,$/, ''));
+    expect(eq(writeGadb(readGadbJson(enc.encode(text))), bytes)).toBe(true);
+    // A text that is not UTF-8 comes in as hex and goes out as hex.
+    const hex = text.replace('"abcdefgh"', '{"hex":"ff41"}');
+    expect(hex).not.toBe(text);
+    const back = [...exportGadbJson(readGadbJson(enc.encode(hex)))].join('');
+    expect(back).toContain('{"hex":"ff41"}');
+    expect(eq(writeGadb(readGadbJson(enc.encode(back))), writeGadb(readGadbJson(enc.encode(hex))))).toBe(true);
+  });
+
   it('bad documents: typed errors with line, column and the field path', () => {
     const text = realJson();
     const doc = JSON.parse(text);
