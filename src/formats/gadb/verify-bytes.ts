@@ -46,6 +46,9 @@ export interface GadbCleanFile {
 /** Record flag of native-structure records (seed "Native-structure records"; H-REC-FLAGS). */
 export const FLAG_NATIVE_STRUCTURE = 0x10;
 
+const P919_END = 0x1000;
+const P919_UNUSABLE = 0x2000;
+
 /** Per byte: 1 when the default P919 table has a usable value for it (what `canHashP919` accepts). */
 export const HASHABLE: Uint8Array = (() => {
   const t = new Uint8Array(256);
@@ -53,6 +56,13 @@ export const HASHABLE: Uint8Array = (() => {
     const s = DEFAULT_P919_TABLE.status[b];
     t[b] = s === 'unknown' || s === 'inferred' ? 0 : 1;
   }
+  return t;
+})();
+
+/** Per byte: its P919 table value (-128..127), `P919_END` for NUL, `P919_UNUSABLE` for a byte `HASHABLE` refuses. */
+const P919_STEP: Int32Array = (() => {
+  const t = new Int32Array(256);
+  for (let b = 0; b < 256; b++) t[b] = b === 0 ? P919_END : HASHABLE[b] === 0 ? P919_UNUSABLE : DEFAULT_P919_TABLE.values[b]!;
   return t;
 })();
 
@@ -155,9 +165,10 @@ function isMagic(bytes: Uint8Array, at: number): boolean {
 }
 
 /**
- * The pass over the value section. Per distinct run (first descriptor, count), checked once: its cell count, the
- * highest cell its fields need, its shape, its block spans in ascending field-hash order (link, count, item kind)
- * and its link spans (link, count), in growing typed arrays.
+ * The pass over the value section. Per distinct run (first descriptor, count), checked once: its cell count, its
+ * shape, the byte offsets (in the record's cells) of its block cells in ascending field-hash order with their item
+ * kinds, and of its link cells, in growing typed arrays; a record then costs a run lookup and one load per block or
+ * link cell.
  */
 class ValueWalk {
   primaries = 0;
@@ -170,10 +181,13 @@ class ValueWalk {
   private readonly blockSize: number;
   private readonly d: GadbDescriptors;
   private readonly nc: number;
+  private readonly size: number;
+  private readonly descriptorCount: number;
   /** Per 4-byte word of the string block: the kind of the item starting there (0: no item starts there). */
-  readonly kinds: Uint8Array;
-  /** The greatest item key referenced so far (first-use rule). */
-  private lastNew = 0;
+  private readonly kinds: Uint8Array;
+  /** The item keys met so far, in the order met: ascending (first-use rule), the root first. */
+  private keys: Uint32Array<ArrayBuffer>;
+  private keyCount = 1;
   /** Per category: records, primaries, whether it is a _Structures* category. */
   private readonly catTotal: Int32Array;
   private readonly catPrimary: Int32Array;
@@ -181,17 +195,20 @@ class ValueWalk {
   /** Per target category of a link (its top 12 bits): the least and greatest record index linked. */
   private readonly linkMin = new Int32Array(4096).fill(0x7fffffff);
   private readonly linkMax = new Int32Array(4096).fill(-1);
-  // Runs.
+  /** The current category's run shape (-1: none yet). */
+  private shape = -1;
+  // Runs: run u's block cells are [blockStart[u], blockStart[u + 1]) of blockCell/blockKind, its links likewise.
   private readonly runByFirst: Int32Array;
   private readonly otherRuns = new Map<number, number>();
   private runCount = 0;
   private runN = new Int32Array(256);
   private runCells = new Int32Array(256);
   private runShape = new Int32Array(256);
-  /** Span words of run u: block spans [runSpanAt[2u], runSpanAt[2u+1]), then link spans up to runSpanAt[2u+2]. */
-  private runSpanAt = new Int32Array(513);
-  private spans = new Int32Array(4096);
-  private spanWords = 0;
+  private blockStart = new Int32Array(257);
+  private linkStart = new Int32Array(257);
+  private blockCell = new Int32Array(4096);
+  private blockKind = new Uint8Array(4096);
+  private linkCell = new Int32Array(4096);
   private readonly used: Uint8Array;
   private readonly shapes = new Map<number, number[]>();
   private shapeCount = 0;
@@ -205,8 +222,11 @@ class ValueWalk {
     this.blockSize = blockSize;
     this.d = d;
     this.nc = nc;
+    this.size = bytes.byteLength;
+    this.descriptorCount = d.count;
     this.kinds = new Uint8Array(blockSize >>> 2);
     this.kinds[0] = GadbItemKind.Root;
+    this.keys = new Uint32Array(Math.min(blockSize >>> 2, 1 << 16));
     this.catTotal = new Int32Array(nc);
     this.catPrimary = new Int32Array(nc);
     this.structures = new Uint8Array(nc);
@@ -220,22 +240,30 @@ class ValueWalk {
     const w = key >>> 2;
     const was = this.kinds[w]!;
     if (was === kind) return true;
-    if (was !== 0 || key < this.lastNew) return false;
+    if (was !== 0 || key < this.keys[this.keyCount - 1]!) return false;
     this.kinds[w] = kind;
-    this.lastNew = key;
+    this.addKey(key);
     return true;
+  }
+
+  private addKey(key: number): void {
+    if (this.keyCount === this.keys.length) {
+      const next = new Uint32Array(Math.min(this.blockSize >>> 2, this.keys.length * 2));
+      next.set(this.keys);
+      this.keys = next;
+    }
+    this.keys[this.keyCount++] = key;
   }
 
   /** P919 of the NUL-terminated text at sb+`key` (checked to be an item key), or -1 (an unhashable byte, no NUL in the block). */
   private textHash(key: number): number {
     const bytes = this.bytes;
-    const values = DEFAULT_P919_TABLE.values;
+    const step = P919_STEP;
     let h = 0;
     for (let p = this.blockAt + key, end = this.blockAt + this.blockSize; p < end; p++) {
-      const c = bytes[p]!;
-      if (c === 0) return h >>> 0;
-      if (HASHABLE[c] === 0) return -1;
-      h = (Math.imul(h, 919) + values[c]!) | 0;
+      const v = step[bytes[p]!]!;
+      if (v > 127) return v === P919_END ? h >>> 0 : -1;
+      h = (Math.imul(h, 919) + v) | 0;
     }
     return -1;
   }
@@ -260,7 +288,9 @@ class ValueWalk {
       this.structures[c] = this.isStructures(nameKey) ? 1 : 0;
       this.primaries += primaries;
       this.secondaries += secondaries;
-      at = this.records(at + GADB_CATEGORY_SIZE, primaries, secondaries);
+      this.shape = -1;
+      at = this.primaryRecords(at + GADB_CATEGORY_SIZE, primaries);
+      if (at >= 0) at = this.secondaryRecords(at, secondaries);
       if (at < 0) return -1;
     }
     return at;
@@ -273,82 +303,77 @@ class ValueWalk {
     return true;
   }
 
-  /** The primaries then the secondaries of one category from `at`: the offset after them, or -1. */
-  private records(at: number, primaries: number, secondaries: number): number {
+  /** `count` primaries from `at` (H-PRIM-HDR: the 8-byte tail alone): the offset after them, or -1. */
+  private primaryRecords(at: number, count: number): number {
     const dv = this.dv;
-    const end = this.bytes.byteLength;
-    const dc = this.d.count;
-    const total = primaries + secondaries;
-    let shape = -1;
-    let prevName = -1;
-    let lastKey = -1;
-    let run = -1;
-    for (let i = 0; i < total; i++) {
-      const secondary = i >= primaries;
-      const h = secondary ? GADB_RECORD_HEADER.secondary : GADB_RECORD_HEADER.primary;
-      if (at + h.size > end) return -1;
-      const t0 = dv.getUint32(at + h.tailAt, true);
-      const t1 = dv.getUint32(at + h.tailAt + 4, true);
-      const own = t0 & 0xffff;
-      const n = (t0 >>> 16) & 0xff;
-      const first = (t0 >>> 24) | ((t1 & 0xffff) << 8);
-      const cellsAt = at + h.size;
-      if (own > (end - cellsAt) >>> 2 || first + n > dc) return -1;
-      if (secondary) {
-        const key = dv.getUint32(at, true);
-        if (!this.reference(key, GadbItemKind.Text)) return -1;
-        const hash = this.textHash(key);
-        if (hash < 0 || hash <= prevName) return -1;
-        prevName = hash;
-      }
-      this.cellTotal += own;
-      at = cellsAt + own * 4;
-      if (n === 0) {
-        if (first !== 0 || own !== 0) return -1;
-        continue;
-      }
-      const key = first * 256 + n;
-      if (key !== lastKey) {
-        run = this.runOf(first, n);
-        if (run < 0) return -1;
-        lastKey = key;
-      }
-      if (own !== this.runCells[run]) return -1;
-      if (shape < 0) shape = this.runShape[run]!;
-      else if (shape !== this.runShape[run]) return -1;
-      if (!this.cells(run, cellsAt)) return -1;
+    const end = this.bytes.byteLength - GADB_RECORD_HEADER.primary.size;
+    for (let i = 0; i < count; i++) {
+      if (at > end) return -1;
+      at = this.record(at + GADB_RECORD_HEADER.primary.size, dv.getUint32(at, true), dv.getUint32(at + 4, true));
+      if (at < 0) return -1;
     }
     return at;
   }
 
+  /** `count` secondaries from `at` (name, then the tail): the offset after them, or -1. */
+  private secondaryRecords(at: number, count: number): number {
+    const dv = this.dv;
+    const end = this.bytes.byteLength - GADB_RECORD_HEADER.secondary.size;
+    let prevName = -1;
+    for (let i = 0; i < count; i++) {
+      if (at > end) return -1;
+      const key = dv.getUint32(at, true);
+      if (!this.reference(key, GadbItemKind.Text)) return -1;
+      const hash = this.textHash(key);
+      if (hash < 0 || hash <= prevName) return -1;
+      prevName = hash;
+      at = this.record(at + GADB_RECORD_HEADER.secondary.size, dv.getUint32(at + 4, true), dv.getUint32(at + 8, true));
+      if (at < 0) return -1;
+    }
+    return at;
+  }
+
+  /**
+   * A record whose tail words are `t0`, `t1` (u16 cells, u8 fields, u24 first descriptor, u8 +0x0A, u8 flags) and
+   * whose cells start at `at`: its run, cell count, shape, block and link cells. The offset after it, or -1.
+   */
+  private record(at: number, t0: number, t1: number): number {
+    const own = t0 & 0xffff;
+    const n = (t0 >>> 16) & 0xff;
+    const first = (t0 >>> 24) | ((t1 & 0xffff) << 8);
+    if (own > (this.size - at) >>> 2 || first + n > this.descriptorCount) return -1;
+    this.cellTotal += own;
+    if (n === 0) return first !== 0 || own !== 0 ? -1 : at;
+    let run = this.runByFirst[first]! - 1;
+    if (run < 0 || this.runN[run] !== n) run = this.runOf(first, n);
+    if (run < 0 || own !== this.runCells[run]) return -1;
+    const shape = this.runShape[run]!;
+    if (this.shape < 0) this.shape = shape;
+    else if (shape !== this.shape) return -1;
+    return this.cells(run, at) ? at + own * 4 : -1;
+  }
+
   /** The block cells (references, in first-use order) and link cells of a record of run `run` whose cells are at `at`. */
   private cells(run: number, at: number): boolean {
-    const { dv, spans, runSpanAt, kinds, linkMin, linkMax } = this;
+    const { dv, kinds, blockCell, blockKind, linkCell, linkMin, linkMax } = this;
     const blockSize = this.blockSize;
-    const from = runSpanAt[2 * run]!;
-    const mid = runSpanAt[2 * run + 1]!;
-    const to = runSpanAt[2 * run + 2]!;
-    for (let q = from; q < mid; q += 3) {
-      const kind = spans[q + 2]!;
-      for (let p = at + spans[q]! * 4, stop = p + spans[q + 1]! * 4; p < stop; p += 4) {
-        const v = dv.getUint32(p, true);
-        if (v >= blockSize || (v & 3) !== 0) return false;
-        const was = kinds[v >>> 2]!;
-        if (was === kind) continue;
-        if (was !== 0 || v < this.lastNew) return false;
-        kinds[v >>> 2] = kind;
-        this.lastNew = v;
-      }
+    for (let q = this.blockStart[run]!, to = this.blockStart[run + 1]!; q < to; q++) {
+      const v = dv.getUint32(at + blockCell[q]!, true);
+      if (v >= blockSize || (v & 3) !== 0) return false;
+      const kind = blockKind[q]!;
+      const was = kinds[v >>> 2]!;
+      if (was === kind) continue;
+      if (was !== 0 || v < this.keys[this.keyCount - 1]!) return false;
+      kinds[v >>> 2] = kind;
+      this.addKey(v);
     }
-    for (let q = mid; q < to; q += 2) {
-      for (let p = at + spans[q]! * 4, stop = p + spans[q + 1]! * 4; p < stop; p += 4) {
-        const raw = dv.getUint32(p, true);
-        if (raw === 0xffffffff) continue;
-        const tc = raw >>> 20;
-        const idx = raw & 0xfffff;
-        if (idx < linkMin[tc]!) linkMin[tc] = idx;
-        if (idx > linkMax[tc]!) linkMax[tc] = idx;
-      }
+    for (let q = this.linkStart[run]!, to = this.linkStart[run + 1]!; q < to; q++) {
+      const raw = dv.getUint32(at + linkCell[q]!, true);
+      if (raw === 0xffffffff) continue;
+      const tc = raw >>> 20;
+      const idx = raw & 0xfffff;
+      if (idx < linkMin[tc]!) linkMin[tc] = idx;
+      if (idx > linkMax[tc]!) linkMax[tc] = idx;
     }
     return true;
   }
@@ -369,10 +394,9 @@ class ValueWalk {
     return this.used.indexOf(0) < 0;
   }
 
-  /** The id of run `(first, n)`, checked on first use; -1 when it has a finding. */
+  /** The id of run `(first, n)` when it is not the first run met with that first descriptor, checked on first use; -1 when it has a finding. */
   private runOf(first: number, n: number): number {
     const at = this.runByFirst[first]!;
-    if (at > 0 && this.runN[at - 1] === n) return at - 1;
     const key = first * 256 + n;
     const other = this.otherRuns.get(key);
     if (other !== undefined) return other;
@@ -383,7 +407,7 @@ class ValueWalk {
     return id;
   }
 
-  /** `Verifier.checkRun`'s rules without findings, then the run's spans; the new run's id or -1. */
+  /** `Verifier.checkRun`'s rules without findings, then the run's cells; the new run's id or -1. */
   private newRun(first: number, n: number): number {
     const d = this.d;
     const { sortedHash, declaredHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
@@ -393,6 +417,8 @@ class ValueWalk {
     seen.fill(0, 0, n);
     let flagged = false;
     let maxEnd = 0;
+    let blocks = 0;
+    let links = 0;
     for (let j = 0; j < n; j++) {
       const i = first + j;
       if (j > 0 && (sortedHash[i]! <= sortedHash[i - 1]! || schemaOrdinal[i]! <= schemaOrdinal[i - 1]!)) return -1;
@@ -402,88 +428,90 @@ class ValueWalk {
       const t = typeCode[i]!;
       if (TYPE_BYTE_SUSPECT[t] === 1) return -1;
       if ((t & ~GADB_TYPE_MASK & 0xff) !== 0) flagged = true;
-      if (storage[t] === GadbStorageCode.Bit && elementCount[i] !== 1) return -1;
-      const e = fieldEnd(d, i);
-      if (elementCount[i]! > 0 && e > maxEnd) maxEnd = e;
+      const count = elementCount[i]!;
+      if (storage[t] === GadbStorageCode.Bit && count !== 1) return -1;
+      const e = storage[t] === GadbStorageCode.Bit ? (link[i]! + count + 31) >>> 5 : link[i]! + count;
+      if (count > 0 && e > maxEnd) maxEnd = e;
+      if (storage[t] === GadbStorageCode.Block) blocks += count;
+      else if (storage[t] === GadbStorageCode.Link) links += count;
     }
     if (this.links.length < n) this.links = new Int32Array(n);
-    const links = this.links;
-    let cellCount = -1;
-    let matches = 0;
-    let order: GadbRunOrder = 'full';
-    for (const o of flagged ? (['full', 'base'] as const) : (['full'] as const)) {
-      const cells = assignGadbSortedRunSlots(d, first, n, o, links);
-      let match = true;
-      for (let j = 0; j < n && match; j++) match = links[j] === link[first + j];
-      if (match) {
-        if (matches === 0) order = o;
-        matches++;
-        cellCount = cells;
-      }
+    const slots = this.links;
+    // The slot rule by the whole type byte, and for a run with flagged codes also by the low 6 bits (H-SLOT-FLAGGED).
+    const fullCells = assignGadbSortedRunSlots(d, first, n, 'full', slots);
+    const full = sameLinks(slots, link, first, n);
+    let base = false;
+    let cellCount = fullCells;
+    if (flagged) {
+      const baseCells = assignGadbSortedRunSlots(d, first, n, 'base', slots);
+      base = sameLinks(slots, link, first, n);
+      if (base) cellCount = baseCells;
     }
-    if (matches === 0 || maxEnd > cellCount) return -1;
+    if ((!full && !base) || maxEnd > cellCount) return -1;
     this.used.fill(1, first, first + n);
     if (flagged) {
-      const o: GadbRunOrder = matches === 2 ? 'either' : order;
+      const o: GadbRunOrder = full && base ? 'either' : full ? 'full' : 'base';
       this.flaggedOrders.set(o, (this.flaggedOrders.get(o) ?? 0) + 1);
     }
-    // Spans: block fields in ascending hash order (the first-use order), then link fields.
     const id = this.runCount++;
-    if (id >= this.runN.length) {
-      this.runN = grow(this.runN, id + 1);
-      this.runCells = grow(this.runCells, id + 1);
-      this.runShape = grow(this.runShape, id + 1);
+    if (id + 2 > this.runN.length) {
+      this.runN = grow(this.runN, id + 2);
+      this.runCells = grow(this.runCells, id + 2);
+      this.runShape = grow(this.runShape, id + 2);
+      this.blockStart = grow(this.blockStart, id + 2);
+      this.linkStart = grow(this.linkStart, id + 2);
     }
-    if (2 * id + 3 > this.runSpanAt.length) this.runSpanAt = grow(this.runSpanAt, 2 * id + 3);
-    if (this.spanWords + 5 * n > this.spans.length) this.spans = grow(this.spans, this.spanWords + 5 * n);
-    const spans = this.spans;
-    let w = this.spanWords;
-    this.runSpanAt[2 * id] = w;
+    // Block cells field by field in ascending hash order (the first-use order), then link cells; byte offsets.
+    let b = this.blockStart[id]!;
+    if (b + blocks > this.blockCell.length) {
+      this.blockCell = grow(this.blockCell, b + blocks);
+      const kinds = new Uint8Array(this.blockCell.length);
+      kinds.set(this.blockKind);
+      this.blockKind = kinds;
+    }
     for (let j = 0; j < n; j++) {
       const k = first + sortedToDeclared[first + j]!;
-      if (storage[typeCode[k]!] !== GadbStorageCode.Block || elementCount[k] === 0) continue;
-      const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[typeCode[k]!]!;
+      const t = typeCode[k]!;
+      if (storage[t] !== GadbStorageCode.Block) continue;
+      const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[t]!;
       if (kind === GadbItemKind.Unreferenced) return -1;
-      spans[w++] = link[k]!;
-      spans[w++] = elementCount[k]!;
-      spans[w++] = kind;
+      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++, b++) {
+        this.blockCell[b] = (c + e) * 4;
+        this.blockKind[b] = kind;
+      }
     }
-    this.runSpanAt[2 * id + 1] = w;
+    this.blockStart[id + 1] = b;
+    let l = this.linkStart[id]!;
+    if (l + links > this.linkCell.length) this.linkCell = grow(this.linkCell, l + links);
     for (let k = first; k < first + n; k++) {
-      if (storage[typeCode[k]!] !== GadbStorageCode.Link || elementCount[k] === 0) continue;
-      spans[w++] = link[k]!;
-      spans[w++] = elementCount[k]!;
+      if (storage[typeCode[k]!] !== GadbStorageCode.Link) continue;
+      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++) this.linkCell[l++] = (c + e) * 4;
     }
-    this.runSpanAt[2 * id + 2] = w;
-    this.spanWords = w;
+    this.linkStart[id + 1] = l;
     this.runN[id] = n;
     this.runCells[id] = cellCount;
     this.runShape[id] = gadbRunShape(d, first, n, this.shapes, () => this.shapeCount++);
     return id;
   }
 
-  /**
-   * The string block's items (a start where `kinds` has a kind, running to the next start) pass the strings
-   * rules: `gadbItemsClean` on the items of the block in key order.
-   */
+  /** The string block's items (the keys met, each running to the next) pass the strings rules (`gadbItemsClean`). */
   blockClean(): boolean {
-    const kinds = this.kinds;
-    let count = 0;
-    for (let w = 0; w < kinds.length; w++) if (kinds[w] !== 0) count++;
-    const keys = new Uint32Array(count);
-    const sizes = new Uint32Array(count);
-    const itemKinds = new Uint8Array(count);
-    let n = 0;
-    for (let w = 0; w < kinds.length; w++) {
-      const k = kinds[w]!;
-      if (k === 0) continue;
-      keys[n] = w << 2;
-      itemKinds[n++] = k;
+    const n = this.keyCount;
+    const keys = this.keys.subarray(0, n);
+    const sizes = new Uint32Array(n);
+    const itemKinds = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      sizes[i] = (i + 1 < n ? keys[i + 1]! : this.blockSize) - keys[i]!;
+      itemKinds[i] = this.kinds[keys[i]! >>> 2]!;
     }
-    for (let i = 0; i + 1 < n; i++) sizes[i] = keys[i + 1]! - keys[i]!;
-    if (n > 0) sizes[n - 1] = this.blockSize - keys[n - 1]!;
     return gadbItemsClean(this.bytes.subarray(this.blockAt, this.blockAt + this.blockSize), keys, sizes, itemKinds);
   }
+}
+
+/** Whether `slots[0, n)` are the links of descriptor rows `[first, first + n)`. */
+function sameLinks(slots: Int32Array, link: Uint16Array, first: number, n: number): boolean {
+  for (let j = 0; j < n; j++) if (slots[j] !== link[first + j]) return false;
+  return true;
 }
 
 function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
@@ -565,18 +593,24 @@ export function gadbItemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSize
     hashes[m] = h ^ (h >>> 16);
     which[m++] = i;
   }
-  // Equal values have equal hashes: sorted by hash (no random access, unlike a hash table of this size), only
-  // neighbours with the same hash are compared.
-  const sorted = radixSortPairs(hashes, which, m);
-  const sh = sorted.keys;
-  const si = sorted.values;
-  for (let a = 0; a < m; ) {
-    let b = a + 1;
-    while (b < m && sh[b] === sh[a]) b++;
-    for (let x = a; x < b; x++) {
-      for (let y = x + 1; y < b; y++) if (sameItem(dv, itemKeys, itemSizes, kinds, si[x]!, si[y]!)) return false;
+  // Equal values have equal hashes: items are bucketed by the top bits of their hash (a counting pass and a
+  // scatter over a table that stays in cache, a few items per bucket), and only items of equal hash within a
+  // bucket are compared.
+  const bits = Math.max(1, Math.min(16, 30 - Math.clz32(m)));
+  const shift = 32 - bits;
+  const start = new Int32Array((1 << bits) + 1);
+  for (let x = 0; x < m; x++) start[(hashes[x]! >>> shift) + 1]!++;
+  for (let b = 1; b <= 1 << bits; b++) start[b] = start[b]! + start[b - 1]!;
+  const fill = start.slice(0, 1 << bits);
+  const order = new Uint32Array(m);
+  for (let x = 0; x < m; x++) order[fill[hashes[x]! >>> shift]!++] = x;
+  for (let b = 0, buckets = 1 << bits; b < buckets; b++) {
+    for (let x = start[b]!, end = start[b + 1]!; x < end; x++) {
+      const hx = hashes[order[x]!]!;
+      for (let y = x + 1; y < end; y++) {
+        if (hashes[order[y]!] === hx && sameItem(dv, itemKeys, itemSizes, kinds, which[order[x]!]!, which[order[y]!]!)) return false;
+      }
     }
-    a = b;
   }
   return true;
 }
@@ -589,35 +623,4 @@ function sameItem(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, k
   const b = itemKeys[j]!;
   for (let q = 0; q < span; q += 4) if (dv.getUint32(a + q, true) !== dv.getUint32(b + q, true)) return false;
   return true;
-}
-
-/** `keys[0, m)` with `values` alongside, sorted by key (LSD radix, four 8-bit passes); the inputs are reused as scratch. */
-function radixSortPairs(keys: Uint32Array, values: Uint32Array, m: number): { keys: Uint32Array; values: Uint32Array } {
-  let k0: Uint32Array = keys;
-  let v0: Uint32Array = values;
-  let k1: Uint32Array = new Uint32Array(m);
-  let v1: Uint32Array = new Uint32Array(m);
-  const counts = new Int32Array(256);
-  for (let shift = 0; shift < 32; shift += 8) {
-    counts.fill(0);
-    for (let i = 0; i < m; i++) counts[(k0[i]! >>> shift) & 0xff]!++;
-    for (let d = 0, sum = 0; d < 256; d++) {
-      const c = counts[d]!;
-      counts[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < m; i++) {
-      const k = k0[i]!;
-      const at = counts[(k >>> shift) & 0xff]!++;
-      k1[at] = k;
-      v1[at] = v0[i]!;
-    }
-    const tk = k0;
-    k0 = k1;
-    k1 = tk;
-    const tv = v0;
-    v0 = v1;
-    v1 = tv;
-  }
-  return { keys: k0, values: v0 };
 }
