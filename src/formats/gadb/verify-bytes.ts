@@ -92,6 +92,15 @@ const TYPE_BYTE_SUSPECT: Uint8Array = (() => {
   return t;
 })();
 
+/** Fields of a checked run in `ValueWalk.runInfo` (a stride of 8, so one cache line holds a run's facts). */
+const RUN_STRIDE = 8;
+const RUN_N = 0;
+const RUN_CELLS = 1;
+const RUN_SHAPE = 2;
+const RUN_LIST = 3;
+const RUN_LINKS = 4;
+const RUN_END = 5;
+
 /** Bytes of `_Structures`, the prefix of the categories whose links address primaries (H-LINK-SIDE). */
 const STRUCTURES_PREFIX = [0x5f, 0x53, 0x74, 0x72, 0x75, 0x63, 0x74, 0x75, 0x72, 0x65, 0x73];
 
@@ -133,7 +142,7 @@ export function verifyGadbBytesClean(bytes: Uint8Array): GadbCleanFile | undefin
   if (valuesAt + 8 > size || ((size - valuesAt) & 3) !== 0) return undefined;
   if (u32(valuesAt) !== 0) return undefined; // values.unk00 (H-VAL-00)
   const nc = u32(valuesAt + 4);
-  if (nc !== header.categoryCount || nc > Math.floor((size - valuesAt - 8) / GADB_CATEGORY_SIZE) || nc > 4096) return undefined;
+  if (nc !== header.categoryCount || nc > Math.floor((size - valuesAt - 8) / GADB_CATEGORY_SIZE) || nc >= 4096) return undefined;
 
   const d = readGadbDescriptorRows(bytes, dv, descriptorsAt, dc);
   const walk = new ValueWalk(bytes, dv, blockAt, blockSize, d, nc);
@@ -183,7 +192,11 @@ class ValueWalk {
   private readonly nc: number;
   private readonly size: number;
   private readonly descriptorCount: number;
-  /** Per 4-byte word of the string block: the kind of the item starting there (0: no item starts there). */
+  /**
+   * Per 4-byte word w of the string block, in the nibble `(kinds[w >> 1] >> 4 * (w & 1)) & 15`: the kind of the
+   * item starting there (0: none; kinds fit 4 bits). Half the size of a byte table, so that the random lookups of
+   * shared values stay in cache far more often (they dominate the pass).
+   */
   private readonly kinds: Uint8Array;
   /** The item keys met so far, in the order met: ascending (first-use rule), the root first. */
   private keys: Uint32Array<ArrayBuffer>;
@@ -197,18 +210,14 @@ class ValueWalk {
   private readonly linkMax = new Int32Array(4096).fill(-1);
   /** The current category's run shape (-1: none yet). */
   private shape = -1;
-  // Runs: run u's block cells are [blockStart[u], blockStart[u + 1]) of blockCell/blockKind, its links likewise.
+  // Runs: run u's facts at runInfo[8u ..] (RUN_* fields); its cells' entries in `cellList`, contiguous (one or two
+  // cache lines for a record to load): block cells (byte offset | item kind << 24), then link cells (byte offset).
   private readonly runByFirst: Int32Array;
   private readonly otherRuns = new Map<number, number>();
   private runCount = 0;
-  private runN = new Int32Array(256);
-  private runCells = new Int32Array(256);
-  private runShape = new Int32Array(256);
-  private blockStart = new Int32Array(257);
-  private linkStart = new Int32Array(257);
-  private blockCell = new Int32Array(4096);
-  private blockKind = new Uint8Array(4096);
-  private linkCell = new Int32Array(4096);
+  private runInfo = new Int32Array(256 * RUN_STRIDE);
+  private cellList = new Int32Array(8192);
+  private listEnd = 0;
   private readonly used: Uint8Array;
   private readonly shapes = new Map<number, number[]>();
   private shapeCount = 0;
@@ -224,7 +233,7 @@ class ValueWalk {
     this.nc = nc;
     this.size = bytes.byteLength;
     this.descriptorCount = d.count;
-    this.kinds = new Uint8Array(blockSize >>> 2);
+    this.kinds = new Uint8Array((blockSize >>> 3) + 1);
     this.kinds[0] = GadbItemKind.Root;
     this.keys = new Uint32Array(Math.min(blockSize >>> 2, 1 << 16));
     this.catTotal = new Int32Array(nc);
@@ -237,11 +246,12 @@ class ValueWalk {
   /** A name or block reference `key` of `kind` in traversal order: false when it is no item key, of a second kind, or out of first-use order. */
   private reference(key: number, kind: number): boolean {
     if (key >= this.blockSize || (key & 3) !== 0) return false;
-    const w = key >>> 2;
-    const was = this.kinds[w]!;
+    const at = key >>> 3;
+    const shift = key & 4;
+    const was = (this.kinds[at]! >>> shift) & 15;
     if (was === kind) return true;
     if (was !== 0 || key < this.keys[this.keyCount - 1]!) return false;
-    this.kinds[w] = kind;
+    this.kinds[at] = this.kinds[at]! | (kind << shift);
     this.addKey(key);
     return true;
   }
@@ -345,31 +355,39 @@ class ValueWalk {
     this.cellTotal += own;
     if (n === 0) return first !== 0 || own !== 0 ? -1 : at;
     let run = this.runByFirst[first]! - 1;
-    if (run < 0 || this.runN[run] !== n) run = this.runOf(first, n);
-    if (run < 0 || own !== this.runCells[run]) return -1;
-    const shape = this.runShape[run]!;
+    if (run < 0 || this.runInfo[run * RUN_STRIDE + RUN_N] !== n) run = this.runOf(first, n);
+    if (run < 0) return -1;
+    const info = this.runInfo;
+    const u = run * RUN_STRIDE;
+    if (own !== info[u + RUN_CELLS]) return -1;
+    const shape = info[u + RUN_SHAPE]!;
     if (this.shape < 0) this.shape = shape;
     else if (shape !== this.shape) return -1;
-    return this.cells(run, at) ? at + own * 4 : -1;
+    return this.cells(info[u + RUN_LIST]!, info[u + RUN_LINKS]!, info[u + RUN_END]!, at) ? at + own * 4 : -1;
   }
 
-  /** The block cells (references, in first-use order) and link cells of a record of run `run` whose cells are at `at`. */
-  private cells(run: number, at: number): boolean {
-    const { dv, kinds, blockCell, blockKind, linkCell, linkMin, linkMax } = this;
+  /**
+   * The block cells (references, in first-use order: `cellList[from, links)`) and link cells (`[links, to)`) of a
+   * record whose cells are at `at`. A null link (0xFFFFFFFF) is counted as category 4095, index 0xFFFFF like any
+   * other (no branch on it): `linksClean` tells them apart.
+   */
+  private cells(from: number, links: number, to: number, at: number): boolean {
+    const { dv, kinds, cellList, linkMin, linkMax } = this;
     const blockSize = this.blockSize;
-    for (let q = this.blockStart[run]!, to = this.blockStart[run + 1]!; q < to; q++) {
-      const v = dv.getUint32(at + blockCell[q]!, true);
+    for (let q = from; q < links; q++) {
+      const entry = cellList[q]!;
+      const v = dv.getUint32(at + (entry & 0xffffff), true);
       if (v >= blockSize || (v & 3) !== 0) return false;
-      const kind = blockKind[q]!;
-      const was = kinds[v >>> 2]!;
+      const kind = entry >>> 24;
+      const shift = v & 4;
+      const was = (kinds[v >>> 3]! >>> shift) & 15;
       if (was === kind) continue;
       if (was !== 0 || v < this.keys[this.keyCount - 1]!) return false;
-      kinds[v >>> 2] = kind;
+      kinds[v >>> 3] = kinds[v >>> 3]! | (kind << shift);
       this.addKey(v);
     }
-    for (let q = this.linkStart[run]!, to = this.linkStart[run + 1]!; q < to; q++) {
-      const raw = dv.getUint32(at + linkCell[q]!, true);
-      if (raw === 0xffffffff) continue;
+    for (let q = links; q < to; q++) {
+      const raw = dv.getUint32(at + cellList[q]!, true);
       const tc = raw >>> 20;
       const idx = raw & 0xfffff;
       if (idx < linkMin[tc]!) linkMin[tc] = idx;
@@ -381,7 +399,10 @@ class ValueWalk {
   /** Every link resolves, to a primary exactly in a _Structures* category (links.range, links.side). */
   linksClean(): boolean {
     const { linkMin, linkMax, catTotal, catPrimary, structures } = this;
-    for (let tc = 0; tc < 4096; tc++) {
+    // Category 4095 holds the null links (index 0xFFFFF) and, below that index, links to a category that does not
+    // exist (a file with 4096 categories is left to the model verifier).
+    if (linkMin[4095]! < 0xfffff) return false;
+    for (let tc = 0; tc < 4095; tc++) {
       const max = linkMax[tc]!;
       if (max < 0) continue;
       if (tc >= this.nc || max >= catTotal[tc]!) return false;
@@ -454,43 +475,33 @@ class ValueWalk {
       this.flaggedOrders.set(o, (this.flaggedOrders.get(o) ?? 0) + 1);
     }
     const id = this.runCount++;
-    if (id + 2 > this.runN.length) {
-      this.runN = grow(this.runN, id + 2);
-      this.runCells = grow(this.runCells, id + 2);
-      this.runShape = grow(this.runShape, id + 2);
-      this.blockStart = grow(this.blockStart, id + 2);
-      this.linkStart = grow(this.linkStart, id + 2);
-    }
-    // Block cells field by field in ascending hash order (the first-use order), then link cells; byte offsets.
-    let b = this.blockStart[id]!;
-    if (b + blocks > this.blockCell.length) {
-      this.blockCell = grow(this.blockCell, b + blocks);
-      const kinds = new Uint8Array(this.blockCell.length);
-      kinds.set(this.blockKind);
-      this.blockKind = kinds;
-    }
+    if ((id + 1) * RUN_STRIDE > this.runInfo.length) this.runInfo = grow(this.runInfo, (id + 1) * RUN_STRIDE);
+    if (this.listEnd + blocks + links > this.cellList.length) this.cellList = grow(this.cellList, this.listEnd + blocks + links);
+    // Block cells field by field in ascending hash order (the first-use order), then link cells.
+    const list = this.cellList;
+    let w = this.listEnd;
     for (let j = 0; j < n; j++) {
       const k = first + sortedToDeclared[first + j]!;
       const t = typeCode[k]!;
       if (storage[t] !== GadbStorageCode.Block) continue;
       const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[t]!;
-      if (kind === GadbItemKind.Unreferenced) return -1;
-      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++, b++) {
-        this.blockCell[b] = (c + e) * 4;
-        this.blockKind[b] = kind;
-      }
+      if (kind === GadbItemKind.Unreferenced || kind > 15) return -1;
+      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++) list[w++] = ((c + e) * 4) | (kind << 24);
     }
-    this.blockStart[id + 1] = b;
-    let l = this.linkStart[id]!;
-    if (l + links > this.linkCell.length) this.linkCell = grow(this.linkCell, l + links);
+    const linksAt = w;
     for (let k = first; k < first + n; k++) {
       if (storage[typeCode[k]!] !== GadbStorageCode.Link) continue;
-      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++) this.linkCell[l++] = (c + e) * 4;
+      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++) list[w++] = (c + e) * 4;
     }
-    this.linkStart[id + 1] = l;
-    this.runN[id] = n;
-    this.runCells[id] = cellCount;
-    this.runShape[id] = gadbRunShape(d, first, n, this.shapes, () => this.shapeCount++);
+    const info = this.runInfo;
+    const u = id * RUN_STRIDE;
+    info[u + RUN_N] = n;
+    info[u + RUN_CELLS] = cellCount;
+    info[u + RUN_SHAPE] = gadbRunShape(d, first, n, this.shapes, () => this.shapeCount++);
+    info[u + RUN_LIST] = this.listEnd;
+    info[u + RUN_LINKS] = linksAt;
+    info[u + RUN_END] = w;
+    this.listEnd = w;
     return id;
   }
 
@@ -502,7 +513,7 @@ class ValueWalk {
     const itemKinds = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       sizes[i] = (i + 1 < n ? keys[i + 1]! : this.blockSize) - keys[i]!;
-      itemKinds[i] = this.kinds[keys[i]! >>> 2]!;
+      itemKinds[i] = (this.kinds[keys[i]! >>> 3]! >>> (keys[i]! & 4)) & 15;
     }
     return gadbItemsClean(this.bytes.subarray(this.blockAt, this.blockAt + this.blockSize), keys, sizes, itemKinds);
   }
@@ -560,14 +571,26 @@ export function gadbItemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSize
   const n = itemKeys.length;
   const hashes = new Uint32Array(n);
   const which = new Uint32Array(n);
-  let m = 0;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const size = data.byteLength;
+  // Each phase is a function of its own: V8 optimizes each loop with its own feedback (one function holding them
+  // all is entered once per call and deoptimized at every phase it reaches for the first time).
+  const m = itemHashes(dv, itemKeys, itemSizes, kinds, hashes, which);
+  return m >= 0 && !hasDuplicate(dv, itemKeys, itemSizes, kinds, hashes, which, m);
+}
+
+/**
+ * The item rules of `gadbItemsClean`, item by item; the hash of each item but the root into `hashes[0, m)` (item
+ * index in `which`); returns m, or -1 at the first item that breaks a rule.
+ */
+function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array): number {
+  const n = itemKeys.length;
+  const size = dv.byteLength;
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const key = itemKeys[i]!;
     const span = itemSizes[i]!;
     const kind = kinds[i]!;
-    if ((span & 3) !== 0 || span === 0 || key + span > size || kind === GadbItemKind.Unreferenced || kind === GadbItemKind.Mixed) return false;
+    if ((span & 3) !== 0 || span === 0 || key + span > size || kind === GadbItemKind.Unreferenced || kind === GadbItemKind.Mixed) return -1;
     const last = key + span - 4;
     let h = (0x811c9dc5 ^ kind ^ (span << 8)) | 0;
     if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
@@ -575,44 +598,64 @@ export function gadbItemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSize
       let p = key;
       for (; p < last; p += 4) {
         const w = dv.getUint32(p, true);
-        if (((w - 0x01010101) & ~w & 0x80808080) !== 0) return false;
+        if (((w - 0x01010101) & ~w & 0x80808080) !== 0) return -1;
         h = Math.imul(h ^ w, 0x01000193);
       }
       const w = dv.getUint32(last, true);
-      if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return false;
+      if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return -1;
       h = Math.imul(h ^ w, 0x01000193);
       if (kind === GadbItemKind.Root) continue;
     } else {
       const fixed = KIND_FIXED_SIZE[kind]!;
       const keySize = KIND_CURVE_KEY_SIZE[kind]!;
       const want = fixed >= 0 ? fixed : keySize > 0 ? 4 + dv.getUint32(key, true) * keySize : -1;
-      if (want >= 0 && want !== span) return false;
+      if (want >= 0 && want !== span) return -1;
       for (let p = key; p <= last; p += 4) h = Math.imul(h ^ dv.getUint32(p, true), 0x01000193);
     }
     h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
     hashes[m] = h ^ (h >>> 16);
     which[m++] = i;
   }
-  // Equal values have equal hashes: items are bucketed by the top bits of their hash (a counting pass and a
-  // scatter over a table that stays in cache, a few items per bucket), and only items of equal hash within a
-  // bucket are compared.
+  return m;
+}
+
+/**
+ * Whether two of the hashed items hold the same value. Equal values have equal hashes: the items are bucketed by
+ * the top bits of their hash (a counting pass and a scatter over a table that stays in cache, a few items per
+ * bucket), and only items of equal hash within a bucket are compared.
+ */
+function hasDuplicate(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array, m: number): boolean {
   const bits = Math.max(1, Math.min(16, 30 - Math.clz32(m)));
-  const shift = 32 - bits;
   const start = new Int32Array((1 << bits) + 1);
-  for (let x = 0; x < m; x++) start[(hashes[x]! >>> shift) + 1]!++;
-  for (let b = 1; b <= 1 << bits; b++) start[b] = start[b]! + start[b - 1]!;
-  const fill = start.slice(0, 1 << bits);
-  const order = new Uint32Array(m);
-  for (let x = 0; x < m; x++) order[fill[hashes[x]! >>> shift]!++] = x;
-  for (let b = 0, buckets = 1 << bits; b < buckets; b++) {
+  const order = bucketOrder(hashes, m, 32 - bits, start);
+  const buckets = 1 << bits;
+  for (let b = 0; b < buckets; b++) {
     for (let x = start[b]!, end = start[b + 1]!; x < end; x++) {
       const hx = hashes[order[x]!]!;
       for (let y = x + 1; y < end; y++) {
-        if (hashes[order[y]!] === hx && sameItem(dv, itemKeys, itemSizes, kinds, which[order[x]!]!, which[order[y]!]!)) return false;
+        if (hashes[order[y]!] === hx && sameItem(dv, itemKeys, itemSizes, kinds, which[order[x]!]!, which[order[y]!]!)) return true;
       }
     }
   }
-  return true;
+  return false;
+}
+
+/** Indexes `[0, m)` grouped by `hashes[i] >>> shift` (bucket b at `[start[b], start[b + 1])`, `start` filled here). */
+function bucketOrder(hashes: Uint32Array, m: number, shift: number, start: Int32Array): Uint32Array {
+  countBuckets(hashes, m, shift, start);
+  const order = new Uint32Array(m);
+  scatter(hashes, m, shift, start.slice(0, start.length - 1), order);
+  return order;
+}
+
+/** Bucket sizes into `start[b + 1]`, then their running sums: `start[b]` is where bucket b begins. */
+function countBuckets(hashes: Uint32Array, m: number, shift: number, start: Int32Array): void {
+  for (let x = 0; x < m; x++) start[(hashes[x]! >>> shift) + 1]!++;
+  for (let b = 1; b < start.length; b++) start[b] = start[b]! + start[b - 1]!;
+}
+
+function scatter(hashes: Uint32Array, m: number, shift: number, fill: Int32Array, order: Uint32Array): void {
+  for (let x = 0; x < m; x++) order[fill[hashes[x]! >>> shift]!++] = x;
 }
 
 /** Whether items `i` and `j` have the same kind, size and words. */
