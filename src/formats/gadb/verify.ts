@@ -14,9 +14,11 @@
  * - strings.*: tiling, padding, kinds, one item per value (per kind), first-use order, references.
  * - cells.blockReference: block-type cells that are not item keys.
  *
- * Cost: after the parse, one pass over the records (names, runs and slots, block and link cells, through spans
- * computed once per distinct run), one over the string block's items and the first-use walk; no object per
- * record, cell or item. Findings are listed in the order of the rules above.
+ * Bytes are first given to the bytes verifier (`verify-bytes.ts`), which checks all of this while it reads the file
+ * and returns the report of a file with nothing to name; only another file is parsed and verified here as a model.
+ * Cost of the model verifier: after the parse, one pass over the records (names, runs and slots, block and link
+ * cells, through spans computed once per distinct run), one over the string block's items and the first-use walk;
+ * no object per record, cell or item. Findings are listed in the order of the rules above.
  */
 import type { Issue } from '../../binary/errors.ts';
 import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
