@@ -21,20 +21,23 @@ import { createScriptVM, LuaTable } from '../src/script/vm/index.ts';
 
 interface Program {
   name: string;
-  /** The argument giving its size (about a second under lua5.1 on the reference machine). */
+  /**
+   * The argument giving its size: a second or more under lua5.1 (issue 11: "at sizes of a second or more"; measured
+   * 2026-12-02 quiet: 1.2–4.2 s), except fannkuch 9 at ~0.7 s, whose next size (10) takes ten times as long.
+   */
   size: number;
   small: number;
 }
 
 const PROGRAMS: Program[] = [
-  { name: 'fib', size: 32, small: 24 },
-  { name: 'binary-trees', size: 12, small: 9 },
+  { name: 'fib', size: 35, small: 24 },
+  { name: 'binary-trees', size: 15, small: 9 },
   { name: 'n-body', size: 200_000, small: 10_000 },
-  { name: 'spectral-norm', size: 400, small: 80 },
+  { name: 'spectral-norm', size: 600, small: 80 },
   { name: 'fannkuch', size: 9, small: 7 },
-  { name: 'mandelbrot', size: 700, small: 100 },
-  { name: 'strings', size: 200_000, small: 10_000 },
-  { name: 'coroutines', size: 600_000, small: 20_000 },
+  { name: 'mandelbrot', size: 800, small: 100 },
+  { name: 'strings', size: 1_200_000, small: 10_000 },
+  { name: 'coroutines', size: 3_600_000, small: 20_000 },
 ];
 
 const luaDir = fileURLToPath(new URL('./lua/', import.meta.url));
