@@ -261,8 +261,13 @@ export class GadbFirstUseCheck {
 
   /** Record `rec`'s name (a secondary) and block cells (its cells at `words[at]`), field by field in ascending hash order. */
   record(rec: number, named: boolean, words: Uint32Array, at: number): boolean {
-    const { nameKey, descriptorCount, firstDescriptor, cellCount } = this.records;
-    if (named && !this.key(nameKey[rec]!)) return false;
+    if (named && !this.key(this.records.nameKey[rec]!)) return false;
+    return this.cells(rec, words, at);
+  }
+
+  /** Record `rec`'s block cells (its cells at `words[at]`), field by field in ascending hash order. */
+  cells(rec: number, words: Uint32Array, at: number): boolean {
+    const { descriptorCount, firstDescriptor, cellCount } = this.records;
     const fields = descriptorCount[rec]!;
     if (fields === 0 || this.n === 0) return true;
     const runs = this.runs;

@@ -5,10 +5,9 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { GadbRunSpans, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GadbFirstUseCheck, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
 import { gadbWholeModelValid, validateGadbWithItems } from './validate.ts';
-import { GadbStorageCode } from './type-codes.ts';
 import type { Gadb, GadbCategory } from './types.ts';
 
 
@@ -318,7 +317,7 @@ const FILL_SLICE_WORDS = 1 << 14;
  * and whose whole-model rules hold (`gadbWholeModelValid`), checking as it goes what `validateGadb` checks per
  * record (each record's cells inside the pool, in order; its run inside the descriptor table, its first descriptor
  * 24-bit, its permutation column inside the run; every name an item key) and the first-use rule over the names and
- * block cells in traversal order (the verdict of `GadbFirstUseCheck`, its state kept in locals). Returns the
+ * block cells in traversal order (`GadbFirstUseCheck`). Returns the
  * word after the last record, or -1 as soon as any check fails (the caller then validates in full and plans).
  */
 function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number {
@@ -326,17 +325,12 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
   const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
   const starts = gadbRecordCellStarts(g);
   const pool = cells.length;
-  const sizes = g.strings.itemSizes;
-  const itemCount = sizes.length;
   const bits = items.bits;
   const descriptorTotal = d.count;
   const sortedToDeclared = d.sortedToDeclared;
-  const runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
   // Runs that passed the run rules, by first descriptor: descriptor count + 1 (validateGadb's table).
   const passed = new Int32Array(descriptorTotal + 1);
-  // The first-use walk: bytes laid out so far, items placed so far.
-  let size = itemCount > 0 ? sizes[0]! : 0;
-  let placed = 1;
+  const firstUse = new GadbFirstUseCheck(g);
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
   let cellsEnd = 0; // the previous record's cells end in the pool
@@ -347,11 +341,7 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
     // The entry's three names, in traversal order.
     for (let j = 0; j < 3; j++) {
       const key = j === 0 ? cat.nameKey : j === 1 ? cat.typeNameKey : cat.unk08Key;
-      if (!isItemStart(bits, key)) return -1;
-      if (key >= size) {
-        if (key !== size || placed >= itemCount) return -1;
-        size += sizes[placed++]!;
-      }
+      if (!isItemStart(bits, key) || !firstUse.key(key)) return -1;
     }
     words[o] = cat.nameKey;
     words[o + 1] = cat.typeNameKey;
@@ -389,11 +379,7 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
         const h = rec < primaryEnd ? PH : SH;
         if (h.nameAt >= 0) {
           const key = nameKey[rec]!;
-          if (!isItemStart(bits, key)) return -1;
-          if (key >= size) {
-            if (key !== size || placed >= itemCount) return -1;
-            size += sizes[placed++]!;
-          }
+          if (!isItemStart(bits, key) || !firstUse.key(key)) return -1;
           words[o + (h.nameAt >> 2)] = key;
         }
         encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
@@ -405,27 +391,12 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
           for (let j = 0; j < fields; j++) if (sortedToDeclared[first + j]! >= fields) return -1;
           if (passed[first] === 0) passed[first] = fields + 1;
         }
-        const own = cellCount[rec]!;
-        if (fields > 0 && itemCount > 0) {
-          // Block cells in ascending field-hash order: each one an item laid out already, or the next.
-          const u = runs.run(first, fields);
-          const spans = runs.spans;
-          for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
-            const link = spans[q]!;
-            const last = o + Math.min(own, link + spans[q + 1]!);
-            for (let k = o + link; k < last; k++) {
-              const v = words[k]!;
-              if (v < size) continue;
-              if (v !== size || placed >= itemCount) return -1;
-              size += sizes[placed++]!;
-            }
-          }
-        }
-        o += own;
+        if (!firstUse.cells(rec, words, o)) return -1;
+        o += cellCount[rec]!;
       }
     }
   }
-  return placed >= itemCount ? o : -1;
+  return firstUse.done() ? o : -1;
 }
 
 /** Whether an item of the block (bit index `items.bits`) starts at `key`. */
