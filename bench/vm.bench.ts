@@ -1,23 +1,24 @@
 /**
- * The HavokScript VM on classic programs (`npm run bench -- vm`): each program of `bench/lua/` is run in the same
- * process under scry's interpreter (double mode, compiled by `compileLua`), under scry with the JavaScript tier
- * (`jit: true`), under Debian's `lua5.1` (a child process; its start-up of a few milliseconds is counted) and under
- * fengari (the best-known Lua VM written in JavaScript; it implements Lua 5.3, so the programs are written for both
- * and print through `string.format`). Every runtime's output is checked against lua5.1's before its time counts: a
- * benchmark that computes wrong is worthless.
+ * The HavokScript VM on classic programs (`npm run bench -- vm`): each program of `bench/lua/` is run under scry's
+ * interpreter (double mode, compiled by `compileLua`), under scry with the JavaScript tier (`jit: true`), under
+ * Debian's `lua5.1` (its start-up of a few milliseconds is counted) and under fengari (the best-known Lua VM written
+ * in JavaScript; it implements Lua 5.3, so the programs are written for both and print through `string.format`).
+ * Every run is a process of its own (scry and fengari: a child `node` with this process's flags running
+ * `bench/vm-run.ts`, which times the run inside it), so no runtime inherits V8's state (the interpreter loop's type
+ * feedback and optimized code, the heap) from the one before; the runs of a program alternate lua5.1, interpreter and
+ * tier. Every runtime's output is checked against lua5.1's before its time counts: a benchmark that computes wrong is
+ * worthless.
  *
  * The floor of this benchmark is lua5.1 itself (the C interpreter the targets are set against): ratios are to its
  * time in the same run. `VM_BENCH_SCALE=small` runs every program at a tenth-ish of its size (a quick check of the
- * harness, not figures to record); `VM_BENCH_ONLY=fib,n-body` runs a subset; `VM_BENCH_FENGARI=0` leaves fengari out; `VM_BENCH_RUNS=1`
- * times each runtime once.
+ * harness, not figures to record); `VM_BENCH_ONLY=fib,n-body` runs a subset; `VM_BENCH_FENGARI=0` leaves fengari out;
+ * `VM_BENCH_RUNS=1` times each runtime once.
  */
-import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { compileLua } from '../src/script/compile/index.ts';
-import { createScriptVM, LuaTable } from '../src/script/vm/index.ts';
+import type { VmRunTiming as Timing, VmRuntime } from './vm-run.ts';
 
 interface Program {
   name: string;
@@ -42,13 +43,6 @@ const PROGRAMS: Program[] = [
 
 const luaDir = fileURLToPath(new URL('./lua/', import.meta.url));
 
-interface Timing {
-  ms: number;
-  /** CPU time (user + system) in ms: far less sensitive to other processes on a loaded machine than `ms`. */
-  cpu: number;
-  out: string;
-}
-
 /** Median of `runs` timings (each run checked by the caller). */
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -69,70 +63,27 @@ function runLua51(file: string, size: number): Timing | null {
   return { ms, cpu: (times[0]! + times[1]!) * 1000, out: r.stdout };
 }
 
-function runScry(source: Uint8Array, name: string, size: number, jit: boolean): Timing {
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  let out = '';
-  const vm = createScriptVM({ numbers: 'double', jit, io: { stdout: (s) => void (out += s), stderr: () => {} } });
-  const chunk = compileLua(source, { name: `${name}.lua`, numbers: 'double' });
-  const arg = new LuaTable();
-  arg.set(0, `${name}.lua`);
-  arg.set(1, String(size));
-  vm.setGlobal('arg', arg);
-  vm.call(vm.load(chunk, `@${name}.lua`), [String(size)]);
-  const c = process.cpuUsage(c0);
-  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, out };
-}
+const childScript = fileURLToPath(new URL('./vm-run.ts', import.meta.url));
 
-interface Fengari {
-  lua: Record<string, (...a: never[]) => unknown> & { LUA_OK: number };
-  lauxlib: Record<string, (...a: never[]) => unknown>;
-  lualib: Record<string, (...a: never[]) => unknown>;
-  to_luastring(s: string): Uint8Array;
-}
-
-function loadFengari(): Fengari | null {
-  try {
-    return createRequire(import.meta.url)('fengari') as Fengari;
-  } catch {
-    return null;
-  }
-}
-
-function runFengari(fg: Fengari, source: string, name: string, size: number): Timing {
-  // loosely typed: fengari ships no types
-  const { lua, lauxlib, lualib, to_luastring } = fg as unknown as {
-    lua: Record<string, (...a: unknown[]) => any>;
-    lauxlib: Record<string, (...a: unknown[]) => any>;
-    lualib: Record<string, (...a: unknown[]) => any>;
-    to_luastring(s: string): Uint8Array;
-  };
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  let out = '';
-  const L = lauxlib['luaL_newstate']!();
-  lualib['luaL_openlibs']!(L);
-  lua['lua_pushjsfunction']!(L, (S: unknown) => {
-    const n = lua['lua_gettop']!(S) as number;
-    for (let i = 1; i <= n; i++) {
-      lauxlib['luaL_tolstring']!(S, i);
-      out += (i > 1 ? '\t' : '') + (lua['lua_tojsstring']!(S, -1) as string);
-      lua['lua_pop']!(S, 1);
-    }
-    out += '\n';
-    return 0;
+/** One run of `file` under scry or fengari in a child `node` with this process's flags (a failed child throws). */
+function runChild(runtime: VmRuntime, file: string, size: number): Timing {
+  const r = spawnSync(process.execPath, [...process.execArgv, childScript, runtime, file, String(size)], {
+    encoding: 'latin1',
+    maxBuffer: 1 << 28,
   });
-  lua['lua_setglobal']!(L, to_luastring('print'));
-  lua['lua_createtable']!(L, 1, 1);
-  lua['lua_pushstring']!(L, to_luastring(String(size)));
-  lua['lua_rawseti']!(L, -2, 1);
-  lua['lua_setglobal']!(L, to_luastring('arg'));
-  if (lauxlib['luaL_loadbuffer']!(L, to_luastring(source), null, to_luastring(`@${name}.lua`)) !== lua.LUA_OK
-    || lua['lua_pcall']!(L, 0, 0, 0) !== lua.LUA_OK) {
-    throw new Error(`fengari ${name}: ${lua['lua_tojsstring']!(L, -1) as string}`);
+  if (r.error !== undefined || r.status !== 0) {
+    throw new Error(`vm bench: ${runtime} ${file} ${size}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr.slice(-2000)}`);
   }
-  const c = process.cpuUsage(c0);
-  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, out };
+  return JSON.parse(r.stdout) as Timing;
+}
+
+function hasFengari(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('fengari');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Wall and CPU milliseconds (medians) of one runtime on one program. */
@@ -156,7 +107,7 @@ const medians = (ts: Timing[]): Time => ({ ms: median(ts.map((t) => t.ms)), cpu:
 export async function run(): Promise<string> {
   const small = process.env['VM_BENCH_SCALE'] === 'small';
   const only = process.env['VM_BENCH_ONLY']?.split(',');
-  const fg = process.env['VM_BENCH_FENGARI'] === '0' ? null : loadFengari();
+  const withFengari = process.env['VM_BENCH_FENGARI'] !== '0' && hasFengari();
   const runs = small ? 1 : Number(process.env['VM_BENCH_RUNS'] ?? 3);
   const rows: Row[] = [];
   const problems: string[] = [];
@@ -164,27 +115,30 @@ export async function run(): Promise<string> {
     if (only !== undefined && !only.includes(p.name)) continue;
     const size = small ? p.small : p.size;
     const file = `${luaDir}${p.name}.lua`;
-    const bytes = new Uint8Array(readFileSync(file));
-    const ref = runLua51(file, size);
-    if (ref === null) return '### vm\n\nlua5.1 is not installed or failed: nothing to compare with.';
-    const lua51: Timing[] = [ref];
-    for (let i = 1; i < runs; i++) lua51.push(runLua51(file, size)!);
+    const lua51: Timing[] = [];
     const scry: Timing[] = [];
     const scryJit: Timing[] = [];
-    if (small) runScry(bytes, p.name, size, false); // warm-up (the full sizes run long enough to warm up inside)
+    const check = (label: string, t: Timing): void => {
+      const ref = lua51[0]!.out;
+      if (t.out !== ref) problems.push(`${label} ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))} vs ${JSON.stringify(ref.slice(0, 200))})`);
+    };
+    // lua5.1, the interpreter and the tier alternate, each run a process of its own
     for (let i = 0; i < runs; i++) {
-      for (const jit of [false, true]) {
-        const t = runScry(bytes, p.name, size, jit);
-        if (t.out !== ref.out) problems.push(`scry${jit ? ' --jit' : ''} ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))} vs ${JSON.stringify(ref.out.slice(0, 200))})`);
-        (jit ? scryJit : scry).push(t);
+      const ref = runLua51(file, size);
+      if (ref === null) return '### vm\n\nlua5.1 is not installed or failed: nothing to compare with.';
+      lua51.push(ref);
+      check('lua5.1 (again)', ref);
+      for (const [runtime, into, label] of [['scry', scry, 'scry'], ['scry-jit', scryJit, 'scry --jit']] as const) {
+        const t = runChild(runtime, file, size);
+        check(label, t);
+        into.push(t);
       }
     }
     let fengari: Time | null = null;
-    if (fg !== null) {
+    if (withFengari) {
       // one timed run: fengari is slow enough that the warm-up is a small part of the run
-      const source = new TextDecoder('latin1').decode(bytes);
-      const t = runFengari(fg, source, p.name, size);
-      if (t.out !== ref.out) problems.push(`fengari ${p.name}: output differs from lua5.1 (${JSON.stringify(t.out.slice(0, 200))})`);
+      const t = runChild('fengari', file, size);
+      check('fengari', t);
       fengari = { ms: t.ms, cpu: t.cpu };
     }
     const row: Row = { name: p.name, size, lua51: medians(lua51), scry: medians(scry), scryJit: medians(scryJit), fengari };
@@ -196,7 +150,7 @@ export async function run(): Promise<string> {
   const lines = [
     '### vm: classic programs (double mode), scry against lua5.1 and fengari',
     '',
-    `median of ${runs} runs for lua5.1 and scry (interpreter and --jit alternating), one run for fengari (it is the slowest by far); ms include compiling the source and creating the state; the second table is CPU time (user + system; lua5.1's from /usr/bin/time), far less sensitive to a loaded machine`,
+    `median of ${runs} runs for lua5.1 and scry (lua5.1, interpreter and --jit alternating), one run for fengari (it is the slowest by far), every run a process of its own; scry's and fengari's ms are timed inside their process and include compiling the source and creating the state, not Node's start-up; the second table is CPU time (user + system; lua5.1's from /usr/bin/time), far less sensitive to a loaded machine`,
   ];
   for (const key of ['ms', 'cpu'] as const) {
     lines.push(
