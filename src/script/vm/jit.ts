@@ -684,13 +684,13 @@ function translate(p: Proto, float32: boolean, from: number, to: number, lazy: b
   const np = p.numparams;
   // a lazy frame (see directCallable): ci null, its closure, frame index and wanted results as parameters, then
   // its arguments (value slot and number each); its registers start as pushLuaFrame leaves them (nil past them)
-  const params = lazy ? `, $cl, $cit, $nres${range(0, np).map((i) => `, $v${i}, $n${i}`).join('')}` : '';
+  const params = lazy ? `, $cl, $cit, $nres, $steps${range(0, np).map((i) => `, $v${i}, $n${i}`).join('')}` : '';
   const eagerLoad = regs.map((r) => `v${r} = sv[base + ${r}]; n${r} = sn[base + ${r}];`).join(' ');
   const lazyLoad = regs.map((r) => (r < np ? `v${r} = $v${r}; n${r} = $n${r};` : `v${r} = undefined; n${r} = 0;`)).join(' ');
   const body = [
-    `return function jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}(L, ci, base, pc, depth${params}) {`,
+    `return function ${L.self}(L, ci, base, pc, depth${params}) {`,
     lazy
-      ? 'const vm = L.vm; const sv = L.sv; let sn = L.sn; let cl, cit; if (ci === null) { cl = $cl; cit = $cit; } else { cl = ci.cl; cit = L.ciTop; } let steps = vm.steps; let out = 0; let full = false; let quiet = false;'
+      ? 'const vm = L.vm; const sv = L.sv; let sn = L.sn; let cl, cit, steps; if (ci === null) { cl = $cl; cit = $cit; steps = $steps; } else { cl = ci.cl; cit = L.ciTop; steps = vm.steps; } let out = 0; let full = false; let quiet = false;'
       : 'const vm = L.vm; const sv = L.sv; let sn = L.sn; const cl = ci.cl; const cit = L.ciTop; let steps = vm.steps; let out = 0; let full = false;',
     regs.length > 0 ? `let ${regs.map((r) => `v${r}, n${r}`).join(', ')};` : '',
     lazy ? `if (ci === null) { ${lazyLoad} } else { ${eagerLoad} }` : eagerLoad,
@@ -722,8 +722,11 @@ class Lower {
   readonly used: Set<number>;
   /** The function can run as a lazy frame (`ci` null: see {@link directCallable}). */
   readonly lazy: boolean;
+  /** The name of the generated function (a self-recursive call calls it by name). */
+  readonly self: string;
   constructor(p: Proto, float32: boolean, written: Set<number>, used: Set<number>, captured: Set<number>, end: number, lazy: boolean) {
     this.p = p;
+    this.self = `jit_${p.path.replace(/[^A-Za-z0-9]/g, '_')}`;
     this.lazy = lazy;
     this.code = p.code;
     this.float32 = float32;
@@ -955,6 +958,7 @@ class Lower {
         // (what changed below the call's function is written when a direct callee leaves, see dirtyAfter)
         const before = [...dirty].filter((x) => this.captured.has(x)).sort((x, y) => x - y).map((x) => `sv[base + ${x}] = v${x}; sn[base + ${x}] = n${x};`).join(' ');
         let inPlace = '';
+        let selfCall = '';
         if (intrinsicCall(code, pc)) {
           // a host function of one number (math.sqrt…: HostFunction.numeric) computed in place
           // (its result stays in a local: such a call leaves the registers changed so far changed, see dirtyAfter)
@@ -972,12 +976,19 @@ class Lower {
           const leave = this.lazy ? `if (ci === null) { ${this.materialize(a + 1)} lazyFrame(L, cit, cl, base, ${pc}, $nres, false, true); } else { ${below} ci.pc = ${pc}; } ` : `${below} ci.pc = ${pc}; `;
           // and reloads what closures capture after it (the callee may have assigned it)
           const captured = [...this.captured].filter((x) => x < a && this.used.has(x)).map((x) => `v${x} = sv[base + ${x}]; n${x} = sn[base + ${x}];`).join(' ');
-          inPlace += `if (f instanceof LuaClosure && f.p.direct === ${b - 1} && depth < ${MAX_NESTED} && cit + 1 < L.cis.length && ra + 1 + f.p.frameSize <= sv.length) { ` +
-            `${before} vm.steps = steps + ${r - 1}; const x = f.p.jit(L, null, ra + 1, 0, depth + 1, f, cit + 1, ${c - 1}${args}); ` +
-            `if (x !== ${JIT_RETURNED}) { ${leave}return ${JIT_FRAMES}; } ` +
-            `${load} ${captured} steps = vm.steps; if (steps < ${r - 1}) { out = ${pc + 4};${this.lazy ? ' quiet = true;' : ''} break run; } steps -= ${r - 1}; } else `;
+          // the callee returns the budget countdown it leaves (a lazy frame's `steps`, never negative) or JIT_FRAMES
+          const room = `depth < ${MAX_NESTED} && cit + 1 < L.cis.length`;
+          const callArgs = `(L, null, ra + 1, 0, depth + 1, f, cit + 1, ${c - 1}, steps + ${r - 1}${args})`;
+          const direct = `{ ${before} const x = CALLEE${callArgs}; ` +
+            `if (x < 0) { ${leave}return ${JIT_FRAMES}; } ` +
+            `${load} ${captured} steps = x; if (steps < ${r - 1}) { out = ${pc + 4};${this.lazy ? ' quiet = true;' : ''} break run; } steps -= ${r - 1}; } else `;
+          // a self-recursive call (the closure running this frame) calls this function by name: V8 knows the target
+          if (this.lazy && b - 1 === p.numparams) {
+            selfCall = `if (f === cl && cl.p.direct === ${b - 1} && ${room} && ra + 1 + ${p.frameSize} <= sv.length) ${direct.replace('CALLEE', this.self)}`;
+          }
+          inPlace += `if (f instanceof LuaClosure && f.p.direct === ${b - 1} && ${room} && ra + 1 + f.p.frameSize <= sv.length) ${direct.replace('CALLEE', 'f.p.jit')}`;
         }
-        return `{ const ra = base + ${a}; const f = v${a}; ${inPlace}${eager} }`;
+        return `{ const ra = base + ${a}; const f = v${a}; ${selfCall}${inPlace}${eager} }`;
       }
       case Op.TFORLOOP_J: case Op.TFORLOOP_S: {
         // the generic for: next and ipairs' iterator inline (as the interpreter does them), any other function called
@@ -1007,7 +1018,8 @@ class Lower {
         const head = this.lazy
           ? `let dst, want; if (ci === null) { dst = base - 1; want = $nres; } else { if (ci.entry || L.hookMask !== 0) ${bail} ${close} dst = ci.func; want = ci.nresults; }`
           : `if (ci.entry || L.hookMask !== 0) ${bail} ${close} const dst = ci.func; const want = ci.nresults;`;
-        const tail = `${this.lazy ? 'if (ci !== null) ' : ''}L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED};`;
+        // a lazy frame returns the budget countdown to its caller (see the direct call); an eager one pops its frame
+        const tail = `${this.lazy ? `if (ci === null) return steps + ${r - 1}; ` : ''}L.ciTop--; vm.steps = steps + ${r - 1}; return ${JIT_RETURNED};`;
         if (b === 0) {
           return `{ ${head} ${this.spill} const ra = base + ${a}; const n = L.top - ra; ` +
             `if (want < 0) { for (let i = 0; i < n; i++) { sv[dst + i] = sv[ra + i]; sn[dst + i] = sn[ra + i]; } L.top = dst + n; } ` +
