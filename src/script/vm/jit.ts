@@ -763,6 +763,16 @@ class Lower {
     return typeof v === 'number' ? lit(v) : typeof v === 'string' ? JSON.stringify(v) : `k[${~x}]`;
   }
 
+  /**
+   * Reads number key `key` of table `t` into `v` (undefined when absent): the array part, else the hash part through
+   * the entry the instruction at `pc` found last (its inline-cache slot, as the interpreter's GETTABLE uses it).
+   */
+  numberKeyGet(pc: number): string {
+    const ic = pc >> 2;
+    return `const ar = t.arr; const i = key - 1; if (i >= 0 && i < ar.length && (i | 0) === i) v = ar[i]; ` +
+      `else { const g = ic[${ic}]; if (g < t.hused && t.hk[g] === key) v = t.hv[g]; else { const e = t.entryOf(key); if (e >= 0) { ic[${ic}] = e; v = t.hv[e]; } } }`;
+  }
+
   /** Stores native value expression `e` (evaluated once) into register r. */
   store(r: number, e: string): string {
     return `{ const x = ${e}; if (typeof x === 'number') { n${r} = ${this.fr('x')}; v${r} = 0; } else v${r} = x; }`;
@@ -839,8 +849,9 @@ class Lower {
         return `{ const t = v${b}; if (!(t instanceof LuaTable)) ${bail} const g = ic[${ic}]; let v; if (g < t.hused && t.hk[g] === ${key}) v = t.hv[g]; else { const e = t.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; v = t.hv[e]; } } if (v === undefined && t.metatable !== null) ${bail} ${this.store(a, 'v')} }`;
       }
       case Op.GETTABLE: {
-        const get = c >= 0 && known.has(c) ? `t.getNum(n${c})` : `typeof key === 'number' ? t.getNum(key) : t.get(key)`;
-        return `{ const t = v${b}; if (!(t instanceof LuaTable)) ${bail} const key = ${this.rk(c, known)}; const v = ${get}; if (v === undefined && t.metatable !== null) ${bail} ${this.store(a, 'v')} }`;
+        const numKey = c >= 0 ? known.has(c) : typeof p.k[~c] === 'number';
+        const get = numKey ? this.numberKeyGet(pc) : `if (typeof key === 'number') { ${this.numberKeyGet(pc)} } else v = t.get(key);`;
+        return `{ const t = v${b}; if (!(t instanceof LuaTable)) ${bail} const key = ${this.rk(c, known)}; let v; ${get} if (v === undefined && t.metatable !== null) ${bail} ${this.store(a, 'v')} }`;
       }
       case Op.SETFIELD: {
         const key = JSON.stringify(p.k[b]);
@@ -849,8 +860,12 @@ class Lower {
       }
       case Op.SETTABLE: {
         const numKey = b >= 0 ? known.has(b) : typeof p.k[~b] === 'number';
-        const slow = `else if (key === key) { ${sync} t.set(key, v); } else ${bail}`;
-        const arr = `{ const ar = t.arr; const i = key - 1; if (i >= 0 && i < ar.length && (i | 0) === i) ar[i] = v; ${slow} }`;
+        // a number key of the hash part: an existing entry (the one this instruction found last) takes the value in
+        // place, as the interpreter's SETTABLE does; a new key is inserted with the frame written (it may raise)
+        const ic = pc >> 2;
+        const hash = `{ const g = ic[${ic}]; if (g < t.hused && t.hk[g] === key) t.hv[g] = v; ` +
+          `else if (key === key) { ${sync} t.set(key, v); const e = t.entryOf(key); if (e >= 0) ic[${ic}] = e; } else ${bail} }`;
+        const arr = `{ const ar = t.arr; const i = key - 1; if (i >= 0 && i < ar.length && (i | 0) === i) ar[i] = v; else ${hash} }`;
         return `{ const t = v${a}; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const key = ${this.rk(b, known)}; const v = ${this.rk(c, known)}; ` +
           (numKey ? arr : `if (typeof key === 'number') ${arr} else if (key !== undefined) { ${sync} t.set(key, v); } else ${bail}`) + ' }';
       }
