@@ -540,14 +540,19 @@ export class GadbRunSpans {
   }
 
   private add(first: number, n: number, at: number): number {
+    // The table holds the first run of each first descriptor; the map only the others (a first past the table, or
+    // a first already taken by another count), so a first not seen before costs no map operation.
+    const inTable = at === 0 && first < this.byFirst.length;
     const key = first * 256 + n;
-    const known = this.ids.get(key);
-    if (known !== undefined) return known;
+    if (!inTable) {
+      const known = this.ids.get(key);
+      if (known !== undefined) return known;
+    }
     const d = this.d;
     const storageByType = GADB_STORAGE_BY_TYPE_BYTE;
     const id = this.runs++;
-    this.ids.set(key, id);
-    if (at === 0 && first < this.byFirst.length) this.byFirst[first] = id + 1;
+    if (inTable) this.byFirst[first] = id + 1;
+    else this.ids.set(key, id);
     if (id >= this.counts.length) this.counts = grow(this.counts, id + 1);
     this.counts[id] = n;
     if (this.runs + 1 > this.start.length) this.start = grow(this.start, this.runs + 1);
