@@ -595,10 +595,12 @@ export class JsonReader {
     let i = start;
     for (;;) {
       if (i >= this.end) {
-        const shift = start;
-        if (!this.refill(start)) break;
-        i -= shift;
-        start = 0;
+        // refill moves the kept bytes to the front even when the input has ended: follow the move either way.
+        const base = this.base;
+        const more = this.refill(start);
+        i -= this.base - base;
+        start = this.pos;
+        if (!more) break;
         continue;
       }
       const c = this.buf[i]!;
@@ -683,10 +685,11 @@ export class JsonReader {
     let escaped = false;
     for (;;) {
       if (i >= this.end) {
-        const shift = start - 1;
-        if (!this.refill(start - 1)) throw this.error('unterminated string', this.base + start - 1);
-        i -= shift;
-        start = 1;
+        const base = this.base;
+        const more = this.refill(start - 1);
+        i -= this.base - base;
+        start -= this.base - base;
+        if (!more) throw this.error('unterminated string', this.base + start - 1);
         continue;
       }
       const buf = this.buf;
