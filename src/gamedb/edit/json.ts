@@ -16,6 +16,7 @@
 import { FormatError } from '../../binary/errors.ts';
 import type { Gadb, GadbCategory } from '../../formats/gadb/types.ts';
 import { newGadbDescriptors } from '../../formats/gadb/parse.ts';
+import { gadbRecordCellStarts } from '../../formats/gadb/layout.ts';
 import { gadbTypeInfo, type GadbDecoding, type GadbTypeInfo } from '../../formats/gadb/type-codes.ts';
 import { GadbItemKind } from '../../formats/gadb/types.ts';
 import { BlockItems, LabelTable, fnv, fnvPrimary, FNV_SEED } from './json-tables.ts';
@@ -1291,6 +1292,9 @@ class GadbJsonBuilder {
     rec.count = n;
     // Columns sized from the header's record count are exact: kept, not copied.
     eachColumn(rec, RECORD_COLUMNS, (a) => exact(a, n));
+    // Where each record's cells start (back to back), kept in the model: every pass of the writer over records
+    // would otherwise build this column again (four times at game scale, 2.8 MB each, beside the model).
+    rec.cellStart = gadbRecordCellStarts(g);
     // A cell column with little spare room is kept as a view (no second 40 MB copy at game scale).
     g.cells = g.cells.length - this.nCells <= this.nCells >>> 2 ? g.cells.subarray(0, this.nCells) : g.cells.slice(0, this.nCells);
     g.header.cellCount = this.nCells;
