@@ -240,7 +240,8 @@ export class GadbFirstUseCheck {
   private placed = 1;
   private readonly n: number;
   private readonly sizes: Uint32Array;
-  private readonly runs: GadbRunSpans;
+  /** The block-type spans of each run in ascending field-hash order (a caller that looks a run up itself passes its id to `runCells`). */
+  readonly runs: GadbRunSpans;
   private readonly records: Gadb['records'];
 
   constructor(g: Gadb) {
@@ -269,11 +270,15 @@ export class GadbFirstUseCheck {
   cells(rec: number, words: Uint32Array, at: number): boolean {
     const { descriptorCount, firstDescriptor, cellCount } = this.records;
     const fields = descriptorCount[rec]!;
-    if (fields === 0 || this.n === 0) return true;
+    if (fields === 0) return true;
+    return this.runCells(this.runs.run(firstDescriptor[rec]!, fields), cellCount[rec]!, words, at);
+  }
+
+  /** The block cells of a record of run `u` (`runs.run`) that owns `own` cells, at `words[at]`. */
+  runCells(u: number, own: number, words: Uint32Array, at: number): boolean {
+    if (this.n === 0) return true;
     const runs = this.runs;
-    const u = runs.run(firstDescriptor[rec]!, fields);
     const spans = runs.spans;
-    const own = cellCount[rec]!;
     const sizes = this.sizes;
     const n = this.n;
     let size = this.size;

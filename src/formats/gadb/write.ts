@@ -328,9 +328,10 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
   const bits = items.bits;
   const descriptorTotal = d.count;
   const sortedToDeclared = d.sortedToDeclared;
-  // Runs that passed the run rules, by first descriptor: descriptor count + 1 (validateGadb's table).
-  const passed = new Int32Array(descriptorTotal + 1);
   const firstUse = new GadbFirstUseCheck(g);
+  const runs = firstUse.runs;
+  // Runs whose permutation column passed (the rule depends on the run alone), by run id.
+  let checked = new Uint8Array(1024);
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
   let cellsEnd = 0; // the previous record's cells end in the pool
@@ -386,13 +387,22 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
         o += h.size >> 2;
         const first = firstDescriptor[rec]!;
         const fields = descriptorCount[rec]!;
-        if (first > descriptorTotal || passed[first] !== fields + 1) {
-          if (first > 0xffffff || first + fields > descriptorTotal) return -1;
-          for (let j = 0; j < fields; j++) if (sortedToDeclared[first + j]! >= fields) return -1;
-          if (passed[first] === 0) passed[first] = fields + 1;
+        const own = cellCount[rec]!;
+        if (first > 0xffffff || first + fields > descriptorTotal) return -1;
+        if (fields > 0) {
+          const u = runs.run(first, fields);
+          if (u >= checked.length) {
+            const more = new Uint8Array(checked.length * 2);
+            more.set(checked);
+            checked = more;
+          }
+          if (checked[u] === 0) {
+            for (let j = 0; j < fields; j++) if (sortedToDeclared[first + j]! >= fields) return -1;
+            checked[u] = 1;
+          }
+          if (!firstUse.runCells(u, own, words, o)) return -1;
         }
-        if (!firstUse.cells(rec, words, o)) return -1;
-        o += cellCount[rec]!;
+        o += own;
       }
     }
   }
