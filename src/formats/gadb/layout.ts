@@ -240,7 +240,7 @@ export class GadbFirstUseCheck {
   private placed = 1;
   private readonly n: number;
   private readonly sizes: Uint32Array;
-  /** The block-type spans of each run in ascending field-hash order (a caller that looks a run up itself passes its id to `runCells`). */
+  /** The block-type spans of each run in ascending field-hash order (a caller that looks a run up itself passes its spans to `spanCells`). */
   readonly runs: GadbRunSpans;
   private readonly records: Gadb['records'];
 
@@ -271,19 +271,20 @@ export class GadbFirstUseCheck {
     const { descriptorCount, firstDescriptor, cellCount } = this.records;
     const fields = descriptorCount[rec]!;
     if (fields === 0) return true;
-    return this.runCells(this.runs.run(firstDescriptor[rec]!, fields), cellCount[rec]!, words, at);
+    const runs = this.runs;
+    const u = runs.run(firstDescriptor[rec]!, fields);
+    return this.spanCells(runs.start[u]! * 3, runs.start[u + 1]! * 3, cellCount[rec]!, words, at);
   }
 
-  /** The block cells of a record of run `u` (`runs.run`) that owns `own` cells, at `words[at]`. */
-  runCells(u: number, own: number, words: Uint32Array, at: number): boolean {
+  /** The block cells of a record whose run's spans are `runs.spans[q0, qEnd)` and that owns `own` cells, at `words[at]`. */
+  spanCells(q0: number, qEnd: number, own: number, words: Uint32Array, at: number): boolean {
     if (this.n === 0) return true;
-    const runs = this.runs;
-    const spans = runs.spans;
+    const spans = this.runs.spans;
     const sizes = this.sizes;
     const n = this.n;
     let size = this.size;
     let placed = this.placed;
-    for (let q = runs.start[u]! * 3, qEnd = runs.start[u + 1]! * 3; q < qEnd; q += 3) {
+    for (let q = q0; q < qEnd; q += 3) {
       const link = spans[q]!;
       const stop = at + Math.min(own, link + spans[q + 1]!);
       for (let k = at + link; k < stop; k++) {
@@ -540,11 +541,30 @@ export class GadbRunSpans {
     this.storage = storage;
   }
 
+  /**
+   * The last run looked up in each of 256 slots (by the same hash): records of one category alternate between a
+   * few runs (5 on average in the real game), and these few hundred bytes stay in cache while the table's
+   * entries, far apart, would not (the cells streaming past evict them).
+   */
+  private readonly recentFirst = new Int32Array(256).fill(-1);
+  private readonly recentCount = new Uint8Array(256);
+  private readonly recentId = new Int32Array(256);
+
   /** The id of the run `[first, first + n)`. */
   run(first: number, n: number): number {
+    const c = gadbRunSlot(first, n, 24);
+    if (this.recentFirst[c] === first && this.recentCount[c] === n) return this.recentId[c]!;
+    const id = this.find(first, n);
+    this.recentFirst[c] = first;
+    this.recentCount[c] = n;
+    this.recentId[c] = id;
+    return id;
+  }
+
+  private find(first: number, n: number): number {
     const slots = this.slots;
     const mask = slots.length - 1;
-    for (let h = runSlot(first, n, this.shift); ; h = (h + 1) & mask) {
+    for (let h = gadbRunSlot(first, n, this.shift); ; h = (h + 1) & mask) {
       const id = slots[h]! - 1;
       if (id < 0) return this.add(first, n, h);
       if (this.runFirst[id] === first && this.counts[id] === n) return id;
@@ -588,7 +608,7 @@ export class GadbRunSpans {
     const mask = size - 1;
     this.shift = 32 - Math.log2(size);
     for (let id = 0; id < this.runs; id++) {
-      let h = runSlot(this.runFirst[id]!, this.counts[id]!, this.shift);
+      let h = gadbRunSlot(this.runFirst[id]!, this.counts[id]!, this.shift);
       while (slots[h] !== 0) h = (h + 1) & mask;
       slots[h] = id + 1;
     }
@@ -596,8 +616,8 @@ export class GadbRunSpans {
   }
 }
 
-/** Home slot of the run (first descriptor, count) in a table of 2^(32 - shift) slots (Fibonacci hashing). */
-function runSlot(first: number, n: number, shift: number): number {
+/** @internal Home slot of the run (first descriptor, count) in a table of 2^(32 - shift) slots (Fibonacci hashing). */
+export function gadbRunSlot(first: number, n: number, shift: number): number {
   return Math.imul((first << 8) | n, 0x9e3779b1) >>> shift;
 }
 
