@@ -30,7 +30,8 @@ import { BlockReader, type CurveKey, type EnumValue } from './values.ts';
 export const NULL_LINK = 0xffffffff;
 /** Bits of a RecordLink that hold the record index within the category. */
 export const LINK_INDEX_BITS = 20;
-const LINK_INDEX_MASK = (1 << LINK_INDEX_BITS) - 1;
+/** `(1 << LINK_INDEX_BITS) - 1`. */
+const LINK_INDEX_MASK = 0xfffff;
 
 /** Base type codes the typed getters check against (`type & 0x3F`, as the engine's by-name getters do). */
 const T = { Bool: 1, Float: 2, Int: 3, String: 4, StringEnum: 5, Int64: 6, FloatPair: 7, Vector3: 8, Type9: 9, RecordLink: 10, RecordLink11: 11 } as const;
@@ -380,10 +381,10 @@ export class Database {
 
   /** @internal Global index of a link's target, or -1 for null. */
   linkTarget(raw: number): number {
-    if (raw === NULL_LINK) return -1;
-    const c = raw >>> LINK_INDEX_BITS;
+    if (raw === (0xffffffff satisfies typeof NULL_LINK)) return -1;
+    const c = raw >>> (20 satisfies typeof LINK_INDEX_BITS);
     if (c >= this.model.categories.length) return -1;
-    const index = raw & LINK_INDEX_MASK;
+    const index = raw & (0xfffff satisfies typeof LINK_INDEX_MASK);
     const first = this.categoryFirstRecord[c]!;
     return index < this.categoryFirstRecord[c + 1]! - first ? first + index : -1;
   }
@@ -589,7 +590,7 @@ export class Database {
     const own = this.model.records.cellCount[r]!;
     const base = this.recordCellStart[r]!;
     const local = d.link[row]! + element;
-    if (as === DecodeAs.Bit) {
+    if (as === (1 satisfies typeof DecodeAs.Bit)) {
       // H-BOOL-ARRAY for element > 0: consecutive bits.
       if (local >>> 5 >= own) return undefined;
       return cellBit(this.model.cells, base, local);
@@ -604,21 +605,21 @@ export class Database {
    */
   decodeCell(as: number, typeByte: number, cell: number): FieldValue {
     switch (as) {
-      case DecodeAs.F32:
+      case (2 satisfies typeof DecodeAs.F32):
         return this.cellsF32[cell]!;
-      case DecodeAs.I32:
+      case (3 satisfies typeof DecodeAs.I32):
         return this.model.cells[cell]! | 0;
-      case DecodeAs.Link: {
+      case (8 satisfies typeof DecodeAs.Link): {
         const t = this.linkTarget(this.model.cells[cell]!);
         return t < 0 ? null : new DbRecord(this, t);
       }
-      case DecodeAs.Text:
+      case (4 satisfies typeof DecodeAs.Text):
         return this.block.text(this.model.cells[cell]!);
-      case DecodeAs.Enum:
+      case (5 satisfies typeof DecodeAs.Enum):
         return this.enumValue(this.model.cells[cell]!);
-      case DecodeAs.BlockValue:
+      case (6 satisfies typeof DecodeAs.BlockValue):
         return this.blockValue(this.model.cells[cell]!, typeInfoOf(typeByte)!);
-      case DecodeAs.Opaque: {
+      case (7 satisfies typeof DecodeAs.Opaque): {
         const raw = this.model.cells[cell]!;
         const item = this.itemAt(raw);
         if (!item) throw new FormatError('gadb', raw, `/strings[${raw}]`, `cell of ${gadbTypeName(typeByte)} field points at 0x${raw.toString(16)}, where no string-block item starts`);
@@ -1164,10 +1165,13 @@ export class FieldCursor {
   #own = 0;
   #row = -1;
   #count = 0;
-  /** The current field's decoding (`DECODE_AS`), type byte and first cell (Bool: first bit) relative to the record. */
+  /**
+   * The current field's decoding (`DECODE_AS`), its first cell (a Bool: first bit) relative to the record, and
+   * the pool index of that cell (not a Bool).
+   */
   #as = 0;
-  #typeByte = 0;
   #link = 0;
+  #cell = 0;
 
   constructor(db: Database) {
     this.db = db;
@@ -1232,16 +1236,13 @@ export class FieldCursor {
   #enter(row: number): void {
     const d = this.#d;
     this.#row = row;
-    const typeByte = d.typeCode[row]!;
-    const as = DECODE_AS[typeByte]!;
+    const as = DECODE_AS[d.typeCode[row]!]!;
     const link = d.link[row]!;
-    this.#typeByte = typeByte;
+    const n = d.elementCount[row]!;
     this.#as = as;
     this.#link = link;
-    // Elements past the record's own cells (bits, for a Bool) have no value.
-    const room = (as === DecodeAs.Bit ? this.#own * 32 : this.#own) - link;
-    const n = d.elementCount[row]!;
-    this.#count = room <= 0 ? 0 : n < room ? n : room;
+    this.#cell = this.#base + link;
+    this.#count = presentElements(as, this.#own, link, n);
   }
 
   /** Global descriptor row of the current field (-1 outside a field). */
@@ -1259,14 +1260,14 @@ export class FieldCursor {
     return this.#d.declaredHash[this.#row]!;
   }
 
-  /** The current field's raw type byte (flags included; `gadbTypeInfo` names it). */
+  /** The current field's raw type byte (flags included; `gadbTypeInfo` names it); 0 outside a field. */
   get typeByte(): number {
-    return this.#typeByte;
+    return this.#d.typeCode[this.row] ?? 0;
   }
 
   /** True when the current field is a RecordLink (type 10 or 11): `linkTarget` reads it with no allocation. */
   get isLink(): boolean {
-    return this.#as === DecodeAs.Link;
+    return this.#as === (8 satisfies typeof DecodeAs.Link);
   }
 
   /**
@@ -1283,24 +1284,23 @@ export class FieldCursor {
    */
   value(element = 0): FieldValue | undefined {
     if (element >>> 0 !== element || element >= this.#count) return undefined;
-    const local = this.#link + element;
-    const cell = this.#base + local;
+    const cell = this.#cell + element;
     // The common decodings inline (one switch per element), the rest through the database's decoder.
     switch (this.#as) {
-      case DecodeAs.Bit:
-        return cellBit(this.#cells, this.#base, local);
-      case DecodeAs.F32:
+      case (1 satisfies typeof DecodeAs.Bit):
+        return cellBit(this.#cells, this.#base, this.#link + element);
+      case (2 satisfies typeof DecodeAs.F32):
         return this.#f32[cell]!;
-      case DecodeAs.I32:
+      case (3 satisfies typeof DecodeAs.I32):
         return this.#cells[cell]! | 0;
-      case DecodeAs.Text: {
+      case (4 satisfies typeof DecodeAs.Text): {
         const key = this.#cells[cell]!;
         const i = this.#itemOf(key);
         const s = i >= 0 ? this.#texts[i] : undefined;
         return s !== undefined ? s : this.db.block.text(key);
       }
       default:
-        return this.db.decodeCell(this.#as, this.#typeByte, cell);
+        return this.db.decodeCell(this.#as, this.#d.typeCode[this.#row]!, cell);
     }
   }
 
@@ -1318,21 +1318,19 @@ export class FieldCursor {
   /** The raw 32-bit cell of element `element` (a Bool's whole bool word), `undefined` when none. */
   raw(element = 0): number | undefined {
     if (element >>> 0 !== element || element >= this.#count) return undefined;
-    const local = this.#link + element;
-    return this.#cells[this.#base + (this.#as === DecodeAs.Bit ? local >>> 5 : local)]!;
+    return this.#cells[this.#as === (1 satisfies typeof DecodeAs.Bit) ? this.#base + ((this.#link + element) >>> 5) : this.#cell + element]!;
   }
 
   /** For a link field: the global index of element `element`'s target record, -1 when null (or no such element). */
   linkTarget(element = 0): number {
     if (element >>> 0 !== element || element >= this.#count) return -1;
-    const local = this.#link + element;
-    const raw = this.#cells[this.#base + (this.#as === DecodeAs.Bit ? local >>> 5 : local)]!;
+    const raw = this.#cells[this.#as === (1 satisfies typeof DecodeAs.Bit) ? this.#base + ((this.#link + element) >>> 5) : this.#cell + element]!;
     // `Database.linkTarget`, over the cursor's copies of its tables.
-    if (raw === NULL_LINK) return -1;
-    const c = raw >>> LINK_INDEX_BITS;
+    if (raw === (0xffffffff satisfies typeof NULL_LINK)) return -1;
+    const c = raw >>> (20 satisfies typeof LINK_INDEX_BITS);
     if (c >= this.#categoryCount) return -1;
     const first = this.#categoryFirst[c]!;
-    const index = raw & LINK_INDEX_MASK;
+    const index = raw & (0xfffff satisfies typeof LINK_INDEX_MASK);
     return index < this.#categoryFirst[c + 1]! - first ? first + index : -1;
   }
 }
@@ -1340,6 +1338,15 @@ export class FieldCursor {
 /** The cursor's error for a record outside the database (out of line: `seek` stays small enough to inline). */
 function noSuchRecord(record: number, count: number): never {
   throw new NotFoundError(`no record #${record} (the database has ${count})`);
+}
+
+/**
+ * How many of a field's `count` elements a record of `own` cells holds when the field runs past them (a broken
+ * file): those before the record's end (its last bit, for a Bool).
+ */
+function presentElements(as: number, own: number, link: number, count: number): number {
+  const room = (as === (1 satisfies typeof DecodeAs.Bit) ? own * 32 : own) - link;
+  return room <= 0 ? 0 : count < room ? count : room;
 }
 
 /** Bit `local & 31` of cell `base + (local >>> 5)`: a Bool element (H-BOOL-ARRAY for element > 0: consecutive bits). */
@@ -1373,6 +1380,10 @@ export class FieldSlot {
 /**
  * How the read API decodes the cells of each type byte, from the codec's type table (`GADB_TYPE_CODES`): one small
  * code per byte, so decoding an element is one table read and one switch.
+ *
+ * The hot paths compare with literals checked against these names (`case (1 satisfies typeof DecodeAs.Bit)`): in
+ * V8's optimized code a module-level constant is a load from the module's context (a heap number, for
+ * `NULL_LINK`) at every use, and the property of a constant object one more load, where a literal folds away.
  */
 const DecodeAs = { Raw: 0, Bit: 1, F32: 2, I32: 3, Text: 4, Enum: 5, BlockValue: 6, Opaque: 7, Link: 8 } as const;
 const DECODE_AS: Uint8Array = (() => {
