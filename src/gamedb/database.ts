@@ -1149,8 +1149,20 @@ export class FieldCursor {
   readonly db: Database;
   readonly #cells: Uint32Array;
   readonly #f32: Float32Array;
-  readonly #records: Gadb['records'];
   readonly #d: Gadb['descriptors'];
+  /**
+   * The columns the hot paths read, held by the cursor itself: each is then one load from the cursor, where
+   * `this.#d.typeCode` is two and a module constant a context load and a check that it is initialized.
+   */
+  readonly #recordCount: number;
+  readonly #firstDescriptor: Uint32Array;
+  readonly #descriptorCount: Uint8Array;
+  readonly #recordCells: Uint16Array;
+  readonly #recordCellStart: Uint32Array;
+  readonly #typeCode: Uint8Array;
+  readonly #elementCount: Uint16Array;
+  readonly #links: Uint16Array;
+  readonly #decodeAs: Uint8Array = DECODE_AS;
   /** The string block's key → item index (its two columns) and per-item texts (`BlockReader.textTable`). */
   readonly #itemBits: Uint32Array;
   readonly #itemsBefore: Uint32Array;
@@ -1177,8 +1189,16 @@ export class FieldCursor {
     this.db = db;
     this.#cells = db.model.cells;
     this.#f32 = db.cellsF32;
-    this.#records = db.model.records;
-    this.#d = db.model.descriptors;
+    const { records, descriptors } = db.model;
+    this.#d = descriptors;
+    this.#recordCount = records.count;
+    this.#firstDescriptor = records.firstDescriptor;
+    this.#descriptorCount = records.descriptorCount;
+    this.#recordCells = records.cellCount;
+    this.#recordCellStart = db.recordCellStart;
+    this.#typeCode = descriptors.typeCode;
+    this.#elementCount = descriptors.elementCount;
+    this.#links = descriptors.link;
     const items = db.block.items;
     this.#itemBits = items.bits;
     this.#itemsBefore = items.before;
@@ -1202,14 +1222,14 @@ export class FieldCursor {
    * `NotFoundError` outside `[0, db.recordCount)`.
    */
   seek(record: number): this {
-    const records = this.#records;
-    if (record >>> 0 !== record || record >= records.count) noSuchRecord(record, records.count);
+    if (record >>> 0 !== record || record >= this.#recordCount) noSuchRecord(record, this.#recordCount);
     this.#record = record;
-    this.#first = records.firstDescriptor[record]!;
-    this.#end = this.#first + records.descriptorCount[record]!;
-    this.#base = this.db.recordCellStart[record]!;
-    this.#own = records.cellCount[record]!;
-    this.#row = this.#first - 1;
+    const first = this.#firstDescriptor[record]!;
+    this.#first = first;
+    this.#end = first + this.#descriptorCount[record]!;
+    this.#base = this.#recordCellStart[record]!;
+    this.#own = this.#recordCells[record]!;
+    this.#row = first - 1;
     this.#count = 0;
     return this;
   }
@@ -1234,11 +1254,10 @@ export class FieldCursor {
   }
 
   #enter(row: number): void {
-    const d = this.#d;
     this.#row = row;
-    const as = DECODE_AS[d.typeCode[row]!]!;
-    const link = d.link[row]!;
-    const n = d.elementCount[row]!;
+    const as = this.#decodeAs[this.#typeCode[row]!]!;
+    const link = this.#links[row]!;
+    const n = this.#elementCount[row]!;
     this.#as = as;
     this.#link = link;
     this.#cell = this.#base + link;
@@ -1262,7 +1281,7 @@ export class FieldCursor {
 
   /** The current field's raw type byte (flags included; `gadbTypeInfo` names it); 0 outside a field. */
   get typeByte(): number {
-    return this.#d.typeCode[this.row] ?? 0;
+    return this.#typeCode[this.row] ?? 0;
   }
 
   /** True when the current field is a RecordLink (type 10 or 11): `linkTarget` reads it with no allocation. */
@@ -1300,7 +1319,7 @@ export class FieldCursor {
         return s !== undefined ? s : this.db.block.text(key);
       }
       default:
-        return this.db.decodeCell(this.#as, this.#d.typeCode[this.#row]!, cell);
+        return this.db.decodeCell(this.#as, this.#typeCode[this.#row]!, cell);
     }
   }
 
