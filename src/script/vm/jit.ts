@@ -800,6 +800,10 @@ class Lower {
     // (a lazy frame has no frame for an error or a host function to see: it leaves to the interpreter instead)
     const sync = `${this.lazy ? `if (ci === null) ${bail} ` : ''}${this.spill} ci.pc = ${pc}; vm.steps = steps + ${r - 1};`;
     const lazyBail = this.lazy ? `if (ci === null) ${bail} ` : '';
+    // a new key of a table without a metatable (after the caller's `if (exists) …`): with room in the hash part the
+    // insert cannot raise or run anything (only a rehash can: the table limit), so no frame is written and a lazy
+    // frame stays (a constructor's `{ left = f(), value = v }` has room for its fields)
+    const newKey = (insert: string): string => `else if (t.hused < t.hcap) ${insert} else { ${sync} ${insert} }`;
     const op = code[pc]!;
     const a = code[pc + 1]!;
     const b = code[pc + 2]!;
@@ -867,7 +871,7 @@ class Lower {
       case Op.SETFIELD: {
         const key = JSON.stringify(p.k[b]);
         const ic = pc >> 2;
-        return `{ const t = v${a}; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const v = ${this.rk(c, known)}; const g = ic[${ic}]; if (g < t.hused && t.hk[g] === ${key}) t.hv[g] = v; else { const e = t.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; t.hv[e] = v; } else { ${sync} t.setStr(${key}, v); } } }`;
+        return `{ const t = v${a}; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const v = ${this.rk(c, known)}; const g = ic[${ic}]; if (g < t.hused && t.hk[g] === ${key}) t.hv[g] = v; else { const e = t.entryOf(${key}); if (e >= 0) { ic[${ic}] = e; t.hv[e] = v; } ${newKey(`t.setStr(${key}, v);`)} } }`;
       }
       case Op.SETTABLE: {
         const numKey = b >= 0 ? known.has(b) : typeof p.k[~b] === 'number';
@@ -878,7 +882,7 @@ class Lower {
           `else if (key === key) { ${sync} t.set(key, v); const e = t.entryOf(key); if (e >= 0) ic[${ic}] = e; } else ${bail} }`;
         const arr = `{ const ar = t.arr; const i = key - 1; if (i >= 0 && i < ar.length && (i | 0) === i) ar[i] = v; else ${hash} }`;
         return `{ const t = v${a}; if (!(t instanceof LuaTable) || t.metatable !== null) ${bail} const key = ${this.rk(b, known)}; const v = ${this.rk(c, known)}; ` +
-          (numKey ? arr : `if (typeof key === 'number') ${arr} else if (key !== undefined) { ${sync} t.set(key, v); } else ${bail}`) + ' }';
+          (numKey ? arr : `if (typeof key === 'number') ${arr} else if (key !== undefined) { const e = t.entryOf(key); if (e >= 0) t.hv[e] = v; ${newKey('t.set(key, v);')} } else ${bail}`) + ' }';
       }
       case Op.SELF:
         return `{ const obj = ${this.val(b, known)}; const key = ${this.rk(c, known)}; let v; ` +

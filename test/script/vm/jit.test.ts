@@ -511,6 +511,54 @@ describe('JavaScript tier: direct calls (lazy frames)', () => {
     expect(r.jit.out).toBe('false\tt.lua:3: stack overflow\n19998\n');
   });
 
+  it('a new key with room in the hash part is inserted in the lazy frame; one that needs a rehash leaves', () => {
+    // tree(8): 2^(8-d) nodes of value d, each adding 2d (value, t[t]): 2 * 502; grow(40): 3d + 1 per node: 2500
+    const src = `
+      local function tree(d)
+        if d == 0 then return nil end
+        local t = { left = tree(d - 1), value = d, right = tree(d - 1) }
+        t[t] = d
+        return t
+      end
+      local function grow(d)
+        if d == 0 then return nil end
+        local t = { left = grow(d - 1), value = d }
+        t.extra = d
+        t.more = d * 2
+        t[t] = 1
+        return t
+      end
+      local function sum(t) if t == nil then return 0 end return t.value + t[t] + (t.more or 0) + sum(t.left) + sum(t.right) end
+      local total = 0
+      for i = 1, 6 do total = total + sum(tree(8)) + sum(grow(40)) end
+      print(total)`;
+    const r = runBoth(src);
+    expect(r.jit.err).toBeNull();
+    expect(r.jit.out).toBe(`${6 * (1004 + 2500)}\n`);
+    expect(r.interp.out).toBe(r.jit.out);
+    // the constructor's fields and the fourth key fit the 4-slot part: tree is still called directly (before, every
+    // insert left its lazy frame, and after 16 leaves tree was called eagerly); grow's third key needs a rehash (it
+    // may raise), so its lazy frame leaves there
+    expect(proto(r.jit, 'tree').direct).toBe(1);
+    expect(proto(r.jit, 'grow').lazyLeaves).toBeGreaterThan(0);
+    // a rehash past the table limit raises the interpreter's error with its traceback, from a lazy frame too
+    const overflow = `
+      local function put(t, k) t[k] = true t.n = (t.n or 0) + 1 return t.n end
+      local t = {}
+      for i = 1, 1000 do put(t, "k" .. i) end`;
+    const fail = (jit: number | false) => {
+      const vm = createScriptVM({ numbers: 'double', jit, limits: { maxTableEntries: 600 } });
+      try {
+        vm.call(vm.load(compileScript(overflow, '@put.lua', 'double')));
+        return 'no error';
+      } catch (e) {
+        return e instanceof ScriptError ? `${e.kind}: ${e.message}\n${e.traceback}` : String(e);
+      }
+    };
+    expect(fail(false)).toMatch(/^limit: put\.lua:2: table overflow/);
+    expect(fail(1)).toBe(fail(false));
+  });
+
   it('passes results as the call wants them and leaves the uncommon calls to the interpreter', () => {
     // mix(i) = i + (i + 1) + 100 + i + i + 1000 + 3 + 10000 + 2 + 3 - 2 + 1 = 4i + 11108; 100 calls: 4 * 5050 + 1110800.
     // mix leaves its lazy frame at select (a host call) every time: after a few, it is no longer called directly
