@@ -147,7 +147,7 @@ export function verifyGadbBytesClean(bytes: Uint8Array): GadbCleanFile | undefin
   const d = readGadbDescriptorRows(bytes, dv, descriptorsAt, dc);
   const walk = new ValueWalk(bytes, dv, blockAt, blockSize, d, nc);
   const end = walk.read(valuesAt + 8);
-  if (end < 0 || !walk.linksClean()) return undefined;
+  if (end < 0 || !walk.linksClean() || !walk.namesClean()) return undefined;
   // Trailer: the pair count, the pairs, the end of the file.
   if (end + 4 > size) return undefined;
   const pairCount = u32(end);
@@ -223,6 +223,9 @@ class ValueWalk {
   private shapeCount = 0;
   private links = new Int32Array(64);
   private seen = new Uint8Array(256);
+  /** The secondaries' name keys in traversal order, hashed after the pass (`namesClean`). */
+  private names: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
+  private nameCount = 0;
 
   constructor(bytes: Uint8Array, dv: DataView, blockAt: number, blockSize: number, d: GadbDescriptors, nc: number) {
     this.bytes = bytes;
@@ -329,14 +332,11 @@ class ValueWalk {
   private secondaryRecords(at: number, count: number): number {
     const dv = this.dv;
     const end = this.bytes.byteLength - GADB_RECORD_HEADER.secondary.size;
-    let prevName = -1;
     for (let i = 0; i < count; i++) {
       if (at > end) return -1;
       const key = dv.getUint32(at, true);
       if (!this.reference(key, GadbItemKind.Text)) return -1;
-      const hash = this.textHash(key);
-      if (hash < 0 || hash <= prevName) return -1;
-      prevName = hash;
+      this.addName(key);
       at = this.record(at + GADB_RECORD_HEADER.secondary.size, dv.getUint32(at + 4, true), dv.getUint32(at + 8, true));
       if (at < 0) return -1;
     }
@@ -392,6 +392,35 @@ class ValueWalk {
       const idx = raw & 0xfffff;
       if (idx < linkMin[tc]!) linkMin[tc] = idx;
       if (idx > linkMax[tc]!) linkMax[tc] = idx;
+    }
+    return true;
+  }
+
+  private addName(key: number): void {
+    if (this.nameCount === this.names.length) {
+      const next = new Uint32Array(this.names.length * 2);
+      next.set(this.names);
+      this.names = next;
+    }
+    this.names[this.nameCount++] = key;
+  }
+
+  /**
+   * Every secondary's name is hashable, and a category's secondaries are in ascending name-hash order. Checked
+   * after the pass, in one loop, rather than at each record: a name's text lies anywhere in the block (a third of
+   * the game-scale file's secondaries reuse a name met earlier), and hashed inside the pass each one competes with
+   * the value section streaming through the caches.
+   */
+  namesClean(): boolean {
+    const { names, catTotal, catPrimary } = this;
+    let q = 0;
+    for (let c = 0; c < this.nc; c++) {
+      let prev = -1;
+      for (const end = q + catTotal[c]! - catPrimary[c]!; q < end; q++) {
+        const hash = this.textHash(names[q]!);
+        if (hash < 0 || hash <= prev) return false;
+        prev = hash;
+      }
     }
     return true;
   }
