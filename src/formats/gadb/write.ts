@@ -5,7 +5,7 @@
  */
 import { ConsistencyError } from '../../binary/errors.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { GadbFirstUseCheck, gadbRunSlot, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GADB_RECENT_RUN_SHIFT, GADB_RECENT_RUN_SLOTS, GadbFirstUseCheck, gadbRunSlot, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
 import { gadbWholeModelValid, validateGadbWithItems } from './validate.ts';
 import type { Gadb, GadbCategory } from './types.ts';
@@ -331,12 +331,12 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
   const firstUse = new GadbFirstUseCheck(g);
   const runs = firstUse.runs;
   // Runs whose permutation column passed (the rule depends on the run alone), by run id; and the last such run
-  // met in each of 256 slots (`gadbRunSlot`) with its block spans (records of a category alternate between a few).
+  // met in each slot (`gadbRunSlot`) with its block spans (records of a category alternate between a few).
   let checked = new Uint8Array(1024);
-  const recentFirst = new Int32Array(256).fill(-1);
-  const recentCount = new Uint8Array(256);
-  const recentFrom = new Int32Array(256);
-  const recentTo = new Int32Array(256);
+  const recentFirst = new Int32Array(GADB_RECENT_RUN_SLOTS).fill(-1);
+  const recentCount = new Uint8Array(GADB_RECENT_RUN_SLOTS);
+  const recentFrom = new Int32Array(GADB_RECENT_RUN_SLOTS);
+  const recentTo = new Int32Array(GADB_RECENT_RUN_SLOTS);
   const PH = GADB_RECORD_HEADER.primary;
   const SH = GADB_RECORD_HEADER.secondary;
   let cellsEnd = 0; // the previous record's cells end in the pool
@@ -395,7 +395,7 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
         const own = cellCount[rec]!;
         if (first > 0xffffff || first + fields > descriptorTotal) return -1;
         if (fields > 0) {
-          const c = gadbRunSlot(first, fields, 24);
+          const c = gadbRunSlot(first, fields, GADB_RECENT_RUN_SHIFT);
           if (recentFirst[c] !== first || recentCount[c] !== fields) {
             const u = runs.run(first, fields);
             if (u >= checked.length) {
