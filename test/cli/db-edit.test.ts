@@ -145,6 +145,32 @@ describe('scry db export / import / sql', () => {
     expect(existsSync(p('broken.back'))).toBe(false);
   });
 
+  it('import refuses a document whose result does not pass verify: nothing written, no temporary file left', async () => {
+    expect((await runCli(['db', 'export', real, '-o', p('v.json')])).code).toBe(0);
+    // The first category's sort key one off P919("FxGlobalProps") = 0x0BFCC9AB (201116075, the real file's): the
+    // model is consistent, the file it makes is not.
+    const text = readFileSync(p('v.json'), 'utf8');
+    expect(text).toContain('"sortKey":201116075');
+    writeFileSync(p('v-bad.json'), text.replace('"sortKey":201116075', '"sortKey":201116076'));
+    const before = readdirSync(dir).filter((f) => f.startsWith('.scry-'));
+    const bad = await runCli(['db', 'import', p('v-bad.json'), '-o', p('v-bad.fxp')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('sort key 0x0BFCC9AC is not P919("FxGlobalProps") = 0x0BFCC9AB');
+    expect(bad.stderr).toContain('nothing was written');
+    expect(existsSync(p('v-bad.fxp'))).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('.scry-'))).toEqual(before);
+    // Over an existing file with --force: the file stays as it was, and no .bak is made.
+    writeFileSync(p('v-keep.fxp'), 'keep');
+    expect((await runCli(['db', 'import', p('v-bad.json'), '-o', p('v-keep.fxp'), '--force'])).code).toBe(2);
+    expect(readFileSync(p('v-keep.fxp'), 'utf8')).toBe('keep');
+    expect(existsSync(p('v-keep.fxp.bak'))).toBe(false);
+    // The document as exported imports to the original bytes, reported with their size.
+    const good = await runCli(['db', 'import', p('v.json'), '-o', p('v.fxp'), '--json']);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout).bytes).toBe(realBytes().length);
+    expect(readFileSync(p('v.fxp')).equals(realBytes())).toBe(true);
+  });
+
   it('exports JSONL and CSV, and answers SQL from a cache in the work folder (never beside the input)', async () => {
     expect((await runCli(['db', 'export', real, '--format', 'jsonl', '-o', p('r.jsonl')])).code).toBe(0);
     expect(readFileSync(p('r.jsonl'), 'utf8').trim().split('\n')).toHaveLength(16);
