@@ -1051,8 +1051,9 @@ class GadbJsonBuilder {
     let first: unknown;
     let fields: unknown;
     let cells: unknown;
-    let flags: unknown = 0;
-    let unk0A: unknown = 0;
+    // Every header member is required, as by importGadbJson: a misspelt one is missing, never a silent 0.
+    let flags: unknown;
+    let unk0A: unknown;
     let nameKey = 0;
     let nameLen = 0;
     let nameValue: unknown;
@@ -1083,6 +1084,8 @@ class GadbJsonBuilder {
           this.finishAsValue(r, jr, ri);
           return;
         }
+        // A secondary's name is required, as by importGadbJson (a misspelt key would import an empty name).
+        if (nameValue === undefined && ri >= this.primaryCount) throw new FormatError('gadb-json', at, `${this.recordPathOf(ri)}/name`, 'a record without "name"');
         run = this.beginRecord(ri, first, fields, cells, flags, unk0A, nameKey, nameLen, lossy, at);
         cc = cells as number;
         base = this.nCells - cc;

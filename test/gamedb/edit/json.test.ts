@@ -168,6 +168,30 @@ describe('lossless JSON, byte level', () => {
     expectError(text.replace('"magic":"LTFX"', '"magic":"LTF"'), FormatError, /expected \{"kind":"bare"\}/, /^\/container$/);
   });
 
+  it('a misspelt record header member is missing, never a silent default (streamed and tree import alike)', () => {
+    // Found by `npm run fuzz -- json` (seed 12345): "flais", "Flags", "unkQnk30A" and "na}e" were taken by the
+    // streaming reader as flags 0, unk0A 0 and an empty name, while importGadbJson refused them.
+    const text = realJson();
+    const first = JSON.parse(text).categories[0].records[0];
+    expect(first.flags).not.toBe(0); // so that a silent 0 would change the file
+    expect(first.name.length).toBeGreaterThan(0);
+    for (const [from, to, path] of [['"flags":', '"flais":', /\/categories\/0\/records\/0\/flags$/], ['"unk0A":', '"Unk0A":', /\/categories\/0\/records\/0\/unk0A$/], [`{"name":${JSON.stringify(first.name)},"first"`, `{"na}e":${JSON.stringify(first.name)},"first"`, /\/categories\/0\/records\/0\/name$/]] as const) {
+      const bad = text.replace(from, to);
+      expect(bad, from).not.toBe(text);
+      for (const input of [enc.encode(bad), reusedChunks(enc.encode(bad), 7)]) {
+        let err: unknown;
+        try {
+          readGadbJson(input);
+        } catch (e) {
+          err = e;
+        }
+        expect(err, `${to} streamed`).toBeInstanceOf(FormatError);
+        expect((err as FormatError).path).toMatch(path);
+      }
+      expect(() => importGadbJson(JSON.parse(bad)), `${to} as a tree`).toThrow(FormatError);
+    }
+  });
+
   it('writeGadb refuses a model without a container with a typed error (a model built by hand)', () => {
     const g = parseGadb(realBytes);
     let err: unknown;
