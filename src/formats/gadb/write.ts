@@ -116,7 +116,7 @@ export function writeGadbToOnHost(g: Gadb, sink: GadbSink, options: WriteGadbToO
   const d = g.descriptors;
   const rowsPerChunk = Math.floor(chunkBytes / GADB_DESCRIPTOR_SIZE);
   for (let row = 0; row < d.count; row += rowsPerChunk) {
-    writeDescriptors(chunk, d, row, Math.min(d.count, row + rowsPerChunk));
+    writeDescriptors(chunk, d, row, Math.min(d.count, row + rowsPerChunk), littleEndianHost);
     flush();
   }
 
@@ -250,7 +250,7 @@ function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined,
     }
   }
 
-  writeDescriptors(w, g.descriptors, 0, g.descriptors.count);
+  writeDescriptors(w, g.descriptors, 0, g.descriptors.count, littleEndianHost);
 
   // Value section, filled as u32 words (in place on a little-endian host, else in a scratch pool then stored
   // little-endian).
@@ -262,13 +262,36 @@ function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined,
   return w.finish();
 }
 
-/** Descriptor rows `[from, to)`: 15 bytes a row (u32 declared hash, u32 sorted hash, u8, u8, u8, u16, u16). */
-function writeDescriptors(w: FileCursor, d: Gadb['descriptors'], from: number, to: number): void {
+/**
+ * Descriptor rows `[from, to)`: 15 bytes a row (u32 declared hash, u32 sorted hash, u8, u8, u8, u16, u16). On a
+ * little-endian host, every fourth row starts 4-aligned in the buffer: from the first such row on, four rows (60
+ * bytes) go out as 15 u32 words; the rows before and after it one by one.
+ */
+function writeDescriptors(w: FileCursor, d: Gadb['descriptors'], from: number, to: number, littleEndianHost: boolean): void {
+  let row = from;
+  if (littleEndianHost) {
+    // Rows until one starts 4-aligned (row i starts at pos + 15 (i - from), and 15 = -1 mod 4).
+    const misaligned = (w.out.byteOffset + w.pos) & 3;
+    const lead = Math.min(to - row, misaligned);
+    writeDescriptorRows(w, d, row, row + lead);
+    row += lead;
+    const groups = Math.floor((to - row) / 4);
+    if (groups > 0) {
+      const words = new Uint32Array(w.out.buffer, w.out.byteOffset + w.pos, groups * 15);
+      writeDescriptorGroups(words, d, row, groups);
+      row += groups * 4;
+      w.pos += groups * 60;
+    }
+  }
+  writeDescriptorRows(w, d, row, to);
+}
+
+/** Rows `[from, to)` one by one: five little-endian stores a row (unaligned: rows are 15 bytes). */
+function writeDescriptorRows(w: FileCursor, d: Gadb['descriptors'], from: number, to: number): void {
   const dv = w.dv;
   const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
   let p = w.pos;
-  // Five little-endian stores a row (unaligned: rows are 15 bytes): hashes, the three u8 and the low byte of the
-  // element count, its high byte, the link.
+  // Hashes, the three u8 and the low byte of the element count, its high byte, the link.
   for (let i = from; i < to; i++, p += GADB_DESCRIPTOR_SIZE) {
     const e = elementCount[i]!;
     dv.setUint32(p, declaredHash[i]!, true);
@@ -278,6 +301,43 @@ function writeDescriptors(w: FileCursor, d: Gadb['descriptors'], from: number, t
     dv.setUint16(p + 13, link[i]!, true);
   }
   w.pos = p;
+}
+
+/**
+ * `groups` runs of four rows from row `from` as 15 u32 words each (a little-endian host): the rows' fields laid
+ * byte after byte as `writeDescriptorRows` lays them, cut at every fourth byte.
+ */
+function writeDescriptorGroups(words: Uint32Array, d: Gadb['descriptors'], from: number, groups: number): void {
+  const { declaredHash: dh, sortedHash: sh, schemaOrdinal: so, sortedToDeclared: sd, typeCode: tc, elementCount: ec, link: ln } = d;
+  for (let g = 0, i = from, o = 0; g < groups; g++, i += 4, o += 15) {
+    const a = i;
+    const b = i + 1;
+    const c = i + 2;
+    const e = i + 3;
+    const ecA = ec[a]!;
+    const dhB = dh[b]!;
+    const shB = sh[b]!;
+    const dhC = dh[c]!;
+    const shC = sh[c]!;
+    const lnC = ln[c]!;
+    const dhE = dh[e]!;
+    const shE = sh[e]!;
+    words[o] = dh[a]!; // bytes 0-3: row a's declared hash
+    words[o + 1] = sh[a]!;
+    words[o + 2] = so[a]! | (sd[a]! << 8) | (tc[a]! << 16) | ((ecA & 0xff) << 24);
+    words[o + 3] = (ecA >>> 8) | (ln[a]! << 8) | ((dhB & 0xff) << 24); // 12-15: row b starts at 15
+    words[o + 4] = (dhB >>> 8) | ((shB & 0xff) << 24);
+    words[o + 5] = (shB >>> 8) | (so[b]! << 24);
+    words[o + 6] = sd[b]! | (tc[b]! << 8) | (ec[b]! << 16);
+    words[o + 7] = ln[b]! | ((dhC & 0xffff) << 16); // 28-31: row c starts at 30
+    words[o + 8] = (dhC >>> 16) | ((shC & 0xffff) << 16);
+    words[o + 9] = (shC >>> 16) | (so[c]! << 16) | (sd[c]! << 24);
+    words[o + 10] = tc[c]! | (ec[c]! << 8) | ((lnC & 0xff) << 24);
+    words[o + 11] = (lnC >>> 8) | ((dhE & 0xffffff) << 8); // 44-47: row e starts at 45
+    words[o + 12] = (dhE >>> 24) | (shE << 8);
+    words[o + 13] = (shE >>> 24) | (so[e]! << 8) | (sd[e]! << 16) | (tc[e]! << 24);
+    words[o + 14] = ec[e]! | (ln[e]! << 16);
+  }
 }
 
 /**
