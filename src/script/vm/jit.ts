@@ -41,6 +41,11 @@ import type { ClosureSide, Proto } from './proto.ts';
  * {@link JIT_FRAMES} when it called a Lua function that left its frame (or a deeper one) to the interpreter — the
  * top frame's `ci.pc` says where — or {@link JIT_RETURNED} when it returned (its frame is popped, the results are
  * in place). `vm.steps` is up to date on return. `depth`: compiled calls nested in JavaScript so far.
+ *
+ * A function that can run as a lazy frame (see {@link directCallable}) takes more parameters when compiled code calls
+ * it directly with `ci` null: its closure, frame index, wanted results, the budget countdown and its arguments. Such a
+ * call returns the countdown left (never negative) when the callee returned, its results in place, and
+ * {@link JIT_FRAMES} when it left to the interpreter (then with `vm.steps` written).
  */
 export type JitFn = (L: LuaThread, ci: CallInfo, base: number, pc: number, depth: number) => number;
 
