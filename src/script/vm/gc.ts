@@ -172,17 +172,24 @@ export class Collector {
     this.vm.gcThreshold = this.stopped ? Infinity : Math.max(64 * 1024, (this.live * (this.pause - 100)) / 100);
   }
 
+  /**
+   * The cycle when it can collect nothing a script could see (the loaded code makes no weak tables or finalizers,
+   * none is pending, no cycle is running): the allocation count restarts. False, and nothing done, otherwise. The
+   * JavaScript tier runs it in place of leaving to the interpreter for the cycle.
+   */
+  quietCycle(): boolean {
+    if (this.collecting || this.active || this.finalizable.length !== 0) return false;
+    this.allocated = 0;
+    this.updateThreshold();
+    return true;
+  }
+
   /** A complete cycle: mark, clear weak tables, finalize unreachable userdata (newest first). */
   fullCycle(L: LuaThread): void {
-    if (this.collecting) return;
+    if (this.collecting || this.quietCycle()) return;
     this.collecting = true;
     let pending: LuaUserdata[] = [];
     try {
-      if (!this.active && this.finalizable.length === 0) {
-        this.allocated = 0;
-        this.updateThreshold();
-        return;
-      }
       const m = mark(this.vm, this.stackRoots(L));
       // userdata to finalize: unreachable, with __gc; they (and what they reach) stay alive for their finalizer
       const finalizing = new Set<object>();

@@ -810,6 +810,9 @@ class Lower {
     const bail = `{ out = ${pc}; steps += ${r}; break run; }`;
     // a bail-out for the budget or a collector step: it says nothing about how the function runs (see lazyFrame)
     const quietBail = this.lazy ? `{ out = ${pc}; steps += ${r}; quiet = true; break run; }` : bail;
+    // an allocation's charge to the collector emulation: the allocation that starts a cycle runs it in place when it
+    // has nothing to collect that a script could see (gc.quietCycle), else leaves for the interpreter to run it
+    const charge = (size: string): string => `if (vm.gcAllocated + ${size} > vm.gcThreshold) { if (!vm.gc.quietCycle()) ${quietBail} } else vm.gcAllocated += ${size};`;
     if (flow === null) return `out = ${pc}; steps += ${r}; break run;`;
     // before anything that may raise an error or run other code: the frame as the interpreter would have it
     // (a lazy frame has no frame for an error or a host function to see: it leaves to the interpreter instead)
@@ -908,7 +911,7 @@ class Lower {
         const regs = range(b, c - b + 1);
         const ok = regs.map((x) => (known.has(x) ? 'true' : `(typeof v${x} === 'string' || v${x} === 0)`)).join(' && ');
         const parts = regs.map((x) => (known.has(x) ? `toStr(n${x})` : `(v${x} === 0 ? toStr(n${x}) : v${x})`)).join(' + ');
-        return `if (${ok}) { const s = ${parts}; const size = 24 + s.length; if (s.length > vm.limits.maxStringLength || vm.gcAllocated + size > vm.gcThreshold) ${quietBail} vm.gcAllocated += size; v${b} = s; v${a} = s; } else ${bail}`;
+        return `if (${ok}) { const s = ${parts}; const size = 24 + s.length; if (s.length > vm.limits.maxStringLength) ${quietBail} ${charge('size')} v${b} = s; v${a} = s; } else ${bail}`;
       }
       case Op.UNM:
         return known.has(b) ? `n${a} = -n${b}; v${a} = 0;` : `if (v${b} === 0) { n${a} = -n${b}; v${a} = 0; } else ${bail}`;

@@ -424,6 +424,24 @@ describe('JavaScript tier', () => {
   });
 });
 
+describe('JavaScript tier: the collector emulation', () => {
+  it('a concatenation that starts a cycle with nothing to collect runs it in place; collectgarbage("count") reads the same in both tiers, with and without a weak table', () => {
+    const loop = (keep: string) => `
+      local keep, seen = ${keep}, {}
+      for i = 1, 30000 do
+        keep[i % 50 + 1] = "item " .. i
+        if i % 2000 == 0 then seen[#seen + 1] = math.floor(collectgarbage("count") * 1024) end
+      end
+      print(table.concat(seen, " "))`;
+    for (const keep of ['{}', 'setmetatable({}, { __mode = "v" })']) {
+      const r = runBoth(loop(keep));
+      expect(r.jit.err).toBeNull();
+      expect(r.jit.out).toBe(r.interp.out);
+      expect(r.jit.out.trim().split(' ')).toHaveLength(15);
+    }
+  });
+});
+
 describe('JavaScript tier: direct calls (lazy frames)', () => {
   /** The proto named `name` among the main chunk's functions. */
   const proto = (run: Run, name: string) => run.main.p.protos.find((q) => q.name === name)!;
