@@ -195,11 +195,11 @@ class ValueWalk {
   /**
    * Per 4-byte word w of the string block, in the nibble `(kinds[w >> 1] >> 4 * (w & 1)) & 15`: the kind of the
    * item starting there (0: none; kinds fit 4 bits). Half the size of a byte table, so that the random lookups of
-   * shared values stay in cache far more often. The items met are its nonzero nibbles (`blockClean` reads them
-   * back in ascending order).
+   * shared values stay in cache far more often.
    */
   private readonly kinds: Uint8Array;
-  /** How many items were met, and the greatest key among them (first-use rule: keys are met in ascending order). */
+  /** The item keys met so far, in the order met: ascending (first-use rule), the root first; the last of them. */
+  private keys: Uint32Array<ArrayBuffer>;
   private keyCount = 1;
   private lastKey = 0;
   /** Per category: records, primaries, whether it is a _Structures* category. */
@@ -239,6 +239,7 @@ class ValueWalk {
     this.descriptorCount = d.count;
     this.kinds = new Uint8Array((blockSize >>> 3) + 1);
     this.kinds[0] = GadbItemKind.Root;
+    this.keys = new Uint32Array(Math.min(blockSize >>> 2, 1 << 16));
     this.catTotal = new Int32Array(nc);
     this.catPrimary = new Int32Array(nc);
     this.structures = new Uint8Array(nc);
@@ -255,9 +256,18 @@ class ValueWalk {
     if (was === kind) return true;
     if (was !== 0 || key < this.lastKey) return false;
     this.kinds[at] = this.kinds[at]! | (kind << shift);
-    this.lastKey = key;
-    this.keyCount++;
+    this.addKey(key);
     return true;
+  }
+
+  private addKey(key: number): void {
+    if (this.keyCount === this.keys.length) {
+      const next = new Uint32Array(Math.min(this.blockSize >>> 2, this.keys.length * 2));
+      next.set(this.keys);
+      this.keys = next;
+    }
+    this.keys[this.keyCount++] = key;
+    this.lastKey = key;
   }
 
   /** P919 of the NUL-terminated text at sb+`key` (checked to be an item key), or -1 (an unhashable byte, no NUL in the block). */
@@ -376,8 +386,7 @@ class ValueWalk {
       if (was === kind) continue;
       if (was !== 0 || v < this.lastKey) return false;
       kinds[v >>> 3] = kinds[v >>> 3]! | (kind << shift);
-      this.lastKey = v;
-      this.keyCount++;
+      this.addKey(v);
     }
     for (let q = links; q < to; q++) {
       const raw = dv.getUint32(at + cellList[q]!, true);
@@ -530,25 +539,13 @@ class ValueWalk {
   /** The string block's items (the keys met, each running to the next) pass the strings rules (`gadbItemsClean`). */
   blockClean(): boolean {
     const n = this.keyCount;
-    const kinds = this.kinds;
-    const keys = new Uint32Array(n);
+    const keys = this.keys.subarray(0, n);
     const sizes = new Uint32Array(n);
     const itemKinds = new Uint8Array(n);
-    // The items in ascending key order: the nonzero nibbles of `kinds`, low nibble (the even word) first.
-    let i = 0;
-    for (let at = 0; at < kinds.length; at++) {
-      const pair = kinds[at]!;
-      if (pair === 0) continue;
-      if ((pair & 15) !== 0) {
-        keys[i] = at * 8;
-        itemKinds[i++] = pair & 15;
-      }
-      if (pair >>> 4 !== 0) {
-        keys[i] = at * 8 + 4;
-        itemKinds[i++] = pair >>> 4;
-      }
+    for (let i = 0; i < n; i++) {
+      sizes[i] = (i + 1 < n ? keys[i + 1]! : this.blockSize) - keys[i]!;
+      itemKinds[i] = (this.kinds[keys[i]! >>> 3]! >>> (keys[i]! & 4)) & 15;
     }
-    for (let k = 0; k < n; k++) sizes[k] = (k + 1 < n ? keys[k + 1]! : this.blockSize) - keys[k]!;
     return gadbItemsClean(this.bytes.subarray(this.blockAt, this.blockAt + this.blockSize), keys, sizes, itemKinds);
   }
 }
