@@ -652,31 +652,28 @@ function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array,
 
 /**
  * Whether two of the hashed items hold the same value. Equal values have equal hashes: the items are bucketed by
- * the top bits of their hash (a counting pass and a scatter over a table that stays in cache, a few items per
- * bucket), and only items of equal hash within a bucket are compared.
+ * the top bits of their hash (a counting pass and a scatter of each hash with its item, a few items per bucket),
+ * and only items of equal hash within a bucket are compared. The buckets are then read in order, each hash beside
+ * its neighbours (no load through an index per comparison).
  */
 function hasDuplicate(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array, m: number): boolean {
   const bits = Math.max(1, Math.min(16, 30 - Math.clz32(m)));
+  const shift = 32 - bits;
   const start = new Int32Array((1 << bits) + 1);
-  const order = bucketOrder(hashes, m, 32 - bits, start);
+  countBuckets(hashes, m, shift, start);
+  const bucketHash = new Uint32Array(m);
+  const bucketItem = new Uint32Array(m);
+  scatter(hashes, which, m, shift, start.slice(0, start.length - 1), bucketHash, bucketItem);
   const buckets = 1 << bits;
   for (let b = 0; b < buckets; b++) {
     for (let x = start[b]!, end = start[b + 1]!; x < end; x++) {
-      const hx = hashes[order[x]!]!;
+      const hx = bucketHash[x]!;
       for (let y = x + 1; y < end; y++) {
-        if (hashes[order[y]!] === hx && sameItem(dv, itemKeys, itemSizes, kinds, which[order[x]!]!, which[order[y]!]!)) return true;
+        if (bucketHash[y] === hx && sameItem(dv, itemKeys, itemSizes, kinds, bucketItem[x]!, bucketItem[y]!)) return true;
       }
     }
   }
   return false;
-}
-
-/** Indexes `[0, m)` grouped by `hashes[i] >>> shift` (bucket b at `[start[b], start[b + 1])`, `start` filled here). */
-function bucketOrder(hashes: Uint32Array, m: number, shift: number, start: Int32Array): Uint32Array {
-  countBuckets(hashes, m, shift, start);
-  const order = new Uint32Array(m);
-  scatter(hashes, m, shift, start.slice(0, start.length - 1), order);
-  return order;
 }
 
 /** Bucket sizes into `start[b + 1]`, then their running sums: `start[b]` is where bucket b begins. */
@@ -685,8 +682,14 @@ function countBuckets(hashes: Uint32Array, m: number, shift: number, start: Int3
   for (let b = 1; b < start.length; b++) start[b] = start[b]! + start[b - 1]!;
 }
 
-function scatter(hashes: Uint32Array, m: number, shift: number, fill: Int32Array, order: Uint32Array): void {
-  for (let x = 0; x < m; x++) order[fill[hashes[x]! >>> shift]!++] = x;
+/** Each hash x and its item `which[x]` to the next place of its bucket (`fill[b]`: where bucket b's next goes). */
+function scatter(hashes: Uint32Array, which: Uint32Array, m: number, shift: number, fill: Int32Array, bucketHash: Uint32Array, bucketItem: Uint32Array): void {
+  for (let x = 0; x < m; x++) {
+    const h = hashes[x]!;
+    const at = fill[h >>> shift]!++;
+    bucketHash[at] = h;
+    bucketItem[at] = which[x]!;
+  }
 }
 
 /** Whether items `i` and `j` have the same kind, size and words. */
