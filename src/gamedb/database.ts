@@ -154,6 +154,8 @@ export class Database {
   #recordCategory: Uint32Array | undefined;
   /** `categoryFirstRecord[c]`: global index of category c's first record; length `categories + 1`. */
   readonly categoryFirstRecord: Uint32Array;
+  /** @internal `linkSpansOf(categoryFirstRecord)`: what `linkTarget` resolves a link word against. */
+  readonly linkSpans: Int32Array;
   /** Cells read as f32 (the same memory as `model.cells`). */
   readonly cellsF32: Float32Array;
   readonly #categories: Category[];
@@ -203,6 +205,7 @@ export class Database {
       r += n;
     }
     this.categoryFirstRecord[categories.length] = r;
+    this.linkSpans = linkSpansOf(this.categoryFirstRecord);
     if (r !== records.count) throw new FormatError('gadb', 0, '/records', `categories claim ${r} records but the model holds ${records.count}`);
     this.#categories = categories.map((_, i) => new Category(this, i));
   }
@@ -381,12 +384,7 @@ export class Database {
 
   /** @internal Global index of a link's target, or -1 for null. */
   linkTarget(raw: number): number {
-    if (raw === (0xffffffff satisfies typeof NULL_LINK)) return -1;
-    const c = raw >>> (20 satisfies typeof LINK_INDEX_BITS);
-    if (c >= this.model.categories.length) return -1;
-    const index = raw & (0xfffff satisfies typeof LINK_INDEX_MASK);
-    const first = this.categoryFirstRecord[c]!;
-    return index < this.categoryFirstRecord[c + 1]! - first ? first + index : -1;
+    return linkTargetIn(this.linkSpans, raw);
   }
 
   /** The record a link word names, or null (the null word, or out of range: the loader's rule). */
@@ -1167,9 +1165,8 @@ export class FieldCursor {
   readonly #itemBits: Uint32Array;
   readonly #itemsBefore: Uint32Array;
   readonly #texts: Array<string | undefined>;
-  /** `Database.categoryFirstRecord` and the category count, for `linkTarget`. */
-  readonly #categoryFirst: Uint32Array;
-  readonly #categoryCount: number;
+  /** `Database.linkSpans`, for `linkTarget`. */
+  readonly #linkSpans: Int32Array;
   #record = -1;
   #first = 0;
   #end = 0;
@@ -1203,8 +1200,7 @@ export class FieldCursor {
     this.#itemBits = items.bits;
     this.#itemsBefore = items.before;
     this.#texts = db.block.textTable;
-    this.#categoryFirst = db.categoryFirstRecord;
-    this.#categoryCount = db.model.categories.length;
+    this.#linkSpans = db.linkSpans;
   }
 
   /** Global index of the current record (-1 before the first `seek`). */
@@ -1344,14 +1340,36 @@ export class FieldCursor {
   linkTarget(element = 0): number {
     if (element >>> 0 !== element || element >= this.#count) return -1;
     const raw = this.#cells[this.#as === (1 satisfies typeof DecodeAs.Bit) ? this.#base + ((this.#link + element) >>> 5) : this.#cell + element]!;
-    // `Database.linkTarget`, over the cursor's copies of its tables.
-    if (raw === (0xffffffff satisfies typeof NULL_LINK)) return -1;
-    const c = raw >>> (20 satisfies typeof LINK_INDEX_BITS);
-    if (c >= this.#categoryCount) return -1;
-    const first = this.#categoryFirst[c]!;
-    const index = raw & (0xfffff satisfies typeof LINK_INDEX_MASK);
-    return index < this.#categoryFirst[c + 1]! - first ? first + index : -1;
+    return linkTargetIn(this.#linkSpans, raw);
   }
+}
+
+/**
+ * Per possible category ordinal of a link word (12 bits: 4,096), its first record and record count, interleaved
+ * (`[2c]`, `[2c + 1]`); ordinals past the table have none. The last ordinal holds at most 0xFFFFF records, so
+ * that the null word 0xFFFFFFFF (ordinal 4095, index 0xFFFFF) never resolves.
+ */
+function linkSpansOf(categoryFirstRecord: Uint32Array): Int32Array {
+  const ordinals = 1 << (32 - LINK_INDEX_BITS);
+  const spans = new Int32Array(ordinals * 2);
+  for (let c = 0; c + 1 < categoryFirstRecord.length && c < ordinals; c++) {
+    spans[2 * c] = categoryFirstRecord[c]!;
+    spans[2 * c + 1] = Math.min(categoryFirstRecord[c + 1]! - categoryFirstRecord[c]!, c === ordinals - 1 ? NULL_LINK & LINK_INDEX_MASK : LINK_INDEX_MASK + 1);
+  }
+  return spans;
+}
+
+/**
+ * The global index of the record a link word names (H-PRIM-FIRST: primaries first), or -1 for the null word and
+ * for an ordinal or index out of range, without a branch: two thirds of the game database's links are null, in no
+ * order a branch predictor could follow.
+ */
+function linkTargetIn(spans: Int32Array, raw: number): number {
+  const at = (raw >>> (20 satisfies typeof LINK_INDEX_BITS)) << 1;
+  const index = raw & (0xfffff satisfies typeof LINK_INDEX_MASK);
+  // All ones when index < count (both below 2^21), else zero.
+  const inRange = (index - spans[at + 1]!) >> 31;
+  return ((spans[at]! + index) & inRange) | ~inRange;
 }
 
 /** The cursor's error for a record outside the database (out of line: `seek` stays small enough to inline). */
