@@ -40,6 +40,17 @@ function runBoth(source: string, instructions = Infinity, numbers: 'double' | 'f
   return { interp: one(false), jit: one(1) };
 }
 
+/** What `source` raises (kind, message, traceback) in a VM whose tables hold 600 slots at most; 'no error' if nothing. */
+function tableLimitError(source: string, name: string, jit: number | false): string {
+  const vm = createScriptVM({ numbers: 'double', jit, limits: { maxTableEntries: 600 } });
+  try {
+    vm.call(vm.load(compileScript(source, `@${name}`, 'double')));
+    return 'no error';
+  } catch (e) {
+    return e instanceof ScriptError ? `${e.kind}: ${e.message}\n${e.traceback}` : String(e);
+  }
+}
+
 describe('JavaScript tier', () => {
   it('is available under Node (new Function is allowed)', () => {
     expect(jitAvailable()).toBe(true);
@@ -410,15 +421,7 @@ describe('JavaScript tier', () => {
     // a list past the table limit fails with the interpreter's error in both tiers
     const big = `local s = string.rep("a", 1000)
       for i = 1, 100 do local t = { 1, string.byte(s, 1, i * 10) } end`;
-    const fail = (jit: number | false) => {
-      const vm = createScriptVM({ numbers: 'double', jit, limits: { maxTableEntries: 600 } });
-      try {
-        vm.call(vm.load(compileScript(big, '@big.lua', 'double')));
-        return 'no error';
-      } catch (e) {
-        return e instanceof ScriptError ? `${e.kind}: ${e.message}` : String(e);
-      }
-    };
+    const fail = (jit: number | false) => tableLimitError(big, 'big.lua', jit).split('\n')[0];
     expect(fail(false)).toMatch(/^limit: big\.lua:2: table overflow/);
     expect(fail(1)).toBe(fail(false));
   });
@@ -564,15 +567,7 @@ describe('JavaScript tier: direct calls (lazy frames)', () => {
       local function put(t, k) t[k] = true t.n = (t.n or 0) + 1 return t.n end
       local t = {}
       for i = 1, 1000 do put(t, "k" .. i) end`;
-    const fail = (jit: number | false) => {
-      const vm = createScriptVM({ numbers: 'double', jit, limits: { maxTableEntries: 600 } });
-      try {
-        vm.call(vm.load(compileScript(overflow, '@put.lua', 'double')));
-        return 'no error';
-      } catch (e) {
-        return e instanceof ScriptError ? `${e.kind}: ${e.message}\n${e.traceback}` : String(e);
-      }
-    };
+    const fail = (jit: number | false) => tableLimitError(overflow, 'put.lua', jit);
     expect(fail(false)).toMatch(/^limit: put\.lua:2: table overflow/);
     expect(fail(1)).toBe(fail(false));
   });
