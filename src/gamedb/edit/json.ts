@@ -878,6 +878,13 @@ class GadbJsonBuilder {
         words[at + 2 * fi + 1] = d.link[row]!;
       }
       run = { first, n: fields, at, keyBytes: new Array<QuotedKey | undefined>(fields).fill(undefined) };
+      // Keys already met under another run: a field's key is known from its hash (13,613 runs share the game's
+      // fields), so its first record here matches it as bytes instead of decoding and hashing the label. Only a
+      // hash's first field in the run (the one `fieldOfHash` finds), as when the key is read.
+      for (let fi = 0; fi < fields; fi++) {
+        const kb = this.keyOfHash.get(d.declaredHash[first + fi]!);
+        if (kb && this.fieldOfHash(run, d.declaredHash[first + fi]!) === fi) run.keyBytes[fi] = kb;
+      }
       this.runs.set(runKey, run);
     }
     return run;
