@@ -399,11 +399,7 @@ class ValueWalk {
   }
 
   private addName(key: number): void {
-    if (this.nameCount === this.names.length) {
-      const next = new Uint32Array(this.names.length * 2);
-      next.set(this.names);
-      this.names = next;
-    }
+    if (this.nameCount === this.names.length) this.names = grow(this.names, this.nameCount + 1);
     this.names[this.nameCount++] = key;
   }
 
@@ -556,8 +552,9 @@ function sameLinks(slots: Int32Array, link: Uint16Array, first: number, n: numbe
   return true;
 }
 
-function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(need, a.length * 2));
+/** A copy of `a` with room for at least `need` elements (twice its length, or more). */
+function grow<T extends Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, need: number): T {
+  const b = new (a.constructor as new (length: number) => T)(Math.max(need, a.length * 2));
   b.set(a);
   return b;
 }
