@@ -159,6 +159,22 @@ describe('links and the reverse index', () => {
     expect(db.resolveLink(link)!.index).toBe(items.at(2)!.index);
   });
 
+  it('resolves every link word as decodeLink does: each side of each category, past its end, past the table, ordinal 4095', () => {
+    // decodeLink reads the categories' counts; linkTarget (the cursor's rule too) its table of spans, without a branch.
+    const words = [0xffffffff, 0xfff00000, 0xffefffff, 0xfffffffe];
+    for (let c = 0; c <= db.categories.length + 1; c++) {
+      const n = c < db.categories.length ? db.categories[c]!.recordCount : 3;
+      for (const index of [0, 1, n - 1, n, n + 1, 0x7ffff, 0xfffff]) if (index >= 0) words.push(((c << 20) | index) >>> 0);
+    }
+    let resolved = 0;
+    for (const raw of words) {
+      const expected = db.decodeLink(raw).target ?? -1;
+      expect(db.linkTarget(raw), `0x${raw.toString(16)}`).toBe(expected);
+      if (expected >= 0) resolved++;
+    }
+    expect(resolved).toBeGreaterThan(db.categories.length);
+  });
+
   it('lists who links to a record, with field and element', () => {
     const refs = (r: DbRecord) => r.referencedBy().map((x) => `${x.record.path} ${x.field.hash === p919('Related') ? 'Related' : x.field.hash === p919('Next') ? 'Next' : x.field.hash === p919('CombatProp') ? 'CombatProp' : 'Stats'}[${x.element}]`);
     const first = items.at(0)!;
