@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { cpuMs, measure, peakRss, report, sumU32, type Measurement } from './harness.ts';
 import { analyzeHksChunk, writeHksChunk } from '../src/formats/hks/index.ts';
 import { compileLua, parseLua } from '../src/script/compile/index.ts';
+import { concatBytes } from '../test/support/chunks.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DESERT = { functions: 2227, instructions: 184681 };
@@ -42,16 +43,6 @@ export function plainPrograms(): Uint8Array[] {
 
 const enc = new TextEncoder();
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** Wraps programs (repeating the list) until the compiled source reaches the desert's size. */
 export function buildSource(head: Uint8Array | null, programs: Uint8Array[], target: typeof DESERT): { source: Uint8Array; functions: number; instructions: number } {
   const parts: Uint8Array[] = [];
@@ -60,7 +51,7 @@ export function buildSource(head: Uint8Array | null, programs: Uint8Array[], tar
   for (;;) {
     // Grow in steps, then measure with the compiler itself.
     for (let i = 0; i < programs.length; i++, n++) parts.push(enc.encode(`program_${n} = function (...)\n`), programs[i]!, enc.encode('\nend\n'));
-    const source = concat(parts);
+    const source = concatBytes(parts);
     const s = analyzeHksChunk(compileLua(source, { name: 'bench.lua', strip: 'all' })).summary;
     if (s.functions >= target.functions && s.instructions >= target.instructions) return { source, functions: s.functions, instructions: s.instructions };
   }

@@ -18,30 +18,13 @@ import { firstDifference } from '../src/binary/hexdump.ts';
 import { SYNTHETIC } from '../test/formats/gadb/synthetic.ts';
 import { syntheticModel } from '../test/gamedb/synthetic.ts';
 import { loadFixture } from '../test/support/fixtures.ts';
+import { concatBytes, reusedChunks } from '../test/support/chunks.ts';
 import { Finding, formatCampaign, type FuzzTarget, type Outcome } from './harness.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function exportBytes(gadb: Uint8Array): Uint8Array {
-  const parts = [...exportGadbJsonBytes(parseGadb(gadb))].map((p) => p.slice());
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-/** `bytes` as a stream of `size`-byte chunks of one reused buffer (each chunk overwrites the previous one). */
-function* reusedChunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
-  const buf = new Uint8Array(size);
-  for (let i = 0; i < bytes.length; i += size) {
-    const n = Math.min(size, bytes.length - i);
-    buf.set(bytes.subarray(i, i + n));
-    yield buf.subarray(0, n);
-    buf.fill(0xee);
-  }
+  return concatBytes([...exportGadbJsonBytes(parseGadb(gadb))].map((p) => p.slice()));
 }
 
 /** What a call gave: its value, or the ToolkitError it threw (anything else escapes: a finding). */

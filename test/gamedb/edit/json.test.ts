@@ -5,26 +5,12 @@ import { JsonReader, JsonSyntaxError } from '../../../src/binary/json-reader.ts'
 import { FormatError, ToolkitError } from '../../../src/binary/errors.ts';
 import { f32Bits } from '../../../src/gamedb/edit/values.ts';
 import { propertySeed } from '../../support/fixtures.ts';
+import { chunked, reusedChunks } from '../../support/chunks.ts';
 import { generatedBytes, parseGadb, realBytes, writeGadb } from './support/dbs.ts';
 import { buildGadb, type RecordSpec } from '../build.ts';
 
 const enc = new TextEncoder();
 const eq = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
-const chunked = (bytes: Uint8Array, size: number): Uint8Array[] => {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-};
-/** Chunks of a reused buffer, as `db import` reads a file: each chunk overwrites the previous one's memory. */
-function* reusedChunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
-  const buf = new Uint8Array(size);
-  for (let i = 0; i < bytes.length; i += size) {
-    const n = Math.min(size, bytes.length - i);
-    buf.set(bytes.subarray(i, i + n));
-    yield buf.subarray(0, n);
-    buf.fill(0xee);
-  }
-}
 const realJson = (): string => [...exportGadbJson(parseGadb(realBytes))].join('');
 
 describe('lossless JSON, byte level', () => {

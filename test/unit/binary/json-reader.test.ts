@@ -2,14 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JsonReader, JsonSyntaxError, quotedKey, type QuotedKey } from '../../../src/binary/json-reader.ts';
 import { propertySeed } from '../../support/fixtures.ts';
+import { chunked } from '../../support/chunks.ts';
 
 const enc = new TextEncoder();
-/** `bytes` cut into chunks of `size` (a file read piece by piece). */
-const chunked = (bytes: Uint8Array, size: number): Uint8Array[] => {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-};
 const readWhole = (input: Iterable<Uint8Array> | Uint8Array, small = false): unknown => {
   const r = new JsonReader(input);
   const v = small ? r.smallValue() : r.value();
