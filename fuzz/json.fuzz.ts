@@ -11,7 +11,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { writeGadb, parseGadb } from '../src/formats/gadb/index.ts';
-import { JsonReader, JsonSyntaxError } from '../src/binary/json-reader.ts';
+import { JsonSyntaxError } from '../src/binary/json-reader.ts';
 import { ToolkitError } from '../src/binary/errors.ts';
 import { exportGadbJsonBytes, importGadbJson, readGadbJson } from '../src/gamedb/edit/json.ts';
 import { firstDifference } from '../src/binary/hexdump.ts';
@@ -19,6 +19,7 @@ import { SYNTHETIC } from '../test/formats/gadb/synthetic.ts';
 import { syntheticModel } from '../test/gamedb/synthetic.ts';
 import { loadFixture } from '../test/support/fixtures.ts';
 import { concatBytes, reusedChunks } from '../test/support/chunks.ts';
+import { parseJson, readJsonWhole } from '../test/support/json.ts';
 import { Finding, formatCampaign, type FuzzTarget, type Outcome } from './harness.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -37,32 +38,18 @@ function attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: T
   }
 }
 
-function readValue(input: Iterable<Uint8Array> | Uint8Array, small: boolean): unknown {
-  const r = new JsonReader(input);
-  const v = small ? r.smallValue() : r.value();
-  r.finish();
-  return v;
-}
-
-/** The byte reader against `JSON.parse`. */
-function checkReader(bytes: Uint8Array, text: string, size: number): void {
-  let expected: unknown;
-  let valid = true;
-  try {
-    expected = JSON.parse(text);
-  } catch {
-    valid = false;
-  }
+/** The byte reader against `JSON.parse`'s reading of the same text. */
+function checkReader(bytes: Uint8Array, parsed: ReturnType<typeof parseJson>, size: number): void {
   for (const small of [false, true]) {
     for (const input of [bytes, reusedChunks(bytes, size)]) {
-      const got = attempt(() => readValue(input, small));
+      const got = attempt(() => readJsonWhole(input, small));
       const how = `${small ? 'smallValue' : 'value'}, ${input === bytes ? 'whole' : `chunks of ${size}`}`;
       if (got.ok) {
-        if (!valid) throw new Finding(`the reader took what JSON.parse refuses (${how})`);
-        if (!isDeepStrictEqual(got.value, expected)) throw new Finding(`the reader read another value than JSON.parse (${how})`);
+        if (!parsed.valid) throw new Finding(`the reader took what JSON.parse refuses (${how})`);
+        if (!isDeepStrictEqual(got.value, parsed.value)) throw new Finding(`the reader read another value than JSON.parse (${how})`);
       } else {
         if (!(got.error instanceof JsonSyntaxError)) throw new Finding(`the reader refused with ${got.error.name}, not a JsonSyntaxError (${how})`);
-        if (valid) throw new Finding(`the reader refused what JSON.parse reads (${how}): ${got.error.message}`);
+        if (parsed.valid) throw new Finding(`the reader refused what JSON.parse reads (${how}): ${got.error.message}`);
         if (got.error.offset < 0 || got.error.offset > bytes.length) throw new Finding(`error offset ${got.error.offset} outside the ${bytes.length}-byte input (${how})`);
       }
     }
@@ -70,16 +57,13 @@ function checkReader(bytes: Uint8Array, text: string, size: number): void {
 }
 
 /** The streaming importer against the tree importer. */
-function checkImport(bytes: Uint8Array, text: string, size: number): Outcome {
+function checkImport(bytes: Uint8Array, parsed: ReturnType<typeof parseJson>, size: number): Outcome {
   const streamed = attempt(() => readGadbJson(reusedChunks(bytes, size)));
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
+  if (!parsed.valid) {
     if (streamed.ok) throw new Finding('readGadbJson took a document JSON.parse refuses');
     return 'rejected';
   }
-  const tree = attempt(() => importGadbJson(doc));
+  const tree = attempt(() => importGadbJson(parsed.value));
   if (!streamed.ok) return 'rejected';
   if (!tree.ok) throw new Finding(`readGadbJson took a document importGadbJson refuses: ${tree.error.message}`);
   const a = attempt(() => writeGadb(streamed.value));
@@ -103,12 +87,14 @@ export const target: FuzzTarget = {
     try {
       text = utf8.decode(b);
     } catch {
-      // Not UTF-8: JSON.parse cannot be asked about these bytes; the reader must still refuse with a typed error.
+      // Not UTF-8: JSON.parse cannot be asked about these bytes; the importer takes them or refuses them with a
+      // typed error (any other exception escapes `attempt`: a finding).
       const r = attempt(() => readGadbJson(reusedChunks(b, size)));
       return r.ok ? 'accepted' : 'rejected';
     }
-    checkReader(b, text, size);
-    return checkImport(b, text, size);
+    const parsed = parseJson(text);
+    checkReader(b, parsed, size);
+    return checkImport(b, parsed, size);
   },
 };
 

@@ -3,14 +3,9 @@ import fc from 'fast-check';
 import { JsonReader, JsonSyntaxError, quotedKey, type QuotedKey } from '../../../src/binary/json-reader.ts';
 import { propertySeed } from '../../support/fixtures.ts';
 import { chunked } from '../../support/chunks.ts';
+import { parseJson, readJsonWhole } from '../../support/json.ts';
 
 const enc = new TextEncoder();
-const readWhole = (input: Iterable<Uint8Array> | Uint8Array, small = false): unknown => {
-  const r = new JsonReader(input);
-  const v = small ? r.smallValue() : r.value();
-  r.finish();
-  return v;
-};
 
 /** The key `k` as `quotedKey` gives it for `nextKeyIs`. */
 function q(k: string): QuotedKey | undefined {
@@ -25,8 +20,8 @@ describe('JsonReader', () => {
       fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 9 }), fc.boolean(), (value, size, pretty) => {
         const text = JSON.stringify(value, null, pretty ? 2 : undefined);
         const expected = JSON.parse(text);
-        expect(readWhole(chunked(enc.encode(text), size))).toEqual(expected);
-        expect(readWhole(enc.encode(text), true)).toEqual(expected);
+        expect(readJsonWhole(chunked(enc.encode(text), size))).toEqual(expected);
+        expect(readJsonWhole(enc.encode(text), true)).toEqual(expected);
       }),
       { seed, numRuns: 300 },
     );
@@ -39,16 +34,12 @@ describe('JsonReader', () => {
         const good = JSON.stringify(value, null, 1);
         const cut = at % (good.length + 1);
         const text = good.slice(0, cut) + insert + good.slice(cut + (insert === '' ? 1 : 0));
-        let expected: unknown;
-        let valid = true;
-        try {
-          expected = JSON.parse(text);
-        } catch {
-          valid = false;
-        }
+        const parsed = parseJson(text);
+        const valid = parsed.valid;
+        const expected = parsed.valid ? parsed.value : undefined;
         for (const small of [false, true]) {
           try {
-            const v = readWhole(chunked(enc.encode(text), size), small);
+            const v = readJsonWhole(chunked(enc.encode(text), size), small);
             expect(valid, text).toBe(true);
             expect(v).toEqual(expected);
           } catch (e) {
@@ -71,13 +62,13 @@ describe('JsonReader', () => {
     // read as 122).
     for (const [text, value] of [['\n0', 0], [' 0', 0], ['\n12', 12], ['  -7', -7], ['\n\n1.5', 1.5], ['\t123456', 123456]] as const) {
       for (let size = 1; size <= text.length; size++) {
-        for (const small of [false, true]) expect(readWhole(chunked(enc.encode(text), size), small), `${JSON.stringify(text)} / ${size}`).toBe(value);
+        for (const small of [false, true]) expect(readJsonWhole(chunked(enc.encode(text), size), small), `${JSON.stringify(text)} / ${size}`).toBe(value);
       }
     }
     // An unterminated string at the end of the input: the fault is its opening quote, at whatever chunk size.
     for (let size = 1; size <= 6; size++) {
       try {
-        readWhole(chunked(enc.encode('\n  "abc'), size));
+        readJsonWhole(chunked(enc.encode('\n  "abc'), size));
         expect.unreachable();
       } catch (e) {
         expect(e).toBeInstanceOf(JsonSyntaxError);
@@ -91,7 +82,7 @@ describe('JsonReader', () => {
   it('names the line and column of the fault, counting lines across chunks', () => {
     const text = '{\n  "a": [1, 2],\n  "b": tru\n}';
     try {
-      readWhole(chunked(enc.encode(text), 3));
+      readJsonWhole(chunked(enc.encode(text), 3));
       expect.fail('no error');
     } catch (e) {
       expect(e).toBeInstanceOf(JsonSyntaxError);
@@ -211,6 +202,6 @@ describe('JsonReader', () => {
       expect(got).toEqual(want);
       expect(Object.is(got[1], -0)).toBe(true);
     }
-    for (const bad of ['[01]', '[-]', '[1.]', '[-01]', '[1e]', '[2-1]']) expect(() => readWhole(enc.encode(bad), true), bad).toThrow(JsonSyntaxError);
+    for (const bad of ['[01]', '[-]', '[1.]', '[-01]', '[1e]', '[2-1]']) expect(() => readJsonWhole(enc.encode(bad), true), bad).toThrow(JsonSyntaxError);
   });
 });
