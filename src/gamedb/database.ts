@@ -1101,9 +1101,7 @@ export class Field {
    * end): a broken count cannot make a read walk more elements than the record has cells (or bits).
    */
   get presentCount(): number {
-    const bits = GADB_STORAGE_BY_TYPE_BYTE[this.typeByte] === GadbStorageCode.Bit;
-    const room = (bits ? this.record.cellCount * 32 : this.record.cellCount) - this.link;
-    return Math.max(0, Math.min(this.count, room));
+    return presentElements(DECODE_AS[this.typeByte]!, this.record.cellCount, this.link, this.count);
   }
 
   /** Every element, decoded (the `presentCount` first ones: elements past the record's cells have no value). */
