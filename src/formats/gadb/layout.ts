@@ -9,6 +9,7 @@
  * each record's cells start (`gadbRecordCellStarts`) and the key → item lookup (`GadbItemIndex`).
  */
 import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
+import { grow } from '../../binary/grow.ts';
 import type { Gadb } from './types.ts';
 
 /** How the writer orders the string block's items. */
@@ -629,8 +630,3 @@ export function gadbRunSlot(first: number, n: number, shift: number): number {
   return Math.imul((first << 8) | n, 0x9e3779b1) >>> shift;
 }
 
-function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}

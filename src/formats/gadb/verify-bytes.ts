@@ -18,6 +18,7 @@
  * category's counts once the pass has read them all.
  */
 import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
+import { grow } from '../../binary/grow.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_HEADER_SIZE, GADB_RECORD_HEADER, GADB_VERSION, GADB_WRAPPER_SIZE, readGadbDescriptorRows } from './parse.ts';
 import { assignGadbSortedRunSlots, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_CODES, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath } from './type-codes.ts';
@@ -552,12 +553,6 @@ function sameLinks(slots: Int32Array, link: Uint16Array, first: number, n: numbe
   return true;
 }
 
-/** A copy of `a` with room for at least `need` elements (twice its length, or more). */
-function grow<T extends Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, need: number): T {
-  const b = new (a.constructor as new (length: number) => T)(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
 
 /** @internal The cell (Bool: the bool word) just past field row `k`'s elements, by the slot rule. */
 export function fieldEnd(d: Gadb['descriptors'], k: number): number {

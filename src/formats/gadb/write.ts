@@ -4,6 +4,7 @@
  * fields, padding and the pair table come from the model. The argument is never modified.
  */
 import { ConsistencyError } from '../../binary/errors.ts';
+import { grow } from '../../binary/grow.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
 import { GADB_RECENT_RUN_SHIFT, GADB_RECENT_RUN_SLOTS, GadbFirstUseCheck, gadbRunSlot, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
@@ -458,11 +459,7 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
           const c = gadbRunSlot(first, fields, GADB_RECENT_RUN_SHIFT);
           if (recentFirst[c] !== first || recentCount[c] !== fields) {
             const u = runs.run(first, fields);
-            if (u >= checked.length) {
-              const more = new Uint8Array(checked.length * 2);
-              more.set(checked);
-              checked = more;
-            }
+            if (u >= checked.length) checked = grow(checked, u + 1);
             if (checked[u] === 0) {
               for (let j = 0; j < fields; j++) if (sortedToDeclared[first + j]! >= fields) return -1;
               checked[u] = 1;
