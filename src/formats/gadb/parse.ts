@@ -8,7 +8,11 @@
  *
  * The string block's items are derived from the references to it (category names, record names and every cell of
  * a block type, see `type-codes.ts`): each distinct referenced offset starts an item that extends to the next one
- * (the spec's exact tiling [V]); so an item's extent never depends on knowing its type's size (type 9).
+ * (the spec's exact tiling [V]); so an item's extent never depends on knowing its type's size (type 9). A viewing
+ * model derives them on first use of `strings.itemKeys` / `itemSizes` (a second pass over the records' block
+ * cells, about half of what opening would cost with it: a reader that only follows names and numbers never pays
+ * it); the owned model derives them at once. The derivation can fail on nothing: the walk checked every name and
+ * every run, and a block-type cell that is not a valid offset is simply not a reference.
  */
 import { ByteReader } from '../../binary/reader.ts';
 import { latin1Constant } from '../../binary/text.ts';
@@ -100,7 +104,8 @@ export interface ParseGadbOptions {
    * string block always, and the value section (`cells`, with `records.cellStart`) when it lies 4-aligned in
    * memory on a little-endian host (`readGadbFile` in `src/node` reads files that way), else one bulk copy of it.
    * A viewing model reads the input's bytes on every access: it must not outlive changes to the input, and
-   * writing into its arrays writes into the input (the editor copies before it changes anything).
+   * writing into its arrays writes into the input (the editor copies before it changes anything). Its string
+   * block's `itemKeys` / `itemSizes` are derived on their first use, from the arrays parsed.
    */
   owned?: boolean;
 }
@@ -205,11 +210,7 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   // used, names and runs against the string block and the descriptor table, and the columns filled as it goes.
   // Their capacity starts at the header's counts (+0x10 secondaries, +0x14 primaries by H-HDR-10/14; a hint only).
   const valueSectionOffset = r.fileOffset(valueSectionPos);
-  // The walk also sets the item-start bit of every string-block reference in the cells (`deriveItems`), while
-  // each record's cells are in cache.
-  const itemStarts = new Uint32Array((((blockSize + 3) >>> 2) >>> 5) + 1);
-  const blockSpans = new GadbRunSpans({ descriptors }, 'declared', GadbStorageCode.Block);
-  const reader = new ValueSectionReader(r, words, valueSectionPos, valueSectionOffset, blockSize, descriptors, format, withRecordOffsets, blockSpans, itemStarts);
+  const reader = new ValueSectionReader(r, words, valueSectionPos, valueSectionOffset, blockSize, descriptors, format, withRecordOffsets);
   reader.read(categoryCount, header.recordCount + header.unk14);
   const { categories, categoryOffsets, records, recordOffsets } = reader;
   const trailerWord = reader.w;
@@ -245,11 +246,18 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
     trailerOffset: r.fileOffset(trailerPos),
     fileSize: bytes.byteLength,
   };
-  gadb.strings = deriveItems(gadb, itemStarts);
   if (owned) {
-    // Today's owned model: cells back to back, nothing shared with the input.
+    // Today's owned model: items derived now (from the file's cells, before they move), cells back to back,
+    // nothing shared with the input.
+    gadb.strings = { data, ...deriveItems(data, categories, records, gadb.cells, descriptors) };
     gadb.cells = gadbCompactCells(gadb);
     delete gadb.records.cellStart;
+  } else {
+    // The derivation holds the parsed arrays themselves (shallow copies of the lists that hold them), so that a
+    // model whose properties are replaced before the first use (the editor's copy on write moves the cells and
+    // drops `cellStart`) still derives the file's items.
+    const parsed = { categories: categories.slice(), records: { ...records }, cells: gadb.cells };
+    gadb.strings = stringBlockItemsOnUse(data, () => deriveItems(data, parsed.categories, parsed.records, parsed.cells, descriptors));
   }
   return { gadb, layout };
 }
@@ -293,10 +301,8 @@ class ValueSectionReader {
   private readonly descriptorTotal: number;
   private readonly format: string;
   private readonly withRecordOffsets: boolean;
-  private readonly blockSpans: GadbRunSpans;
-  private readonly itemStarts: Uint32Array;
 
-  constructor(r: ByteReader, words: Uint32Array, valueSectionPos: number, valueSectionOffset: number, blockSize: number, descriptors: GadbDescriptors, format: string, withRecordOffsets: boolean, blockSpans: GadbRunSpans, itemStarts: Uint32Array) {
+  constructor(r: ByteReader, words: Uint32Array, valueSectionPos: number, valueSectionOffset: number, blockSize: number, descriptors: GadbDescriptors, format: string, withRecordOffsets: boolean) {
     this.r = r;
     this.words = words;
     this.pos = valueSectionPos;
@@ -305,8 +311,6 @@ class ValueSectionReader {
     this.descriptorTotal = descriptors.count;
     this.format = format;
     this.withRecordOffsets = withRecordOffsets;
-    this.blockSpans = blockSpans;
-    this.itemStarts = itemStarts;
   }
 
   read(categoryCount: number, recordHint: number): void {
@@ -364,7 +368,7 @@ class ValueSectionReader {
   /** `n` records of category `c` with header layout `h` (`what`: the path's word for them). */
   private side(c: number, n: number, h: (typeof GADB_RECORD_HEADER)['primary' | 'secondary'], what: string): void {
     if (this.count + n > this.records.nameKey.length) this.grow(Math.max(this.count + n, this.records.nameKey.length * 2));
-    const end = fillRecords(this.words, this.w, this.count, n, h.size >> 2, h.nameAt >> 2, h.tailAt >> 2, this.records, this.blockSize, this.descriptorTotal, this.withRecordOffsets ? this.recordOffsets : undefined, this.offset, this.blockSpans, this.itemStarts);
+    const end = fillRecords(this.words, this.w, this.count, n, h.size >> 2, h.nameAt >> 2, h.tailAt >> 2, this.records, this.blockSize, this.descriptorTotal, this.withRecordOffsets ? this.recordOffsets : undefined, this.offset);
     if (end < 0) this.fail(c, n, h, what);
     this.w = end;
     this.count += n;
@@ -427,19 +431,13 @@ class ValueSectionReader {
 
 /**
  * Fills the columns of `n` records whose headers (`size` words; name at word `nameAt`, -1 for none; tail at
- * `tailAt`) start at word `w`, from column row `rec`, and sets in `itemStarts` the bit of every aligned in-block
- * value of the records' block-type cells (their run's spans from `blockSpans`); returns the word after them, or
- * -1 when a record does not fit, names a bad string-block offset or a run outside the descriptor table (the
- * caller finds which).
+ * `tailAt`) start at word `w`, from column row `rec`; returns the word after them, or -1 when a record does not
+ * fit, names a bad string-block offset or a run outside the descriptor table (the caller finds which).
  */
-function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size: number, nameAt: number, tailAt: number, records: GadbRecords, blockSize: number, descriptorTotal: number, recordOffsets: Uint32Array | undefined, offset: number, blockSpans: GadbRunSpans, itemStarts: Uint32Array): number {
+function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size: number, nameAt: number, tailAt: number, records: GadbRecords, blockSize: number, descriptorTotal: number, recordOffsets: Uint32Array | undefined, offset: number): number {
   const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
   const end = words.length;
-  // Records of a category mostly share their run: the previous record's spans are kept.
-  let lastKey = -1;
-  let q0 = 0;
-  let q1 = 0;
   for (let i = 0; i < n; i++, rec++) {
     if (w + size > end) return -1;
     decodeGadbRecordTail(records, rec, words[w + tailAt]!, words[w + tailAt + 1]!);
@@ -456,24 +454,6 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
     if (recordOffsets) recordOffsets[rec] = offset + w * 4;
     w += size;
     cellStart[rec] = w;
-    if (fields > 0) {
-      const key = first * 256 + fields;
-      if (key !== lastKey) {
-        const run = blockSpans.run(first, fields);
-        lastKey = key;
-        q0 = blockSpans.start[run]! * 3;
-        q1 = blockSpans.start[run + 1]! * 3;
-      }
-      const spans = blockSpans.spans;
-      for (let q = q0; q < q1; q += 3) {
-        const link = spans[q]!;
-        const stop = w + Math.min(count, link + spans[q + 1]!);
-        for (let k = w + link; k < stop; k++) {
-          const v = words[k]!;
-          if (v < blockSize && (v & 3) === 0) itemStarts[v >>> 7] = itemStarts[v >>> 7]! | (1 << ((v >>> 2) & 31));
-        }
-      }
-    }
     w += count;
   }
   return w;
@@ -534,23 +514,83 @@ function allocRecords(count: number): GadbRecords {
   };
 }
 
+/** A string block's item columns. */
+type GadbItems = Pick<GadbStringBlock, 'itemKeys' | 'itemSizes'>;
+
 /**
- * Finds the string block's items from the references to it (names were checked by `fillRecords`, which set the
- * bits of the block-type cells in `starts`). A block-type cell that is not a valid offset is not a reference: it
- * stays as it is and `verifyGadb` reports it. Item starts are a bit per 4-byte word of the block.
+ * The string block `data` whose `itemKeys` and `itemSizes` are `derive()`'s, called on the first read or write of
+ * either (a write replaces the derived column, as on a plain object). Own enumerable accessors, so that spreading,
+ * `structuredClone` and `JSON.stringify` see the columns as data.
  */
-function deriveItems(g: Gadb, starts: Uint32Array): GadbStringBlock {
-  const size = g.strings.data.byteLength;
-  if (size === 0) return { data: g.strings.data, itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
+function stringBlockItemsOnUse(data: Uint8Array, derive: () => GadbItems): GadbStringBlock {
+  let items: GadbItems | undefined;
+  const block = { data } as GadbStringBlock;
+  const column = (name: keyof GadbItems): PropertyDescriptor => ({
+    get: () => (items ??= derive())[name],
+    set: (value: Uint32Array) => void ((items ??= derive())[name] = value),
+    enumerable: true,
+    configurable: true,
+  });
+  Object.defineProperties(block, { itemKeys: column('itemKeys'), itemSizes: column('itemSizes') });
+  return block;
+}
+
+/**
+ * Finds the string block's items from the references to it: the root at 0, the category and record names
+ * (checked by the walk) and every aligned in-block value of a block-type cell (`markBlockCells`). A block-type
+ * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it. Item starts
+ * are a bit per 4-byte word of the block.
+ */
+function deriveItems(data: Uint8Array, categories: GadbCategory[], records: GadbRecords, cells: Uint32Array, descriptors: GadbDescriptors): GadbItems {
+  const size = data.byteLength;
+  if (size === 0) return { itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
   const words = (size + 3) >>> 2;
+  const starts = new Uint32Array((words >>> 5) + 1);
   starts[0] = starts[0]! | 1;
-  markNames(g, starts);
-  return itemsFromStarts(g.strings.data, starts, words);
+  markBlockCells(records, cells, descriptors, size, starts);
+  markNames(categories, records, starts);
+  return itemsFromStarts(data, starts, words);
+}
+
+/**
+ * Sets in `starts` the bit of every aligned value below `blockSize` in the block-type cells of the parsed
+ * `records` (cells at `records.cellStart` in `cells`; each run's block fields from a `GadbRunSpans`).
+ */
+function markBlockCells(records: GadbRecords, cells: Uint32Array, descriptors: GadbDescriptors, blockSize: number, starts: Uint32Array): void {
+  const { cellCount, descriptorCount, firstDescriptor } = records;
+  const cellStart = records.cellStart!;
+  const blockSpans = new GadbRunSpans({ descriptors }, 'declared', GadbStorageCode.Block);
+  // Records of a category mostly share their run: the previous record's spans are kept.
+  let lastKey = -1;
+  let q0 = 0;
+  let q1 = 0;
+  for (let rec = 0; rec < records.count; rec++) {
+    const fields = descriptorCount[rec]!;
+    if (fields === 0) continue;
+    const first = firstDescriptor[rec]!;
+    const key = first * 256 + fields;
+    if (key !== lastKey) {
+      const run = blockSpans.run(first, fields);
+      lastKey = key;
+      q0 = blockSpans.start[run]! * 3;
+      q1 = blockSpans.start[run + 1]! * 3;
+    }
+    const spans = blockSpans.spans;
+    const w = cellStart[rec]!;
+    const count = cellCount[rec]!;
+    for (let q = q0; q < q1; q += 3) {
+      const link = spans[q]!;
+      const stop = w + Math.min(count, link + spans[q + 1]!);
+      for (let k = w + link; k < stop; k++) {
+        const v = cells[k]!;
+        if (v < blockSize && (v & 3) === 0) starts[v >>> 7] = starts[v >>> 7]! | (1 << ((v >>> 2) & 31));
+      }
+    }
+  }
 }
 
 /** Sets the start bit of every category and record name (keys already checked to be aligned and in the block). */
-function markNames(g: Gadb, starts: Uint32Array): void {
-  const { categories, records } = g;
+function markNames(categories: GadbCategory[], records: GadbRecords, starts: Uint32Array): void {
   const { nameKey } = records;
   let rec = 0;
   for (let c = 0; c < categories.length; c++) {
@@ -565,7 +605,7 @@ function markNames(g: Gadb, starts: Uint32Array): void {
 }
 
 /** Item keys and sizes from the start bits: each item runs to the next start (or the block's end). */
-function itemsFromStarts(data: Uint8Array, starts: Uint32Array, words: number): GadbStringBlock {
+function itemsFromStarts(data: Uint8Array, starts: Uint32Array, words: number): GadbItems {
   let itemCount = 0;
   for (let i = 0; i < starts.length; i++) {
     let x = starts[i]!;
@@ -588,6 +628,6 @@ function itemsFromStarts(data: Uint8Array, starts: Uint32Array, words: number): 
   }
   for (let j = 0; j + 1 < n; j++) itemSizes[j] = itemKeys[j + 1]! - itemKeys[j]!;
   if (n > 0) itemSizes[n - 1] = data.byteLength - itemKeys[n - 1]!;
-  return { data, itemKeys: n === itemCount ? itemKeys : itemKeys.slice(0, n), itemSizes: n === itemCount ? itemSizes : itemSizes.slice(0, n) };
+  return { itemKeys: n === itemCount ? itemKeys : itemKeys.slice(0, n), itemSizes: n === itemCount ? itemSizes : itemSizes.slice(0, n) };
 }
 

@@ -53,6 +53,30 @@ describe('GADB parse: views and owned copies', () => {
       expect(g.cells.byteOffset + g.records.cellStart![r]! * 4).toBe(at);
     });
 
+    it(`${name}: a viewing model's string-block items, derived on first use, are the file's whatever was replaced first`, () => {
+      const input = placed(bytes, alignedShift(bytes));
+      const owned = parseGadb(input, { owned: true }).strings;
+      const same = (s: { itemKeys: Uint32Array; itemSizes: Uint32Array }) => {
+        expect(Array.from(s.itemKeys)).toEqual(Array.from(owned.itemKeys));
+        expect(Array.from(s.itemSizes)).toEqual(Array.from(owned.itemSizes));
+      };
+      // The real fixture's 152 items (golden.test.ts, from the file's own tiling).
+      if (name === 'landmine_curse.fxp') expect(owned.itemKeys.length).toBe(152);
+      same(parseGadb(input).strings);
+      same({ ...parseGadb(input).strings });
+      same(structuredClone(parseGadb(input)).strings);
+      // The editor's copy on write moves the cells and drops `cellStart` before it first reads the items.
+      const moved = parseGadb(input);
+      moved.cells = new Uint32Array(moved.cells.length);
+      delete moved.records.cellStart;
+      same(moved.strings);
+      // A write replaces the column, as on a plain object.
+      const written = parseGadb(input);
+      written.strings.itemKeys = Uint32Array.of(0);
+      expect(Array.from(written.strings.itemKeys)).toEqual([0]);
+      expect(Array.from(written.strings.itemSizes)).toEqual(Array.from(owned.itemSizes));
+    });
+
     it(`${name}: any other alignment copies the value section once, with the same records`, () => {
       const aligned = parseGadb(placed(bytes, alignedShift(bytes)));
       const other = placed(bytes, (alignedShift(bytes) + 1) & 3);
