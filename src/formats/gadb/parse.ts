@@ -194,7 +194,7 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   const data = owned ? r.copyBytes(blockSize, '/strings') : r.bytes(blockSize, '/strings');
 
   const descriptorsPos = r.pos;
-  const descriptors = readDescriptors(r, header.descriptorCount);
+  const descriptors = readDescriptors(r, header.descriptorCount, littleEndianHost);
 
   // Value section: from here on everything (u32s, 24-byte categories, 8/12-byte record headers, 4-byte cells,
   // the trailer) keeps one alignment mod 4, so the section is read as u32 words: a view of the input when it lies
@@ -473,23 +473,43 @@ export function newGadbDescriptors(count: number): GadbDescriptors {
   };
 }
 
-function readDescriptors(r: ByteReader, count: number): GadbDescriptors {
+function readDescriptors(r: ByteReader, count: number, littleEndianHost: boolean): GadbDescriptors {
   r.guardCount(count, GADB_DESCRIPTOR_SIZE, '/header/descriptorCount');
   r.need(count * GADB_DESCRIPTOR_SIZE, '/descriptors');
-  const d = readGadbDescriptorRows(r.data, r.dv, r.pos, count);
+  const d = readGadbDescriptorRows(r.data, r.dv, r.pos, count, littleEndianHost);
   r.pos += count * GADB_DESCRIPTOR_SIZE;
   return d;
 }
 
 /**
  * @internal The `count` 15-byte descriptor rows at `bytes[at]` (`dv` a view of the same bytes; the caller checked
- * that they lie inside) as the model's columns.
+ * that they lie inside) as the model's columns. On a little-endian host, after the rows before the first one that
+ * starts 4-aligned in memory, four rows at a time as 15 u32 words (`readDescriptorGroups`; 4 × 15 = 60 bytes);
+ * the mirror of the writer's `writeDescriptors`.
  */
-export function readGadbDescriptorRows(bytes: Uint8Array, dv: DataView, at: number, count: number): GadbDescriptors {
+export function readGadbDescriptorRows(bytes: Uint8Array, dv: DataView, at: number, count: number, littleEndianHost = HOST_LITTLE_ENDIAN): GadbDescriptors {
   const d = newGadbDescriptors(count);
+  let row = 0;
+  if (littleEndianHost) {
+    // Row i starts at at + 15 i, and 15 = -1 mod 4: the row `(address of row 0) mod 4` is the first aligned one.
+    const lead = Math.min(count, (bytes.byteOffset + at) & 3);
+    readDescriptorRows(bytes, dv, at, d, 0, lead);
+    row = lead;
+    const groups = Math.floor((count - row) / 4);
+    if (groups > 0) {
+      readDescriptorGroups(new Uint32Array(bytes.buffer, bytes.byteOffset + at + row * GADB_DESCRIPTOR_SIZE, groups * 15), d, row, groups);
+      row += groups * 4;
+    }
+  }
+  readDescriptorRows(bytes, dv, at + row * GADB_DESCRIPTOR_SIZE, d, row, count);
+  return d;
+}
+
+/** Rows `[from, to)` of `d` from the bytes at `bytes[at]`, one by one. */
+function readDescriptorRows(bytes: Uint8Array, dv: DataView, at: number, d: GadbDescriptors, from: number, to: number): void {
   const { declaredHash, sortedHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
   let p = at;
-  for (let i = 0; i < count; i++, p += GADB_DESCRIPTOR_SIZE) {
+  for (let i = from; i < to; i++, p += GADB_DESCRIPTOR_SIZE) {
     declaredHash[i] = dv.getUint32(p, true);
     sortedHash[i] = dv.getUint32(p + 4, true);
     schemaOrdinal[i] = bytes[p + 8]!;
@@ -498,7 +518,65 @@ export function readGadbDescriptorRows(bytes: Uint8Array, dv: DataView, at: numb
     elementCount[i] = dv.getUint16(p + 11, true);
     link[i] = dv.getUint16(p + 13, true);
   }
-  return d;
+}
+
+/**
+ * `groups` groups of four rows of `d` from `from` on, each group 15 little-endian u32 words of `words`: rows a, b,
+ * c, e start at bytes 0, 15, 30, 45 of the group (the row: declared hash u32, sorted hash u32, schema ordinal u8,
+ * sorted-to-declared u8, type u8, element count u16, link u16).
+ */
+function readDescriptorGroups(words: Uint32Array, d: GadbDescriptors, from: number, groups: number): void {
+  const { declaredHash: dh, sortedHash: sh, schemaOrdinal: so, sortedToDeclared: sd, typeCode: tc, elementCount: ec, link: ln } = d;
+  for (let g = 0, a = from, o = 0; g < groups; g++, a += 4, o += 15) {
+    const x2 = words[o + 2]!;
+    const x3 = words[o + 3]!;
+    const x4 = words[o + 4]!;
+    const x5 = words[o + 5]!;
+    const x6 = words[o + 6]!;
+    const x7 = words[o + 7]!;
+    const x8 = words[o + 8]!;
+    const x9 = words[o + 9]!;
+    const x10 = words[o + 10]!;
+    const x11 = words[o + 11]!;
+    const x12 = words[o + 12]!;
+    const x13 = words[o + 13]!;
+    const x14 = words[o + 14]!;
+    // Row a: bytes 0-14.
+    dh[a] = words[o]!;
+    sh[a] = words[o + 1]!;
+    so[a] = x2;
+    sd[a] = x2 >>> 8;
+    tc[a] = x2 >>> 16;
+    ec[a] = (x2 >>> 24) | (x3 << 8);
+    ln[a] = x3 >>> 8;
+    // Row b: bytes 15-29.
+    const b = a + 1;
+    dh[b] = (x3 >>> 24) | (x4 << 8);
+    sh[b] = (x4 >>> 24) | (x5 << 8);
+    so[b] = x5 >>> 24;
+    sd[b] = x6;
+    tc[b] = x6 >>> 8;
+    ec[b] = x6 >>> 16;
+    ln[b] = x7;
+    // Row c: bytes 30-44.
+    const c = a + 2;
+    dh[c] = (x7 >>> 16) | (x8 << 16);
+    sh[c] = (x8 >>> 16) | (x9 << 16);
+    so[c] = x9 >>> 16;
+    sd[c] = x9 >>> 24;
+    tc[c] = x10;
+    ec[c] = x10 >>> 8;
+    ln[c] = (x10 >>> 24) | (x11 << 8);
+    // Row e: bytes 45-59.
+    const e = a + 3;
+    dh[e] = (x11 >>> 8) | (x12 << 24);
+    sh[e] = (x12 >>> 8) | (x13 << 24);
+    so[e] = x13 >>> 8;
+    sd[e] = x13 >>> 16;
+    tc[e] = x13 >>> 24;
+    ec[e] = x14;
+    ln[e] = x14 >>> 16;
+  }
 }
 
 function allocRecords(count: number): GadbRecords {
