@@ -148,14 +148,14 @@ export function verifyGadbBytesClean(bytes: Uint8Array): GadbCleanFile | undefin
   const d = readGadbDescriptorRows(bytes, dv, descriptorsAt, dc);
   const walk = new ValueWalk(bytes, dv, blockAt, blockSize, d, nc);
   const end = walk.read(valuesAt + 8);
-  if (end < 0 || !walk.linksClean() || !walk.namesClean()) return undefined;
+  if (end < 0 || !walk.linksClean()) return undefined;
   // Trailer: the pair count, the pairs, the end of the file.
   if (end + 4 > size) return undefined;
   const pairCount = u32(end);
   if (pairCount > Math.floor((size - end - 4) / 8) || end + 4 + pairCount * 8 !== size) return undefined;
   if (header.cellCount !== walk.cellTotal || header.recordCount !== walk.secondaries) return undefined;
   if (!walk.descriptorsAllUsed()) return undefined;
-  if (!walk.blockClean()) return undefined;
+  if (!walk.blockClean() || !walk.namesClean()) return undefined;
   return {
     header,
     gadbOffset: start,
@@ -225,9 +225,13 @@ class ValueWalk {
   private shapeCount = 0;
   private links = new Int32Array(64);
   private seen = new Uint8Array(256);
-  /** The secondaries' name keys in traversal order, hashed after the pass (`namesClean`). */
+  /** The secondaries' name keys in traversal order, checked after the item pass (`namesClean`). */
   private names: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
   private nameCount = 0;
+  /** One bit per 4-byte word of the string block: a secondary's name starts there (`GadbNameItems.starts`). */
+  private readonly nameStarts: Uint32Array;
+  /** P919 of each distinct name, in key order (filled by the item pass: `GadbNameItems.hashes`); -1: unhashable. */
+  private nameHashes: Float64Array = new Float64Array(0);
 
   constructor(bytes: Uint8Array, dv: DataView, blockAt: number, blockSize: number, d: GadbDescriptors, nc: number) {
     this.bytes = bytes;
@@ -246,6 +250,7 @@ class ValueWalk {
     this.structures = new Uint8Array(nc);
     this.runByFirst = new Int32Array(d.count + 1);
     this.used = new Uint8Array(d.count);
+    this.nameStarts = new Uint32Array((blockSize >>> 7) + 1);
   }
 
   /** A name or block reference `key` of `kind` in traversal order: false when it is no item key, of a second kind, or out of first-use order. */
@@ -399,24 +404,30 @@ class ValueWalk {
     return true;
   }
 
+  /** A secondary's name `key` (an item key of kind Text): listed in traversal order, its word marked. */
   private addName(key: number): void {
     if (this.nameCount === this.names.length) this.names = grow(this.names, this.nameCount + 1);
     this.names[this.nameCount++] = key;
+    this.nameStarts[key >>> 7] = this.nameStarts[key >>> 7]! | (1 << ((key >>> 2) & 31));
   }
 
   /**
-   * Every secondary's name is hashable, and a category's secondaries are in ascending name-hash order. Checked
-   * after the pass, in one loop, rather than at each record: a name's text lies anywhere in the block (a third of
-   * the game-scale file's secondaries reuse a name met earlier), and hashed inside the pass each one competes with
-   * the value section streaming through the caches.
+   * Every secondary's name is hashable, and a category's secondaries are in ascending name-hash order. Each
+   * distinct name is hashed once, by the item pass (`blockClean`), which reads every item's words anyway: a third
+   * of the game-scale file's secondaries reuse a name met earlier, and a name's text lies anywhere in the block.
+   * Here each name finds its hash by its rank among the marked words: the marks before its word's 32-word group
+   * (`groupRank`, a running count) plus those below it in the group. Called after `blockClean`.
    */
   namesClean(): boolean {
-    const { names, catTotal, catPrimary } = this;
+    const { names, catTotal, catPrimary, nameStarts, nameHashes } = this;
+    const groupRank = new Int32Array(nameStarts.length);
+    for (let i = 1; i < nameStarts.length; i++) groupRank[i] = groupRank[i - 1]! + popcount32(nameStarts[i - 1]!);
     let q = 0;
     for (let c = 0; c < this.nc; c++) {
       let prev = -1;
       for (const end = q + catTotal[c]! - catPrimary[c]!; q < end; q++) {
-        const hash = this.textHash(names[q]!);
+        const w = names[q]! >>> 2;
+        const hash = nameHashes[groupRank[w >>> 5]! + popcount32(nameStarts[w >>> 5]! & ~(-1 << (w & 31)))]!;
         if (hash < 0 || hash <= prev) return false;
         prev = hash;
       }
@@ -533,7 +544,10 @@ class ValueWalk {
     return id;
   }
 
-  /** The string block's items (the keys met, each running to the next) pass the strings rules (`gadbItemsClean`). */
+  /**
+   * The string block's items (the keys met, each running to the next) pass the strings rules (`gadbItemsClean`);
+   * the distinct names' hashes are taken on the way (`nameHashes`).
+   */
   blockClean(): boolean {
     const n = this.keyCount;
     const keys = this.keys.subarray(0, n);
@@ -543,8 +557,19 @@ class ValueWalk {
       sizes[i] = (i + 1 < n ? keys[i + 1]! : this.blockSize) - keys[i]!;
       itemKinds[i] = (this.kinds[keys[i]! >>> 3]! >>> (keys[i]! & 4)) & 15;
     }
-    return gadbItemsClean(this.bytes.subarray(this.blockAt, this.blockAt + this.blockSize), keys, sizes, itemKinds);
+    let distinct = 0;
+    for (let i = 0; i < this.nameStarts.length; i++) distinct += popcount32(this.nameStarts[i]!);
+    this.nameHashes = new Float64Array(distinct);
+    return gadbItemsClean(this.bytes.subarray(this.blockAt, this.blockAt + this.blockSize), keys, sizes, itemKinds, { starts: this.nameStarts, hashes: this.nameHashes });
   }
+}
+
+/** The number of set bits of a 32-bit word. */
+function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** Whether `slots[0, n)` are the links of descriptor rows `[first, first + n)`. */
@@ -590,25 +615,72 @@ export function gadbRunShape(d: Gadb['descriptors'], first: number, n: number, s
  * words are hashed while a text's terminator is found (the first zero byte must lie in the last word, every byte
  * after it zero), then sorted by hash, and only items of equal hash are compared.
  */
-export function gadbItemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array): boolean {
+export function gadbItemsClean(data: Uint8Array, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, names?: GadbNameItems): boolean {
   const n = itemKeys.length;
   const hashes = new Uint32Array(n);
   const which = new Uint32Array(n);
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   // Each phase is a function of its own: V8 optimizes each loop with its own feedback (one function holding them
   // all is entered once per call and deoptimized at every phase it reaches for the first time).
-  const m = itemHashes(dv, itemKeys, itemSizes, kinds, hashes, which);
+  const m = itemHashes(dv, itemKeys, itemSizes, kinds, hashes, which, names?.starts ?? NO_NAMES, names?.hashes ?? NO_NAME_HASHES);
   return m >= 0 && !hasDuplicate(dv, itemKeys, itemSizes, kinds, hashes, which, m);
+}
+
+/**
+ * The names whose P919 `gadbItemsClean` takes while it reads the items: `starts` has a bit per 4-byte word of the
+ * block (bit `w & 31` of `starts[w >>> 5]`) set where a name item starts; `hashes` receives the P919 of those
+ * items in key order (-1 for one with a byte the default table cannot hash).
+ */
+export interface GadbNameItems {
+  starts: Uint32Array;
+  hashes: Float64Array;
+}
+
+const NO_NAMES = new Uint32Array(0);
+const NO_NAME_HASHES = new Float64Array(0);
+
+/** 919^2, 919^3, 919^4 mod 2^32: P919 over four bytes at once is h·919^4 + v0·919^3 + v1·919^2 + v2·919 + v3. */
+const P919_2 = 919 * 919;
+const P919_3 = Math.imul(P919_2, 919);
+const P919_4 = Math.imul(P919_2, P919_2);
+
+/**
+ * P919 of the text item at `key` whose last word is `last` (checked by `itemHashes`: every byte before the last
+ * word non-zero, the terminator in the last word), or -1 when a byte is not hashable by the default table (what
+ * `textHash` gives). Four bytes a step: the products are independent, one multiply-add per word is the chain.
+ * A step is a table value in -128..127 plus 128 (0..255) for a usable byte; the unusable marks are above.
+ */
+function nameItemHash(dv: DataView, key: number, last: number): number {
+  const step = P919_STEP;
+  let h = 0;
+  let bad = 0;
+  for (let p = key; p < last; p += 4) {
+    const w = dv.getUint32(p, true);
+    const v0 = step[w & 0xff]!;
+    const v1 = step[(w >>> 8) & 0xff]!;
+    const v2 = step[(w >>> 16) & 0xff]!;
+    const v3 = step[w >>> 24]!;
+    bad |= (v0 + 128) | (v1 + 128) | (v2 + 128) | (v3 + 128);
+    h = (Math.imul(h, P919_4) + Math.imul(v0, P919_3) + Math.imul(v1, P919_2) + Math.imul(v2, 919) + v3) | 0;
+  }
+  if (bad > 255) return -1;
+  for (let w = dv.getUint32(last, true); (w & 0xff) !== 0; w >>>= 8) {
+    const v = step[w & 0xff]!;
+    if (v > 127) return -1;
+    h = (Math.imul(h, 919) + v) | 0;
+  }
+  return h >>> 0;
 }
 
 /**
  * The item rules of `gadbItemsClean`, item by item; the hash of each item but the root into `hashes[0, m)` (item
  * index in `which`); returns m, or -1 at the first item that breaks a rule.
  */
-function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array): number {
+function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array, nameStarts: Uint32Array, nameHashes: Float64Array): number {
   const n = itemKeys.length;
   const size = dv.byteLength;
   let m = 0;
+  let names = 0;
   for (let i = 0; i < n; i++) {
     const key = itemKeys[i]!;
     const span = itemSizes[i]!;
@@ -628,6 +700,7 @@ function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array,
       if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return -1;
       h = Math.imul(h ^ w, 0x01000193);
       if (kind === GadbItemKind.Root) continue;
+      if ((key >>> 7) < nameStarts.length && (nameStarts[key >>> 7]! & (1 << ((key >>> 2) & 31))) !== 0) nameHashes[names++] = nameItemHash(dv, key, last);
     } else {
       const fixed = KIND_FIXED_SIZE[kind]!;
       const keySize = KIND_CURVE_KEY_SIZE[kind]!;
