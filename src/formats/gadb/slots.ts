@@ -128,10 +128,68 @@ export function assignGadbSortedRunSlots(d: GadbDescriptors, first: number, n: n
   return slot;
 }
 
+/**
+ * Whether the links of the run `[first, first + n)` are the slot rule's, checked off the run's own links in one
+ * pass (the run's sorted column checked as for `assignGadbSortedRunSlots`): the run's cell count when they are,
+ * -1 when not. The rule holds exactly when, in ascending hash order, the Bools' links are their running bit
+ * count, each other field's link is the end of the one before it in its type group, and the groups, in
+ * ascending order, start at the bool words' end and each at the end of the one before: the links
+ * `assignGadbSortedRunSlots` would assign, without assigning them (what the bytes verifier asks of every
+ * distinct run).
+ */
+export function gadbSortedRunSlotsHold(d: GadbDescriptors, first: number, n: number, order: GadbFlaggedOrder): number {
+  const { sortedToDeclared, typeCode, elementCount, link } = d;
+  const bit = GADB_STORAGE_BY_TYPE_BYTE;
+  const mask = order === 'full' ? 0xff : GADB_TYPE_MASK;
+  const start = groupStart;
+  const next = groupNext;
+  const list = groupList;
+  let groups = 0;
+  let bits = 0;
+  let holds = true;
+  for (let j = 0; j < n && holds; j++) {
+    const k = first + sortedToDeclared[first + j]!;
+    const t = typeCode[k]!;
+    const at = link[k]!;
+    if (bit[t] === GadbStorageCode.Bit) {
+      holds = at === bits;
+      bits += elementCount[k]!;
+      continue;
+    }
+    const g = t & mask;
+    if (groupSeen[g] === 0) {
+      groupSeen[g] = 1;
+      start[g] = at;
+      list[groups++] = g;
+    } else holds = at === next[g];
+    next[g] = at + elementCount[k]!;
+  }
+  for (let i = 1; i < groups; i++) {
+    const g = list[i]!;
+    let k = i - 1;
+    while (k >= 0 && list[k]! > g) {
+      list[k + 1] = list[k]!;
+      k--;
+    }
+    list[k + 1] = g;
+  }
+  let slot = (bits + 31) >>> 5;
+  for (let i = 0; i < groups; i++) {
+    const g = list[i]!;
+    if (start[g] !== slot) holds = false;
+    slot = next[g]!;
+    groupSeen[g] = 0;
+  }
+  return holds ? slot : -1;
+}
+
 /** Scratch of `assignGadbSortedRunSlots`: per type group, its cells (then its next slot), whether seen, and the list. */
 const groupCells = new Float64Array(256);
 const groupSeen = new Uint8Array(256);
 const groupList = new Int32Array(256);
+/** Scratch of `gadbSortedRunSlotsHold`: per type group, the link of its first field and the end of its last so far. */
+const groupStart = new Int32Array(256);
+const groupNext = new Int32Array(256);
 
 let sortIndex = new Int32Array(64);
 let sortGroup = new Int32Array(64);

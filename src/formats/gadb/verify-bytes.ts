@@ -20,7 +20,7 @@
 import { DEFAULT_P919_TABLE } from '../../hash/p919.ts';
 import { grow } from '../../binary/grow.ts';
 import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_HEADER_SIZE, GADB_RECORD_HEADER, GADB_VERSION, GADB_WRAPPER_SIZE, readGadbDescriptorRows } from './parse.ts';
-import { assignGadbSortedRunSlots, type GadbFlaggedOrder } from './slots.ts';
+import { gadbSortedRunSlotsHold, type GadbFlaggedOrder } from './slots.ts';
 import { GADB_ITEM_KIND_BY_TYPE_BYTE, GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_CODES, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, isGadbResourcePath } from './type-codes.ts';
 import { GadbItemKind, type Gadb, type GadbDescriptors, type GadbHeader } from './types.ts';
 
@@ -210,10 +210,9 @@ class ValueWalk {
   /** Per target category of a link (its top 12 bits): the least and greatest record index linked. */
   private readonly linkMin = new Int32Array(4096).fill(0x7fffffff);
   private readonly linkMax = new Int32Array(4096).fill(-1);
-  /** The current category's run shape (-1: none yet). */
-  private shape = -1;
   // Runs: run u's facts at runInfo[8u ..] (RUN_* fields); its cells' entries in `cellList`, contiguous (one or two
-  // cache lines for a record to load): block cells (byte offset | item kind << 24), then link cells (byte offset).
+  // cache lines for a record to load): block cells (byte offset | item kind << 24), then link cell ranges (pairs of
+  // byte offsets: from, to).
   private readonly runByFirst: Int32Array;
   private readonly otherRuns = new Map<number, number>();
   private runCount = 0;
@@ -223,7 +222,6 @@ class ValueWalk {
   private readonly used: Uint8Array;
   private readonly shapes = new Map<number, number[]>();
   private shapeCount = 0;
-  private links = new Int32Array(64);
   private seen = new Uint8Array(256);
   /** The secondaries' name keys in traversal order, checked after the item pass (`namesClean`). */
   private names: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
@@ -309,9 +307,7 @@ class ValueWalk {
       this.structures[c] = this.isStructures(nameKey) ? 1 : 0;
       this.primaries += primaries;
       this.secondaries += secondaries;
-      this.shape = -1;
-      at = this.primaryRecords(at + GADB_CATEGORY_SIZE, primaries);
-      if (at >= 0) at = this.secondaryRecords(at, secondaries);
+      at = this.categoryRecords(at + GADB_CATEGORY_SIZE, primaries, secondaries);
       if (at < 0) return -1;
     }
     return at;
@@ -324,84 +320,83 @@ class ValueWalk {
     return true;
   }
 
-  /** `count` primaries from `at` (H-PRIM-HDR: the 8-byte tail alone): the offset after them, or -1. */
-  private primaryRecords(at: number, count: number): number {
-    const dv = this.dv;
-    const end = this.bytes.byteLength - GADB_RECORD_HEADER.primary.size;
-    for (let i = 0; i < count; i++) {
-      if (at > end) return -1;
-      at = this.record(at + GADB_RECORD_HEADER.primary.size, dv.getUint32(at, true), dv.getUint32(at + 4, true));
-      if (at < 0) return -1;
-    }
-    return at;
-  }
-
-  /** `count` secondaries from `at` (name, then the tail): the offset after them, or -1. */
-  private secondaryRecords(at: number, count: number): number {
-    const dv = this.dv;
-    const end = this.bytes.byteLength - GADB_RECORD_HEADER.secondary.size;
-    for (let i = 0; i < count; i++) {
-      if (at > end) return -1;
-      const key = dv.getUint32(at, true);
-      if (!this.reference(key, GadbItemKind.Text)) return -1;
-      this.addName(key);
-      at = this.record(at + GADB_RECORD_HEADER.secondary.size, dv.getUint32(at + 4, true), dv.getUint32(at + 8, true));
-      if (at < 0) return -1;
-    }
-    return at;
-  }
-
   /**
-   * A record whose tail words are `t0`, `t1` (u16 cells, u8 fields, u24 first descriptor, u8 +0x0A, u8 flags) and
-   * whose cells start at `at`: its run, cell count, shape, block and link cells. The offset after it, or -1.
+   * The `primaries` then `secondaries` records of one category from `at` (a primary: its 8-byte tail alone,
+   * H-PRIM-HDR; a secondary: its name, then the tail), each with its run, cell count, shape, block and link
+   * cells: the offset after them, or -1. One loop with the walk's state in locals; a record costs its run lookup
+   * and one load per block cell and per link cell.
+   *
+   * A tail is u16 cells, u8 fields, u24 first descriptor, u8 +0x0A, u8 flags. Block cells are references in
+   * first-use order (`cellList[RUN_LIST, RUN_LINKS)`: byte offset | item kind << 24); link cells are read range by
+   * range (`[RUN_LINKS, RUN_END)`: pairs of byte offsets, one pair for a run whose links are adjacent). A null link
+   * (0xFFFFFFFF) is counted as category 4095, index 0xFFFFF like any other (no branch on it): `linksClean` tells
+   * them apart.
    */
-  private record(at: number, t0: number, t1: number): number {
-    const own = t0 & 0xffff;
-    const n = (t0 >>> 16) & 0xff;
-    const first = (t0 >>> 24) | ((t1 & 0xffff) << 8);
-    if (own > (this.size - at) >>> 2 || first + n > this.descriptorCount) return -1;
-    this.cellTotal += own;
-    if (n === 0) return first !== 0 || own !== 0 ? -1 : at;
-    let run = this.runByFirst[first]! - 1;
-    if (run < 0 || this.runInfo[run * RUN_STRIDE + RUN_N] !== n) run = this.runOf(first, n);
-    if (run < 0) return -1;
-    const info = this.runInfo;
-    const u = run * RUN_STRIDE;
-    if (own !== info[u + RUN_CELLS]) return -1;
-    const shape = info[u + RUN_SHAPE]!;
-    if (this.shape < 0) this.shape = shape;
-    else if (shape !== this.shape) return -1;
-    return this.cells(info[u + RUN_LIST]!, info[u + RUN_LINKS]!, info[u + RUN_END]!, at) ? at + own * 4 : -1;
-  }
-
-  /**
-   * The block cells (references, in first-use order: `cellList[from, links)`) and link cells (`[links, to)`) of a
-   * record whose cells are at `at`. A null link (0xFFFFFFFF) is counted as category 4095, index 0xFFFFF like any
-   * other (no branch on it): `linksClean` tells them apart.
-   */
-  private cells(from: number, links: number, to: number, at: number): boolean {
-    const { dv, kinds, cellList, linkMin, linkMax } = this;
-    const blockSize = this.blockSize;
-    for (let q = from; q < links; q++) {
-      const entry = cellList[q]!;
-      const v = dv.getUint32(at + (entry & 0xffffff), true);
-      if (v >= blockSize || (v & 3) !== 0) return false;
-      const kind = entry >>> 24;
-      const shift = v & 4;
-      const was = (kinds[v >>> 3]! >>> shift) & 15;
-      if (was === kind) continue;
-      if (was !== 0 || v < this.lastKey) return false;
-      kinds[v >>> 3] = kinds[v >>> 3]! | (kind << shift);
-      this.addKey(v);
+  private categoryRecords(at: number, primaries: number, secondaries: number): number {
+    const { dv, kinds, runByFirst, linkMin, linkMax, blockSize, size, descriptorCount } = this;
+    let runInfo = this.runInfo;
+    let cellList = this.cellList;
+    let shape = -1;
+    let cellTotal = 0;
+    for (let r = 0, count = primaries + secondaries; r < count; r++) {
+      let tail = at;
+      if (r >= primaries) {
+        if (at + GADB_RECORD_HEADER.secondary.size > size) return -1;
+        const key = dv.getUint32(at, true);
+        if (!this.reference(key, GadbItemKind.Text)) return -1;
+        this.addName(key);
+        tail = at + 4;
+      } else if (at + GADB_RECORD_HEADER.primary.size > size) return -1;
+      const t0 = dv.getUint32(tail, true);
+      const t1 = dv.getUint32(tail + 4, true);
+      at = tail + 8;
+      const own = t0 & 0xffff;
+      const n = (t0 >>> 16) & 0xff;
+      const first = (t0 >>> 24) | ((t1 & 0xffff) << 8);
+      if (own > (size - at) >>> 2 || first + n > descriptorCount) return -1;
+      cellTotal += own;
+      if (n === 0) {
+        if (first !== 0 || own !== 0) return -1;
+        continue;
+      }
+      let run = runByFirst[first]! - 1;
+      if (run < 0 || runInfo[run * RUN_STRIDE + RUN_N] !== n) {
+        run = this.runOf(first, n);
+        if (run < 0) return -1;
+        runInfo = this.runInfo;
+        cellList = this.cellList;
+      }
+      const u = run * RUN_STRIDE;
+      if (own !== runInfo[u + RUN_CELLS]) return -1;
+      const runShape = runInfo[u + RUN_SHAPE]!;
+      if (shape < 0) shape = runShape;
+      else if (runShape !== shape) return -1;
+      const links = runInfo[u + RUN_LINKS]!;
+      for (let q = runInfo[u + RUN_LIST]!; q < links; q++) {
+        const entry = cellList[q]!;
+        const v = dv.getUint32(at + (entry & 0xffffff), true);
+        if (v >= blockSize || (v & 3) !== 0) return -1;
+        const kind = entry >>> 24;
+        const shift = v & 4;
+        const was = (kinds[v >>> 3]! >>> shift) & 15;
+        if (was === kind) continue;
+        if (was !== 0 || v < this.lastKey) return -1;
+        kinds[v >>> 3] = kinds[v >>> 3]! | (kind << shift);
+        this.addKey(v);
+      }
+      for (let q = links, end = runInfo[u + RUN_END]!; q < end; q += 2) {
+        for (let p = at + cellList[q]!, last = at + cellList[q + 1]!; p < last; p += 4) {
+          const raw = dv.getUint32(p, true);
+          const tc = raw >>> 20;
+          const idx = raw & 0xfffff;
+          if (idx < linkMin[tc]!) linkMin[tc] = idx;
+          if (idx > linkMax[tc]!) linkMax[tc] = idx;
+        }
+      }
+      at += own * 4;
     }
-    for (let q = links; q < to; q++) {
-      const raw = dv.getUint32(at + cellList[q]!, true);
-      const tc = raw >>> 20;
-      const idx = raw & 0xfffff;
-      if (idx < linkMin[tc]!) linkMin[tc] = idx;
-      if (idx > linkMax[tc]!) linkMax[tc] = idx;
-    }
-    return true;
+    this.cellTotal += cellTotal;
+    return at;
   }
 
   /** A secondary's name `key` (an item key of kind Text): listed in traversal order, its word marked. */
@@ -467,7 +462,12 @@ class ValueWalk {
     return id;
   }
 
-  /** `Verifier.checkRun`'s rules without findings, then the run's cells; the new run's id or -1. */
+  /**
+   * `Verifier.checkRun`'s rules without findings, then the run's cells; the new run's id or -1. One pass over the
+   * fields in ascending hash order checks the sorted column, each field's type and extent, and lists the block
+   * cells (the first-use order); the slot rule is then checked off the links (`gadbSortedRunSlotsHold`), by the
+   * whole type byte and, for a run with flagged codes, also by the low 6 bits (H-SLOT-FLAGGED).
+   */
   private newRun(first: number, n: number): number {
     const d = this.d;
     const { sortedHash, declaredHash, schemaOrdinal, sortedToDeclared, typeCode, elementCount, link } = d;
@@ -477,61 +477,65 @@ class ValueWalk {
     seen.fill(0, 0, n);
     let flagged = false;
     let maxEnd = 0;
-    let blocks = 0;
+    // The link cells' least and greatest cell and their number: one range when they are adjacent.
+    let linkFrom = 0x7fffffff;
+    let linkTo = 0;
     let links = 0;
+    let list = this.cellList;
+    let w = this.listEnd;
     for (let j = 0; j < n; j++) {
       const i = first + j;
       if (j > 0 && (sortedHash[i]! <= sortedHash[i - 1]! || schemaOrdinal[i]! <= schemaOrdinal[i - 1]!)) return -1;
       const p = sortedToDeclared[i]!;
-      if (p >= n || seen[p] === 1 || declaredHash[first + p] !== sortedHash[i]) return -1;
+      if (p >= n || seen[p] === 1) return -1;
       seen[p] = 1;
-      const t = typeCode[i]!;
+      const k = first + p;
+      if (declaredHash[k] !== sortedHash[i]) return -1;
+      const t = typeCode[k]!;
       if (TYPE_BYTE_SUSPECT[t] === 1) return -1;
       if ((t & ~GADB_TYPE_MASK & 0xff) !== 0) flagged = true;
-      const count = elementCount[i]!;
-      if (storage[t] === GadbStorageCode.Bit && count !== 1) return -1;
-      const e = storage[t] === GadbStorageCode.Bit ? (link[i]! + count + 31) >>> 5 : link[i]! + count;
+      const count = elementCount[k]!;
+      const cell = link[k]!;
+      const s = storage[t]!;
+      if (s === GadbStorageCode.Bit && count !== 1) return -1;
+      const e = s === GadbStorageCode.Bit ? (cell + count + 31) >>> 5 : cell + count;
       if (count > 0 && e > maxEnd) maxEnd = e;
-      if (storage[t] === GadbStorageCode.Block) blocks += count;
-      else if (storage[t] === GadbStorageCode.Link) links += count;
+      if (s === GadbStorageCode.Block) {
+        const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[t]!;
+        if (kind === GadbItemKind.Unreferenced || kind > 15) return -1;
+        if (w + count > list.length) list = this.cellList = grow(list, w + count);
+        for (let c = 0; c < count; c++) list[w++] = ((cell + c) * 4) | (kind << 24);
+      } else if (s === GadbStorageCode.Link && count > 0) {
+        if (cell < linkFrom) linkFrom = cell;
+        if (cell + count > linkTo) linkTo = cell + count;
+        links += count;
+      }
     }
-    if (this.links.length < n) this.links = new Int32Array(n);
-    const slots = this.links;
-    // The slot rule by the whole type byte, and for a run with flagged codes also by the low 6 bits (H-SLOT-FLAGGED).
-    const fullCells = assignGadbSortedRunSlots(d, first, n, 'full', slots);
-    const full = sameLinks(slots, link, first, n);
-    let base = false;
-    let cellCount = fullCells;
-    if (flagged) {
-      const baseCells = assignGadbSortedRunSlots(d, first, n, 'base', slots);
-      base = sameLinks(slots, link, first, n);
-      if (base) cellCount = baseCells;
-    }
-    if ((!full && !base) || maxEnd > cellCount) return -1;
+    const fullCells = gadbSortedRunSlotsHold(d, first, n, 'full');
+    const baseCells = flagged ? gadbSortedRunSlotsHold(d, first, n, 'base') : -1;
+    const cellCount = baseCells >= 0 ? baseCells : fullCells;
+    if (cellCount < 0 || maxEnd > cellCount) return -1;
     this.used.fill(1, first, first + n);
     if (flagged) {
-      const o: GadbRunOrder = full && base ? 'either' : full ? 'full' : 'base';
+      const o: GadbRunOrder = fullCells >= 0 && baseCells >= 0 ? 'either' : fullCells >= 0 ? 'full' : 'base';
       this.flaggedOrders.set(o, (this.flaggedOrders.get(o) ?? 0) + 1);
+    }
+    // The link ranges (the slot rule holds: fields do not overlap): the one range, or one per link field.
+    const linksAt = w;
+    const adjacent = linkTo - linkFrom === links;
+    if (w + (adjacent ? 2 : 2 * n) > list.length) list = this.cellList = grow(list, w + (adjacent ? 2 : 2 * n));
+    if (links > 0 && adjacent) {
+      list[w++] = linkFrom * 4;
+      list[w++] = linkTo * 4;
+    } else if (links > 0) {
+      for (let k = first; k < first + n; k++) {
+        if (storage[typeCode[k]!] !== GadbStorageCode.Link || elementCount[k] === 0) continue;
+        list[w++] = link[k]! * 4;
+        list[w++] = (link[k]! + elementCount[k]!) * 4;
+      }
     }
     const id = this.runCount++;
     if ((id + 1) * RUN_STRIDE > this.runInfo.length) this.runInfo = grow(this.runInfo, (id + 1) * RUN_STRIDE);
-    if (this.listEnd + blocks + links > this.cellList.length) this.cellList = grow(this.cellList, this.listEnd + blocks + links);
-    // Block cells field by field in ascending hash order (the first-use order), then link cells.
-    const list = this.cellList;
-    let w = this.listEnd;
-    for (let j = 0; j < n; j++) {
-      const k = first + sortedToDeclared[first + j]!;
-      const t = typeCode[k]!;
-      if (storage[t] !== GadbStorageCode.Block) continue;
-      const kind = GADB_ITEM_KIND_BY_TYPE_BYTE[t]!;
-      if (kind === GadbItemKind.Unreferenced || kind > 15) return -1;
-      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++) list[w++] = ((c + e) * 4) | (kind << 24);
-    }
-    const linksAt = w;
-    for (let k = first; k < first + n; k++) {
-      if (storage[typeCode[k]!] !== GadbStorageCode.Link) continue;
-      for (let e = 0, c = link[k]!; e < elementCount[k]!; e++) list[w++] = (c + e) * 4;
-    }
     const info = this.runInfo;
     const u = id * RUN_STRIDE;
     info[u + RUN_N] = n;
@@ -572,11 +576,6 @@ function popcount32(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** Whether `slots[0, n)` are the links of descriptor rows `[first, first + n)`. */
-function sameLinks(slots: Int32Array, link: Uint16Array, first: number, n: number): boolean {
-  for (let j = 0; j < n; j++) if (slots[j] !== link[first + j]) return false;
-  return true;
-}
 
 
 /** @internal The cell (Bool: the bool word) just past field row `k`'s elements, by the slot rule. */
