@@ -438,8 +438,13 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
   const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
   const end = words.length;
+  const lastWord = end - 1;
+  let ahead = 0;
   for (let i = 0; i < n; i++, rec++) {
     if (w + size > end) return -1;
+    // The walk is a chain of dependent loads: the next record's place is known only once this one's cell count
+    // is read. A load WALK_AHEAD_WORDS ahead, which nothing waits for, starts fetching the next lines meanwhile.
+    ahead ^= words[Math.min(w + WALK_AHEAD_WORDS, lastWord)]!;
     decodeGadbRecordTail(records, rec, words[w + tailAt]!, words[w + tailAt + 1]!);
     const count = cellCount[rec]!;
     if (count > end - w - size) return -1;
@@ -456,8 +461,18 @@ function fillRecords(words: Uint32Array, w: number, rec: number, n: number, size
     cellStart[rec] = w;
     w += count;
   }
+  // Kept, so that the compiler keeps the loads.
+  walkAheadSink[0] = ahead;
   return w;
 }
+
+/**
+ * How far ahead of the record being read the walk touches the value section: 32 words, two 64-byte cache lines.
+ * Measured on the game-scale file (AMD EPYC, Zen 4): 24 to 40 words gain alike, 64 less, none 0.
+ */
+const WALK_AHEAD_WORDS = 32;
+/** Where `fillRecords` leaves the xor of its look-ahead loads (read by nothing). */
+const walkAheadSink = new Uint32Array(1);
 
 /** A descriptor table of `count` rows, every column zero (the columns' types are the 15-byte row's fields). */
 export function newGadbDescriptors(count: number): GadbDescriptors {
