@@ -8,7 +8,9 @@
  * parent's allocations do not pollute it; it is reported against the file size.
  *
  * Decode every cell is measured through the `Database`'s cursor (`db.cursor()`, what a reader who wants speed uses)
- * and, beside it, through the object API (`DbRecord.fields()`, `Field.value`). Times are wall and CPU (the median
+ * a record at a time (`readRecord`, the row of the target) and a field at a time (`value(e)`, `linkTarget(e)`), and,
+ * beside them, through the object API (`DbRecord.fields()`, `Field.value`); the three are checked to decode the same
+ * values (a digest of every element) before they are timed. Times are wall and CPU (the median
  * of each; CPU time is the one to trust on a loaded machine). Each step, floors included, is timed after three
  * untimed calls and a full garbage collection (`step`): its steady state, not the garbage of the step before.
  *
@@ -38,10 +40,22 @@ const cacheDir = join(root, 'out', 'bench');
 const cachePath = join(cacheDir, `gadb-game-seed${SEED}-scale${SCALE}-v${GADB_GENERATOR_VERSION}.gamedb`);
 
 /**
- * Decodes every element of every field of every record the way a reader who wants speed does, through the
- * `Database`'s cursor (one reusable view, no object per record, field or link); returns how many elements.
+ * Decodes every element of every field of every record the way a reader who wants speed does: through the
+ * `Database`'s cursor, a record at a time (`readRecord`: the record's elements into the cursor's `numbers` and
+ * `objects`, decoded by a plan of its descriptor run); returns how many elements.
  */
 function decodeAll(db: Database): number {
+  let n = 0;
+  const cur = db.cursor();
+  for (let r = 0, end = db.recordCount; r < end; r++) n += cur.seek(r).readRecord();
+  return n;
+}
+
+/**
+ * The same through the cursor field by field (one reusable view, no object per record, field or link: `value(e)`,
+ * links by `linkTarget(e)`); returns how many elements.
+ */
+function decodeAllFields(db: Database): number {
   let n = 0;
   const cur = db.cursor();
   for (let r = 0, end = db.recordCount; r < end; r++) {
@@ -69,6 +83,96 @@ function decodeAllObjects(db: Database): number {
     }
   }
   return n;
+}
+
+/**
+ * A digest of every decoded element in file order (field hash, element index and value), so that the three ways
+ * of decoding are compared value for value, not only counted. A Bool digests as 1 / 0 and a link as its target's
+ * index (-1: null), which is how `readRecord` gives them.
+ */
+class ValueDigest {
+  #h = 0x811c9dc5;
+  readonly #f64 = new Float64Array(1);
+  readonly #u32 = new Uint32Array(this.#f64.buffer);
+  count = 0;
+
+  get value(): string {
+    return `${this.count}:${(this.#h >>> 0).toString(16)}`;
+  }
+
+  #word(w: number): void {
+    this.#h = Math.imul(this.#h ^ w, 0x01000193);
+  }
+
+  #number(x: number): void {
+    this.#f64[0] = x;
+    this.#word(this.#u32[0]!);
+    this.#word(this.#u32[1]!);
+  }
+
+  #text(s: string): void {
+    this.#word(s.length);
+    for (let i = 0; i < s.length; i++) this.#word(s.charCodeAt(i));
+  }
+
+  #any(v: unknown): void {
+    if (typeof v === 'number') this.#number(v);
+    else if (typeof v === 'boolean') this.#number(v ? 1 : 0);
+    else if (typeof v === 'string') this.#text(v);
+    else if (typeof v === 'bigint') this.#text(v.toString());
+    else if (v === null) this.#number(-1);
+    else if (v instanceof DbRecord) this.#number(v.index);
+    else if (v instanceof Uint8Array) for (const b of v) this.#word(b);
+    else if (Array.isArray(v)) for (const x of v) this.#any(x);
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) {
+      this.#text(k);
+      this.#any(x);
+    }
+    else throw new Error(`digest: unexpected value ${String(v)}`);
+  }
+
+  add(hash: number, element: number, v: unknown): void {
+    this.#word(hash);
+    this.#word(element);
+    this.#any(v);
+    this.count++;
+  }
+}
+
+/** `ValueDigest` of every element as `readRecord` decodes it, its outputs read field by field (`numeric`, `elementIndex`). */
+function digestRecords(db: Database): string {
+  const d = new ValueDigest();
+  const cur = db.cursor();
+  for (let r = 0; r < db.recordCount; r++) {
+    cur.seek(r);
+    cur.readRecord();
+    const { numbers, objects } = cur;
+    while (cur.nextField()) {
+      const at = cur.elementIndex;
+      for (let e = 0; e < cur.count; e++) d.add(cur.hash, e, cur.numeric ? numbers[at + e] : objects[at + e]);
+    }
+  }
+  return d.value;
+}
+
+/** `ValueDigest` of every element through the cursor field by field. */
+function digestFields(db: Database): string {
+  const d = new ValueDigest();
+  const cur = db.cursor();
+  for (let r = 0; r < db.recordCount; r++) {
+    cur.seek(r);
+    while (cur.nextField()) for (let e = 0; e < cur.count; e++) d.add(cur.hash, e, cur.isLink ? cur.linkTarget(e) : cur.value(e));
+  }
+  return d.value;
+}
+
+/** `ValueDigest` of every element through the object API (records in file order: categories hold them in order). */
+function digestObjects(db: Database): string {
+  const d = new ValueDigest();
+  for (let r = 0; r < db.recordCount; r++) {
+    for (const f of db.record(r).fields()) for (let e = 0; e < f.count; e++) d.add(f.hash, e, f.value(e));
+  }
+  return d.value;
 }
 
 /**
@@ -125,6 +229,7 @@ const TASKS: Record<string, (bytes: Uint8Array) => unknown> = {
   open: (bytes) => Database.open(bytes),
   verify: (bytes) => verifyGadb(bytes),
   decode: (bytes) => decodeAll(Database.open(bytes)),
+  decodeFields: (bytes) => decodeAllFields(Database.open(bytes)),
   decodeObjects: (bytes) => decodeAllObjects(Database.open(bytes)),
   rebuild: (bytes) => writeGadb(parseGadb(bytes)),
 };
@@ -191,7 +296,9 @@ export async function run(): Promise<string> {
   const model = parseGadb(bytes);
   const db = Database.open(bytes);
   const decoded = decodeAll(db);
-  if (decodeAllObjects(db) !== decoded) throw new Error('the cursor and the object API decode different element counts');
+  if (decodeAllFields(db) !== decoded || decodeAllObjects(db) !== decoded) throw new Error('the cursor (a record or a field at a time) and the object API decode different element counts');
+  const digests = [digestRecords(db), digestFields(db), digestObjects(db)];
+  if (digests.some((x) => x !== digests[0])) throw new Error(`the cursor (a record or a field at a time) and the object API decode different values: ${digests.join(' / ')}`);
   const steps: Measurement[] = [
     // Open is parse + the Database's own tables: the two alternate, so that neither inherits a state the other left.
     ...stepsAlternating(
@@ -202,7 +309,8 @@ export async function run(): Promise<string> {
       { runs: 7, bytes: bytes.byteLength },
     ),
     step('full verify (verifyGadb)', () => verifyGadb(bytes), { runs: 3, bytes: bytes.byteLength }),
-    step(`decode every cell, cursor (${decoded.toLocaleString('en-US')} elements)`, () => decodeAll(db), { runs: 3, bytes: bytes.byteLength }),
+    step(`decode every cell, cursor a record at a time (readRecord; ${decoded.toLocaleString('en-US')} elements)`, () => decodeAll(db), { runs: 3, bytes: bytes.byteLength }),
+    step('decode every cell, cursor a field at a time (value / linkTarget)', () => decodeAllFields(db), { runs: 3, bytes: bytes.byteLength }),
     step('decode every cell, object API (DbRecord + Field objects)', () => decodeAllObjects(db), { runs: 3, bytes: bytes.byteLength }),
     step('rebuild unchanged (writeGadb of the parsed model)', () => writeGadb(model), { runs: 5, bytes: bytes.byteLength }),
     step('parse + rebuild (scry db rebuild)', () => writeGadb(parseGadb(bytes)), { runs: 3, bytes: bytes.byteLength }),
@@ -234,7 +342,7 @@ export async function run(): Promise<string> {
       [
         ['open + index (Database.open)', 'open + index', 3],
         ['full verify', 'full verify', 8],
-        ['decode every cell (cursor)', 'decode every cell, cursor', 10],
+        ['decode every cell (cursor, readRecord)', 'decode every cell, cursor a record', 10],
         ['rebuild unchanged', 'rebuild unchanged', 4],
       ] as const
     ).map(([name, key, goal]) => {
@@ -261,7 +369,7 @@ export async function run(): Promise<string> {
       return `| peak memory, ${t === 'rebuild' ? 'parse + rebuild' : t} (${mb(peaks[t]!)} MB RSS, ${mb(own)} MB without the runtime) | ${r.toFixed(2)} × file | ≤ ${goal} | ${r <= goal ? 'yes' : 'no'} |`;
     }),
     '',
-    `Baseline child (Node + tsx, the file read and summed): ${mb(peaks['baseline']!)} MB RSS, of which ${mb(size)} MB is the file; "without the runtime" subtracts the other ${mb(peaks['baseline']! - size)} MB. Raw ratios (peak RSS / file size): ${['open', 'verify', 'decode', 'rebuild'].map((t) => `${t} ${(peaks[t]! / size).toFixed(2)}`).join(', ')}. Decode through the object API instead of the cursor: ${((peaks['decodeObjects']! - (peaks['baseline']! - size)) / size).toFixed(2)} × file without the runtime.`,
+    `Baseline child (Node + tsx, the file read and summed): ${mb(peaks['baseline']!)} MB RSS, of which ${mb(size)} MB is the file; "without the runtime" subtracts the other ${mb(peaks['baseline']! - size)} MB. Raw ratios (peak RSS / file size): ${['open', 'verify', 'decode', 'rebuild'].map((t) => `${t} ${(peaks[t]! / size).toFixed(2)}`).join(', ')}. Decode through the cursor a field at a time: ${((peaks['decodeFields']! - (peaks['baseline']! - size)) / size).toFixed(2)} × file without the runtime; through the object API: ${((peaks['decodeObjects']! - (peaks['baseline']! - size)) / size).toFixed(2)}.`,
     `Generation: model ${(genModelMs / 1000).toFixed(2)} s + writeGadb ${(genWriteMs / 1000).toFixed(2)} s wall, ${(genCpuMs / 1000).toFixed(2)} s CPU (phases, ms: ${Object.entries(generated.phaseMs).map(([k, v]) => `${k} ${v}`).join(', ')}); cache ${cache}.`,
     `Correctness at scale: verify ${problems.length === 0 ? 'clean' : `${problems.length} error/warning finding(s)`} (${issues.length} info), rebuild ${exact ? 'byte-exact' : 'DIFFERS'}, file size ${size === generated.figures.fileSize ? 'equals' : 'differs from'} the game's ${generated.figures.fileSize.toLocaleString('en-US')}.`,
   ];

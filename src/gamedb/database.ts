@@ -174,6 +174,7 @@ export class Database {
   /** Per category, P919 of each secondary's name in stored order (-1: cannot be hashed), computed on first lookup. */
   readonly #nameHashes: Array<Float64Array | undefined> = [];
   #lowerCategoryNames: Map<string, number> | undefined;
+  #recordPlans: RecordPlans | undefined;
 
   /** Parses `bytes` with the codec and opens the result. Throws the codec's `FormatError` on bad input. */
   static open(bytes: Uint8Array, options: DatabaseOptions = {}): Database {
@@ -307,6 +308,11 @@ export class Database {
    */
   cursor(): FieldCursor {
     return new FieldCursor(this);
+  }
+
+  /** @internal The decoding plans of the records' descriptor runs that `FieldCursor.readRecord` reads (built on first use). */
+  get recordPlans(): RecordPlans {
+    return (this.#recordPlans ??= new RecordPlans(this.model));
   }
 
   /**
@@ -1140,6 +1146,8 @@ export class Field {
  *
  * The object API (`DbRecord`, `Field`) answers the same questions one object per record and field; a cursor is
  * to it what a database cursor is to a result set. Fields come in declaration order, as `DbRecord.fields()`.
+ * To read every cell, `readRecord()` decodes all of a record's elements at once (about half the time of
+ * `value(e)` field by field on the game database; docs/gamedb.md).
  */
 export class FieldCursor {
   readonly db: Database;
@@ -1165,6 +1173,13 @@ export class FieldCursor {
   readonly #texts: Array<string | undefined>;
   /** `Database.linkSpans`, for `linkTarget`. */
   readonly #linkSpans: Int32Array;
+  /** `readRecord`'s plans, its outputs, and the run whose plan it read last (`#plan`: its offset in the plans' pool). */
+  #plans: RecordPlans | undefined;
+  #planFirst = -1;
+  #planCount = -1;
+  #plan = 0;
+  #numbers = new Float64Array(64);
+  #objects: Array<FieldValue | undefined> = new Array<FieldValue | undefined>(64).fill(undefined);
   #record = -1;
   #first = 0;
   #end = 0;
@@ -1179,6 +1194,8 @@ export class FieldCursor {
   #as = 0;
   #link = 0;
   #cell = 0;
+  /** Index of the current field's first element among the record's elements (`readRecord`'s outputs). */
+  #elementAt = 0;
 
   constructor(db: Database) {
     this.db = db;
@@ -1225,6 +1242,7 @@ export class FieldCursor {
     this.#own = this.#recordCells[record]!;
     this.#row = first - 1;
     this.#count = 0;
+    this.#elementAt = 0;
     return this;
   }
 
@@ -1236,6 +1254,7 @@ export class FieldCursor {
       this.#count = 0;
       return false;
     }
+    this.#elementAt += this.#count;
     this.#enter(row);
     return true;
   }
@@ -1243,6 +1262,9 @@ export class FieldCursor {
   /** Moves to the field at declaration index `index` of the current record (e.g. a `FieldSlot`'s); false when there is none. */
   at(index: number): boolean {
     if (this.#record < 0 || index >>> 0 !== index || this.#first + index >= this.#end) return false;
+    let before = 0;
+    for (let row = this.#first; row < this.#first + index; row++) before += presentElements(this.#decodeAs[this.#typeCode[row]!]!, this.#own, this.#links[row]!, this.#elementCount[row]!);
+    this.#elementAt = before;
     this.#enter(this.#first + index);
     return true;
   }
@@ -1276,6 +1298,20 @@ export class FieldCursor {
   /** The current field's raw type byte (flags included; `gadbTypeInfo` names it); 0 outside a field. */
   get typeByte(): number {
     return this.#typeCode[this.row] ?? 0;
+  }
+
+  /**
+   * True when `readRecord` gives the current field's elements as numbers (`numbers`): Bool (1 or 0), Float, Int,
+   * RecordLink (the target's index, -1 for null, as `linkTarget`) and a type the table does not name (its raw
+   * cell); false when it gives them as values (`objects`: texts, enum values, block values, opaque bytes).
+   */
+  get numeric(): boolean {
+    return ((NUMERIC_DECODINGS >>> this.#as) & 1) === 1;
+  }
+
+  /** Index of the current field's first element among the current record's elements, in `readRecord`'s outputs. */
+  get elementIndex(): number {
+    return this.#elementAt;
   }
 
   /** True when the current field is a RecordLink (type 10 or 11): `linkTarget` reads it with no allocation. */
@@ -1339,6 +1375,273 @@ export class FieldCursor {
     if (element >>> 0 !== element || element >= this.#count) return -1;
     const raw = this.#cells[this.#as === (1 satisfies typeof DecodeAs.Bit) ? this.#base + ((this.#link + element) >>> 5) : this.#cell + element]!;
     return linkTargetIn(this.#linkSpans, raw);
+  }
+
+  /**
+   * `readRecord`'s numeric outputs: element `elementIndex + e` of a `numeric` field is its element `e`. The array
+   * is the cursor's own, replaced by a longer one when a record needs more room: read it after `readRecord`.
+   */
+  get numbers(): Float64Array {
+    return this.#numbers;
+  }
+
+  /** `readRecord`'s other outputs, indexed as `numbers`: the values of the elements of fields that are not `numeric` (elsewhere: stale). */
+  get objects(): ReadonlyArray<FieldValue | undefined> {
+    return this.#objects;
+  }
+
+  /**
+   * Decodes every element of every field of the current record at once, the fields in declaration order and each
+   * field's `count` elements in order, into `numbers` (the elements of `numeric` fields) and `objects` (the
+   * others); returns how many elements. Each value is the one `value(e)` gives, a link as `linkTarget(e)` and a Bool
+   * as 1 or 0. The fast way to read every cell: the elements are decoded by a plan of the record's descriptor run
+   * (built once per distinct run, `RecordPlans`), kind by kind, with no branch per field; a record whose cells do
+   * not hold all of its run's elements (a broken file) is decoded field by field instead. Throws the error
+   * `value(e)` would for an element that cannot be decoded (a block key where no item starts).
+   */
+  readRecord(): number {
+    if (this.#record < 0) return 0;
+    const plans = (this.#plans ??= this.db.recordPlans);
+    const first = this.#first;
+    const count = this.#end - first;
+    if (first !== this.#planFirst || count !== this.#planCount) {
+      this.#plan = plans.of(first, count);
+      this.#planFirst = first;
+      this.#planCount = count;
+    }
+    const pool = plans.pool;
+    const p = this.#plan;
+    if (p < 0 || this.#own < pool[p + PLAN_NEED]!) return this.#readFieldByField();
+    const total = pool[p + PLAN_TOTAL]!;
+    if (total > this.#numbers.length) this.#reserve(total);
+    const cells = this.#cells;
+    const f32 = this.#f32;
+    const base = this.#base;
+    const out = this.#numbers;
+    const objects = this.#objects;
+    // Entries `(element << 17) | slot`, one group per decoding (the plan's layout: `RecordPlans`).
+    let i = p + PLAN_HEADER;
+    for (let end = pool[p + PLAN_ENDS + (0 satisfies typeof DecodeAs.Raw)]!; i < end; i++) {
+      const w = pool[i]!;
+      out[w >>> 17] = cells[base + (w & 0x1ffff)]!;
+    }
+    for (let end = pool[p + PLAN_ENDS + (1 satisfies typeof DecodeAs.Bit)]!; i < end; i++) {
+      const w = pool[i]!;
+      const bit = w & 0x1ffff;
+      out[w >>> 17] = (cells[base + (bit >>> 5)]! >>> (bit & 31)) & 1;
+    }
+    for (let end = pool[p + PLAN_ENDS + (2 satisfies typeof DecodeAs.F32)]!; i < end; i++) {
+      const w = pool[i]!;
+      out[w >>> 17] = f32[base + (w & 0x1ffff)]!;
+    }
+    for (let end = pool[p + PLAN_ENDS + (3 satisfies typeof DecodeAs.I32)]!; i < end; i++) {
+      const w = pool[i]!;
+      out[w >>> 17] = cells[base + (w & 0x1ffff)]! | 0;
+    }
+    for (let end = pool[p + PLAN_ENDS + (4 satisfies typeof DecodeAs.Text)]!; i < end; i++) {
+      const w = pool[i]!;
+      objects[w >>> 17] = this.#text(cells[base + (w & 0x1ffff)]!);
+    }
+    for (let end = pool[p + PLAN_ENDS + (5 satisfies typeof DecodeAs.Enum)]!; i < end; i++) {
+      const w = pool[i]!;
+      objects[w >>> 17] = this.db.enumValue(cells[base + (w & 0x1ffff)]!);
+    }
+    // Block values and opaque bytes: two words an entry, the second the field's type byte.
+    for (let end = pool[p + PLAN_ENDS + (6 satisfies typeof DecodeAs.BlockValue)]!; i < end; i += 2) {
+      const w = pool[i]!;
+      objects[w >>> 17] = this.db.decodeCell(6 satisfies typeof DecodeAs.BlockValue, pool[i + 1]!, base + (w & 0x1ffff));
+    }
+    for (let end = pool[p + PLAN_ENDS + (7 satisfies typeof DecodeAs.Opaque)]!; i < end; i += 2) {
+      const w = pool[i]!;
+      objects[w >>> 17] = this.db.decodeCell(7 satisfies typeof DecodeAs.Opaque, pool[i + 1]!, base + (w & 0x1ffff));
+    }
+    for (let end = pool[p + PLAN_ENDS + (8 satisfies typeof DecodeAs.Link)]!; i < end; i++) {
+      const w = pool[i]!;
+      out[w >>> 17] = linkTargetIn(this.#linkSpans, cells[base + (w & 0x1ffff)]!);
+    }
+    return total;
+  }
+
+  /** `readRecord` for a record whose cells do not hold its run's elements: field by field, each field's `count` (`presentElements`) elements. */
+  #readFieldByField(): number {
+    const own = this.#own;
+    const base = this.#base;
+    let total = 0;
+    for (let row = this.#first; row < this.#end; row++) total += presentElements(this.#decodeAs[this.#typeCode[row]!]!, own, this.#links[row]!, this.#elementCount[row]!);
+    if (total > this.#numbers.length) this.#reserve(total);
+    let at = 0;
+    for (let row = this.#first; row < this.#end; row++) {
+      const typeByte = this.#typeCode[row]!;
+      const as = this.#decodeAs[typeByte]!;
+      const link = this.#links[row]!;
+      const n = presentElements(as, own, link, this.#elementCount[row]!);
+      for (let e = 0; e < n; e++, at++) {
+        const cell = base + link + e;
+        if (as === (1 satisfies typeof DecodeAs.Bit)) this.#numbers[at] = cellBit(this.#cells, base, link + e) ? 1 : 0;
+        else if (as === (8 satisfies typeof DecodeAs.Link)) this.#numbers[at] = linkTargetIn(this.#linkSpans, this.#cells[cell]!);
+        else if (((NUMERIC_DECODINGS >>> as) & 1) === 1) this.#numbers[at] = this.db.decodeCell(as, typeByte, cell) as number;
+        else this.#objects[at] = as === (4 satisfies typeof DecodeAs.Text) ? this.#text(this.#cells[cell]!) : this.db.decodeCell(as, typeByte, cell);
+      }
+    }
+    return total;
+  }
+
+  /** The text at `key`, as `value` decodes a String element: the per-item table first, else `BlockReader.text`. */
+  #text(key: number): string {
+    const i = this.#itemOf(key);
+    const s = i >= 0 ? this.#texts[i] : undefined;
+    return s !== undefined ? s : this.db.block.text(key);
+  }
+
+  /** Room for `n` elements in `readRecord`'s outputs. */
+  #reserve(n: number): void {
+    const size = Math.max(n, this.#numbers.length * 2);
+    this.#numbers = new Float64Array(size);
+    const objects = new Array<FieldValue | undefined>(size).fill(undefined);
+    this.#objects = objects;
+  }
+}
+
+/** The decodings whose elements `readRecord` gives as numbers, a bit each (Raw, Bit, F32, I32, Link). */
+const NUMERIC_DECODINGS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 8);
+
+/**
+ * A plan's header (words of `RecordPlans.pool` at its offset): the run's element count, the cells a record must
+ * own for the plan to hold (else 0x10000, more than a record can own: the run has 2^15 elements or more, which an
+ * entry cannot index), then the end of each decoding's entries (`DecodeAs` order); the entries follow.
+ */
+const PLAN_TOTAL = 0;
+const PLAN_NEED = 1;
+const PLAN_ENDS = 2;
+const PLAN_HEADER = 11;
+
+/**
+ * How `FieldCursor.readRecord` decodes the records of each distinct descriptor run (the game database has 13,613
+ * under 694,632 records): every element of the run's fields, grouped by decoding (`DecodeAs` order: raw, bit,
+ * f32, i32, text, enum, block value, opaque, link), each entry one word `(element << 17) | slot`: the element's
+ * index among the record's elements (below 2^15) and its cell relative to the record (a Bool: its bit; below
+ * 2^17, as a u16 link plus a u16 element index is). Block values and opaque bytes take a second word, the field's
+ * type byte. Every run's plan is built at once, on first use, into one pool of the exact size (two passes over
+ * the records: 2.6 MB for the game database); a hash table keyed by (first row, count) finds them.
+ */
+export class RecordPlans {
+  /** The plans, back to back. */
+  readonly pool: Uint32Array;
+  readonly #d: Gadb['descriptors'];
+  /** Open addressing: per slot the run's first row and count (`-1`: empty) and its plan's offset. */
+  #keyFirst = new Int32Array(1 << 10).fill(-1);
+  #keyCount = new Int32Array(1 << 10);
+  #offset = new Int32Array(1 << 10);
+  #runs = 0;
+  /** `#fill`'s scratch: per decoding, its entries' words, then where the next entry goes. */
+  readonly #words = new Int32Array(9);
+  readonly #fillAt = new Int32Array(9);
+
+  constructor(model: Gadb) {
+    this.#d = model.descriptors;
+    const { count, firstDescriptor, descriptorCount } = model.records;
+    // Pass 1: each distinct run its slot and its plan's offset; pass 2: the plans.
+    let size = 0;
+    for (let r = 0; r < count; r++) {
+      const first = firstDescriptor[r]!;
+      const n = descriptorCount[r]!;
+      const h = this.#slot(first, n);
+      if (this.#keyFirst[h]! >= 0) continue;
+      this.#keyFirst[h] = first;
+      this.#keyCount[h] = n;
+      this.#offset[h] = size;
+      size += this.#size(first, n);
+      if (++this.#runs * 2 > this.#keyFirst.length) this.#rehash();
+    }
+    this.pool = new Uint32Array(size);
+    for (let h = 0; h < this.#keyFirst.length; h++) if (this.#keyFirst[h]! >= 0) this.#fill(this.#keyFirst[h]!, this.#keyCount[h]!, this.#offset[h]!);
+  }
+
+  /** The offset in `pool` of the plan of the run of `count` rows from row `first`, -1 for a run no record has. */
+  of(first: number, count: number): number {
+    const h = this.#slot(first, count);
+    return this.#keyFirst[h]! < 0 ? -1 : this.#offset[h]!;
+  }
+
+  /** The run's slot in the table, or the empty slot where it would go. */
+  #slot(first: number, count: number): number {
+    const keyFirst = this.#keyFirst;
+    const mask = keyFirst.length - 1;
+    let h = (Math.imul(first, 0x9e3779b1) ^ Math.imul(count, 0x85ebca6b)) & mask;
+    for (;;) {
+      const k = keyFirst[h]!;
+      if (k < 0 || (k === first && this.#keyCount[h] === count)) return h;
+      h = (h + 1) & mask;
+    }
+  }
+
+  #rehash(): void {
+    const [keyFirst, keyCount, offset] = [this.#keyFirst, this.#keyCount, this.#offset];
+    const size = keyFirst.length * 2;
+    this.#keyFirst = new Int32Array(size).fill(-1);
+    this.#keyCount = new Int32Array(size);
+    this.#offset = new Int32Array(size);
+    for (let s = 0; s < keyFirst.length; s++) {
+      if (keyFirst[s]! < 0) continue;
+      const h = this.#slot(keyFirst[s]!, keyCount[s]!);
+      this.#keyFirst[h] = keyFirst[s]!;
+      this.#keyCount[h] = keyCount[s]!;
+      this.#offset[h] = offset[s]!;
+    }
+  }
+
+  /** The words of the run's plan: the header, and an entry per element (two for block values and opaque bytes) when it has fewer than 2^15. */
+  #size(first: number, count: number): number {
+    const { typeCode, elementCount } = this.#d;
+    let total = 0;
+    let words = PLAN_HEADER;
+    for (let row = first, end = Math.min(first + count, this.#d.count); row < end; row++) {
+      const as = DECODE_AS[typeCode[row]!]!;
+      const n = elementCount[row]!;
+      total += n;
+      words += as === (6 satisfies typeof DecodeAs.BlockValue) || as === (7 satisfies typeof DecodeAs.Opaque) ? 2 * n : n;
+    }
+    return total < 1 << 15 ? words : PLAN_HEADER;
+  }
+
+  /** Writes the plan of the run (`count` rows from `first`) at `p`. */
+  #fill(first: number, count: number, p: number): void {
+    const { typeCode, elementCount, link } = this.#d;
+    const pool = this.pool;
+    const end = Math.min(first + count, this.#d.count);
+    const words = this.#words.fill(0);
+    let total = 0;
+    let need = 0;
+    for (let row = first; row < end; row++) {
+      const as = DECODE_AS[typeCode[row]!]!;
+      const n = elementCount[row]!;
+      if (n === 0) continue;
+      total += n;
+      const l = link[row]!;
+      need = Math.max(need, as === (1 satisfies typeof DecodeAs.Bit) ? ((l + n - 1) >>> 5) + 1 : l + n);
+      words[as]! += as === (6 satisfies typeof DecodeAs.BlockValue) || as === (7 satisfies typeof DecodeAs.Opaque) ? 2 * n : n;
+    }
+    const plannable = total < 1 << 15;
+    pool[p + PLAN_TOTAL] = total;
+    pool[p + PLAN_NEED] = plannable ? need : 0x10000;
+    const fill = this.#fillAt;
+    let at = p + PLAN_HEADER;
+    for (let g = 0; g < 9; g++) {
+      fill[g] = at;
+      if (plannable) at += words[g]!;
+      pool[p + PLAN_ENDS + g] = at;
+    }
+    if (!plannable) return;
+    let element = 0;
+    for (let row = first; row < end; row++) {
+      const typeByte = typeCode[row]!;
+      const as = DECODE_AS[typeByte]!;
+      const l = link[row]!;
+      for (let e = 0, n = elementCount[row]!; e < n; e++, element++) {
+        pool[fill[as]!++] = (element << 17) | (l + e);
+        if (as === (6 satisfies typeof DecodeAs.BlockValue) || as === (7 satisfies typeof DecodeAs.Opaque)) pool[fill[as]!++] = typeByte;
+      }
+    }
   }
 }
 

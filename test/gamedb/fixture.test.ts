@@ -155,6 +155,32 @@ describe('Database over landmine_curse.fxp', () => {
     expect(checked).toBe(uses.reduce((a, b) => a + b, 0));
   });
 
+  it('reads every record at once (readRecord) as the golden parse does', () => {
+    const cur = db.cursor();
+    let checked = 0;
+    for (const c of expected.categories) {
+      for (const r of c.records) {
+        cur.seek(db.getRecord(c.name, r.name).index);
+        const total = cur.readRecord();
+        const { numbers, objects } = cur;
+        let at = 0;
+        for (const f of r.fields) {
+          expect(cur.nextField() && cur.elementIndex).toBe(at);
+          const base = f.type & 0x3f;
+          for (let i = 0; i < f.count; i++, at++, checked++) {
+            if (base === 1) expect(numbers[at]).toBe(f.value ? 1 : 0);
+            else if (base === 10 || base === 11) expect(numbers[at]! < 0 ? null : db.record(numbers[at]!).path).toBe(expectedElement(f, i));
+            else if (base === 2 || base === 3) expect(numbers[at]).toBe(expectedElement(f, i));
+            else expect(actualElement(objects[at]), `${c.name}:${r.name} ${f.hash.toString(16)}[${i}]`).toEqual(expectedElement(f, i));
+          }
+        }
+        expect(total).toBe(at);
+      }
+    }
+    const uses = expected.categories.flatMap((c) => c.records.flatMap((r) => r.fields.map((f) => f.count)));
+    expect(checked).toBe(uses.reduce((a, b) => a + b, 0));
+  });
+
   it('cursor: at(index) jumps to a declared field, linkTarget gives the index of the record value() gives', () => {
     const cur = db.cursor();
     let links = 0;

@@ -122,6 +122,57 @@ describe('typed getters and the slot rule', () => {
     expect(n).toBeGreaterThan(60);
   });
 
+  it('reads a whole record at once (readRecord): each field\'s elements in order, numbers for Bool, Int, Float and links', () => {
+    const cur = db.cursor().seek(sword.index);
+    // Stats 1 + IsRare 1 + Bits 3 + Price, Id, Model, Quality, Offset, Blob, Fade, Tint, Next 1 each + Related 2.
+    expect(cur.readRecord()).toBe(16);
+    const { numbers, objects } = cur;
+    const stats = db.category('_StructuresWeapon.Stats').at(0)!;
+    expect(Array.from(numbers.subarray(0, 6))).toEqual([stats.index, 1, 1, 0, 1, 100]);
+    expect(objects[6]).toBe(0x123456789abcdefn);
+    expect(objects[7]).toBe('models\\sword.mdl');
+    expect(objects[8]).toEqual({ text: 'High', hash: p919('High') });
+    expect(objects[9]).toEqual([0, 1, 0]);
+    expect(objects[10]).toEqual(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(objects[11]).toEqual([{ time: 0, value: 1 }, { time: 1, value: 0.5 }]);
+    expect(objects[12]).toEqual([{ time: 0, value: 0xff00ff00 }]);
+    // Links name records by their index in link order (the category's secondaries sorted by name hash).
+    expect(Array.from(numbers.subarray(13, 16))).toEqual([items.at(1)!.index, items.at(0)!.index, items.at(1)!.index]);
+    // Each field's place among them, and which of the two outputs holds it.
+    const places: [number, boolean][] = [];
+    while (cur.nextField()) places.push([cur.elementIndex, cur.numeric]);
+    expect(places).toEqual([[0, true], [1, true], [2, true], [5, true], [6, false], [7, false], [8, false], [9, false], [10, false], [11, false], [12, false], [13, true], [14, true]]);
+    expect(cur.at(3)).toBe(true);
+    expect(cur.elementIndex).toBe(5);
+    // Axe's null link is -1; Bow's Bits field has no elements, its out-of-range link (ordinal 1, index 7) is -1.
+    cur.seek(axe.index).readRecord();
+    expect(cur.at(11) && cur.numbers[cur.elementIndex]).toBe(-1);
+    expect(cur.seek(bow.index).readRecord()).toBe(12);
+    expect(cur.at(11) && [cur.elementIndex, cur.numbers[cur.elementIndex]]).toEqual([10, -1]);
+    expect(cur.seek(db.getRecord('Empty.Things', 'Nothing').index).readRecord()).toBe(0);
+  });
+
+  it('readRecord gives every element of every record as the object API does', () => {
+    const cur = db.cursor();
+    let n = 0;
+    for (let r = 0; r < db.recordCount; r++) {
+      const count = cur.seek(r).readRecord();
+      const { numbers, objects } = cur;
+      let at = 0;
+      for (const f of db.record(r).fields()) {
+        for (let i = 0; i < f.count; i++, at++) {
+          const v = f.value(i);
+          const expected = v instanceof DbRecord ? v.index : v === null ? -1 : typeof v === 'boolean' ? Number(v) : v;
+          const numeric = [1, 2, 3, 10, 11].includes(f.typeByte & 0x3f);
+          expect(numeric ? numbers[at] : objects[at], `${db.record(r).path} ${f.label}[${i}]`).toEqual(expected);
+          n++;
+        }
+      }
+      expect(count).toBe(at);
+    }
+    expect(n).toBeGreaterThan(50);
+  });
+
   it('has no value for a zero-field record', () => {
     const nothing = db.getRecord('Empty.Things', 'Nothing');
     expect([nothing.descriptorCount, nothing.cellCount, nothing.fields().length]).toEqual([0, 0, 0]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.ts';
 import { decodeGadbCurve, parseGadb, writeGadb } from '../../src/formats/gadb/index.ts';
 import { gadbTypeInfo } from '../../src/formats/gadb/type-codes.ts';
-import { Database } from '../../src/gamedb/index.ts';
+import { Database, DbRecord } from '../../src/gamedb/index.ts';
 import { decodeBlockValue } from '../../src/gamedb/edit/values.ts';
 import { syntheticModel } from './synthetic.ts';
 
@@ -77,5 +77,32 @@ describe('reading a field is bounded by the cells the record holds, not by its d
     for (let e = 0; e < cur.count; e++) values.push(cur.value(e));
     expect(values).toEqual(field.values());
     expect(cur.value(cur.count)).toBeUndefined();
+  });
+
+  it('readRecord decodes such a record field by field: the present elements, in order, as the object API', () => {
+    const g = parseGadb(writeGadb(syntheticModel()));
+    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
+    const price = sword.field('Price')!;
+    const elementCount = g.descriptors.elementCount.slice();
+    elementCount[price.row] = 0xffff;
+    const db = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } });
+    const record = db.getRecord('Inventory.Items', 'Sword');
+    const cur = db.cursor().seek(sword.index);
+    const fields = record.fields();
+    const present = fields.reduce((n, f) => n + f.presentCount, 0);
+    expect(cur.readRecord()).toBe(present);
+    const { numbers, objects } = cur;
+    let at = 0;
+    for (const f of fields) {
+      expect(cur.nextField() && cur.elementIndex).toBe(at);
+      for (const v of f.values()) {
+        const got = cur.numeric ? numbers[at] : objects[at];
+        expect(got, `${f.label}`).toEqual(typeof v === 'boolean' ? Number(v) : v instanceof DbRecord ? v.index : v === null ? -1 : v);
+        at++;
+      }
+    }
+    expect(at).toBe(present);
+    // Price's 65535 declared elements: only those up to the record's last cell.
+    expect(cur.at(price.declIndex) && cur.count).toBe(sword.cellCount - price.link);
   });
 });
