@@ -45,15 +45,25 @@ describe('a FloatCurve whose key count runs past its item', () => {
   });
 });
 
+/**
+ * The synthetic model with Sword's `Price` declared 65535 elements: the record (in the model as written, and in
+ * the edited one) and the field as declared before the edit.
+ */
+function withPriceCount65535() {
+  const g = parseGadb(writeGadb(syntheticModel()));
+  const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
+  const price = sword.field('Price')!;
+  const elementCount = g.descriptors.elementCount.slice();
+  elementCount[price.row] = 0xffff;
+  const db = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } });
+  return { sword, price, db, record: db.getRecord('Inventory.Items', 'Sword') };
+}
+
 describe('reading a field is bounded by the cells the record holds, not by its declared count', () => {
   it('a descriptor whose element count was raised to 65535 presents only the elements that exist', () => {
-    const g = parseGadb(writeGadb(syntheticModel()));
-    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
-    const price = sword.field('Price')!;
+    const { sword, price, record } = withPriceCount65535();
     const before = price.values();
-    const elementCount = g.descriptors.elementCount.slice();
-    elementCount[price.row] = 0xffff;
-    const field = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } }).getRecord('Inventory.Items', 'Sword').field('Price')!;
+    const field = record.field('Price')!;
     expect(field.count).toBe(0xffff);
     // values() walks presentCount elements: the cells from the field's link to the record's end, not 65535.
     expect(field.presentCount).toBe(sword.cellCount - price.link);
@@ -63,13 +73,8 @@ describe('reading a field is bounded by the cells the record holds, not by its d
   });
 
   it('the cursor presents the same elements and values as the object API', () => {
-    const g = parseGadb(writeGadb(syntheticModel()));
-    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
-    const price = sword.field('Price')!;
-    const elementCount = g.descriptors.elementCount.slice();
-    elementCount[price.row] = 0xffff;
-    const db = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } });
-    const field = db.getRecord('Inventory.Items', 'Sword').field('Price')!;
+    const { sword, price, db, record } = withPriceCount65535();
+    const field = record.field('Price')!;
     const cur = db.cursor().seek(sword.index);
     expect(cur.at(price.declIndex)).toBe(true);
     expect(cur.count).toBe(field.presentCount);
@@ -80,13 +85,7 @@ describe('reading a field is bounded by the cells the record holds, not by its d
   });
 
   it('readRecord decodes such a record field by field: the present elements, in order, as the object API', () => {
-    const g = parseGadb(writeGadb(syntheticModel()));
-    const sword = new Database(g).getRecord('Inventory.Items', 'Sword');
-    const price = sword.field('Price')!;
-    const elementCount = g.descriptors.elementCount.slice();
-    elementCount[price.row] = 0xffff;
-    const db = new Database({ ...g, descriptors: { ...g.descriptors, elementCount } });
-    const record = db.getRecord('Inventory.Items', 'Sword');
+    const { sword, price, db, record } = withPriceCount65535();
     const cur = db.cursor().seek(sword.index);
     const fields = record.fields();
     const present = fields.reduce((n, f) => n + f.presentCount, 0);
