@@ -199,6 +199,13 @@ class ValueWalk {
    * shared values stay in cache far more often.
    */
   private readonly kinds: Uint8Array;
+  /**
+   * One bit per 4-byte word of the string block (bit `w & 31` of `textStarts[w >>> 5]`): a Text item starts there.
+   * Nearly every reference is to a Text item (98 % of the game-scale file's items are texts), and this table is a
+   * quarter of `kinds`: most lookups of a text met before stay in the core's own cache. Other references, and
+   * every first use, go through `kinds`.
+   */
+  private readonly textStarts: Uint32Array;
   /** The item keys met so far, in the order met: ascending (first-use rule), the root first; the last of them. */
   private keys: Uint32Array<ArrayBuffer>;
   private keyCount = 1;
@@ -242,6 +249,7 @@ class ValueWalk {
     this.descriptorCount = d.count;
     this.kinds = new Uint8Array((blockSize >>> 3) + 1);
     this.kinds[0] = GadbItemKind.Root;
+    this.textStarts = new Uint32Array((blockSize >>> 7) + 1);
     this.keys = new Uint32Array(Math.min(blockSize >>> 2, 1 << 16));
     this.catTotal = new Int32Array(nc);
     this.catPrimary = new Int32Array(nc);
@@ -254,12 +262,19 @@ class ValueWalk {
   /** A name or block reference `key` of `kind` in traversal order: false when it is no item key, of a second kind, or out of first-use order. */
   private reference(key: number, kind: number): boolean {
     if (key >= this.blockSize || (key & 3) !== 0) return false;
+    if (kind === GadbItemKind.Text && (this.textStarts[key >>> 7]! & (1 << ((key >>> 2) & 31))) !== 0) return true;
+    return this.otherReference(key, kind);
+  }
+
+  /** `reference` for an aligned in-block `key` that is not a text met before: through `kinds`, and its first use. */
+  private otherReference(key: number, kind: number): boolean {
     const at = key >>> 3;
     const shift = key & 4;
     const was = (this.kinds[at]! >>> shift) & 15;
     if (was === kind) return true;
     if (was !== 0 || key < this.lastKey) return false;
     this.kinds[at] = this.kinds[at]! | (kind << shift);
+    if (kind === GadbItemKind.Text) this.textStarts[key >>> 7] = this.textStarts[key >>> 7]! | (1 << ((key >>> 2) & 31));
     this.addKey(key);
     return true;
   }
@@ -333,7 +348,7 @@ class ValueWalk {
    * them apart.
    */
   private categoryRecords(at: number, primaries: number, secondaries: number): number {
-    const { dv, kinds, runByFirst, linkMin, linkMax, blockSize, size, descriptorCount } = this;
+    const { dv, textStarts, runByFirst, linkMin, linkMax, blockSize, size, descriptorCount } = this;
     let runInfo = this.runInfo;
     let cellList = this.cellList;
     let shape = -1;
@@ -377,12 +392,8 @@ class ValueWalk {
         const v = dv.getUint32(at + (entry & 0xffffff), true);
         if (v >= blockSize || (v & 3) !== 0) return -1;
         const kind = entry >>> 24;
-        const shift = v & 4;
-        const was = (kinds[v >>> 3]! >>> shift) & 15;
-        if (was === kind) continue;
-        if (was !== 0 || v < this.lastKey) return -1;
-        kinds[v >>> 3] = kinds[v >>> 3]! | (kind << shift);
-        this.addKey(v);
+        if (kind === GadbItemKind.Text && (textStarts[v >>> 7]! & (1 << ((v >>> 2) & 31))) !== 0) continue;
+        if (!this.otherReference(v, kind)) return -1;
       }
       for (let q = links, end = runInfo[u + RUN_END]!; q < end; q += 2) {
         for (let p = at + cellList[q]!, last = at + cellList[q + 1]!; p < last; p += 4) {
@@ -715,19 +726,30 @@ function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array,
 }
 
 /**
- * Whether two of the hashed items hold the same value. Equal values have equal hashes: the items are bucketed by
- * the top bits of their hash (a counting pass and a scatter of each hash with its item, a few items per bucket),
- * and only items of equal hash within a bucket are compared. The buckets are then read in order, each hash beside
- * its neighbours (no load through an index per comparison).
+ * Whether two of the hashed items hold the same value. Equal values have equal hashes. A filter of about 16 bits
+ * per item (one bit per value of the hash's top bits, at most 1 MiB) first finds the bits that two or more items
+ * fall on (`filterRepeats`: a few percent of the items, most of them by chance); only the items on those bits are
+ * gathered (`gatherRepeats`) and compared, bucketed by the top bits of their hash (a counting pass and a scatter
+ * of each hash with its item, a few items per bucket): only items of equal hash within a bucket are compared.
  */
 function hasDuplicate(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array, m: number): boolean {
-  const bits = Math.max(1, Math.min(16, 30 - Math.clz32(m)));
+  const filterBits = Math.max(5, Math.min(23, 36 - Math.clz32(m)));
+  const filterShift = 32 - filterBits;
+  const seen = new Int32Array(1 << (filterBits - 5));
+  const again = new Int32Array(1 << (filterBits - 5));
+  const repeats = filterRepeats(hashes, m, filterShift, seen, again);
+  if (repeats === 0) return false;
+  // Each bit set in `again` holds its first item and at least one of the `repeats`: at most 2 × repeats items.
+  const repeatHash = new Uint32Array(2 * repeats);
+  const repeatItem = new Uint32Array(2 * repeats);
+  const r = gatherRepeats(hashes, which, m, filterShift, again, repeatHash, repeatItem);
+  const bits = Math.max(1, Math.min(16, 30 - Math.clz32(r)));
   const shift = 32 - bits;
   const start = new Int32Array((1 << bits) + 1);
-  countBuckets(hashes, m, shift, start);
-  const bucketHash = new Uint32Array(m);
-  const bucketItem = new Uint32Array(m);
-  scatter(hashes, which, m, shift, start.slice(0, start.length - 1), bucketHash, bucketItem);
+  countBuckets(repeatHash, r, shift, start);
+  const bucketHash = new Uint32Array(r);
+  const bucketItem = new Uint32Array(r);
+  scatter(repeatHash, repeatItem, r, shift, start.slice(0, start.length - 1), bucketHash, bucketItem);
   const buckets = 1 << bits;
   for (let b = 0; b < buckets; b++) {
     for (let x = start[b]!, end = start[b + 1]!; x < end; x++) {
@@ -738,6 +760,36 @@ function hasDuplicate(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Arra
     }
   }
   return false;
+}
+
+/** Sets each hash's filter bit (its top bits) in `seen`, and in `again` when an earlier hash set it; how many did. */
+function filterRepeats(hashes: Uint32Array, m: number, shift: number, seen: Int32Array, again: Int32Array): number {
+  let repeats = 0;
+  for (let x = 0; x < m; x++) {
+    const bit = hashes[x]! >>> shift;
+    const w = bit >>> 5;
+    const mask = 1 << (bit & 31);
+    const s = seen[w]!;
+    if ((s & mask) === 0) seen[w] = s | mask;
+    else {
+      again[w] = again[w]! | mask;
+      repeats++;
+    }
+  }
+  return repeats;
+}
+
+/** The hashes (and their items) whose filter bit is set in `again`, in order, into `outHash` / `outItem`; their number. */
+function gatherRepeats(hashes: Uint32Array, which: Uint32Array, m: number, shift: number, again: Int32Array, outHash: Uint32Array, outItem: Uint32Array): number {
+  let r = 0;
+  for (let x = 0; x < m; x++) {
+    const h = hashes[x]!;
+    const bit = h >>> shift;
+    if ((again[bit >>> 5]! & (1 << (bit & 31))) === 0) continue;
+    outHash[r] = h;
+    outItem[r++] = which[x]!;
+  }
+  return r;
 }
 
 /** Bucket sizes into `start[b + 1]`, then their running sums: `start[b]` is where bucket b begins. */

@@ -275,6 +275,8 @@ describe('verifyGadb on bytes: the bytes verifier against the model verifier', (
     ['cells.blockReference', () => new Patcher(generated).set32(g.cell(block.r, d.link[block.k]!), 0xfffffff0).b],
     ['cells.blockReference', () => new Patcher(generated).set32(g.cell(block.r, d.link[block.k]!), block.cell + 1).b],
     ['strings.kind', () => new Patcher(generated).set32(g.cell(vector.r, d.link[vector.k]!), records.nameKey[secondaries.first]!).b],
+    // The other way round: a String cell (a Text reference) on a Vector3 item.
+    ['strings.kind', () => new Patcher(generated).set32(g.cell(block.r, d.link[block.k]!), vector.cell).b],
     ['strings.tiling', () => new Patcher(generated).set32(g.cell(vector.r, d.link[vector.k]!), vector.cell + 4).b],
     ['strings.padding', () => {
       // The last byte of a text item with two NULs at its end made non-zero.
