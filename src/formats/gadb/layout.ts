@@ -54,14 +54,8 @@ export class GadbItemIndex {
 
   /** Indexes `keys` (strictly ascending in a valid model; otherwise a key's index is its rank among the keys). */
   constructor(keys: Uint32Array, dataLength: number) {
-    const groups = (((dataLength >>> 2) + 1) >>> 5) + 1;
-    const bits = new Uint32Array(groups);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      if ((k & 3) !== 0) continue;
-      const w = k >>> 2;
-      if (w >>> 5 < groups) bits[w >>> 5] = bits[w >>> 5]! | (1 << (w & 31));
-    }
+    const bits = gadbItemStartBits(keys, dataLength);
+    const groups = bits.length;
     const before = new Uint32Array(groups);
     for (let g = 1; g < groups; g++) before[g] = before[g - 1]! + popcount32(bits[g - 1]!);
     this.bits = bits;
@@ -79,6 +73,22 @@ export class GadbItemIndex {
     if ((word & m) === 0) return -1;
     return this.before[g]! + popcount32(word & (m - 1));
   }
+}
+
+/**
+ * @internal The item-start bits of `GadbItemIndex` alone (bit `w & 31` of word `w >> 5`: an item starts at key
+ * `4w`), for a caller that only asks whether an item starts at a key (the writer's fast path).
+ */
+export function gadbItemStartBits(keys: Uint32Array, dataLength: number): Uint32Array {
+  const groups = (((dataLength >>> 2) + 1) >>> 5) + 1;
+  const bits = new Uint32Array(groups);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if ((k & 3) !== 0) continue;
+    const w = k >>> 2;
+    if (w >>> 5 < groups) bits[w >>> 5] = bits[w >>> 5]! | (1 << (w & 31));
+  }
+  return bits;
 }
 
 /** The key → item index of `g`'s string block. */
@@ -297,6 +307,26 @@ export class GadbFirstUseCheck {
     }
     this.size = size;
     this.placed = placed;
+    return true;
+  }
+
+  /**
+   * The block cells of a record at `words[at]` given as its cell slots in traversal order, `slots[from, to)`
+   * (the writer's per-run lists, `FirstUseRuns`); `clip` drops the slots at or past `own`, the record's cell
+   * count (a record shorter than its run's fields: the slot rule is `verifyGadb`'s, not the writer's).
+   */
+  slotCells(slots: Uint16Array, from: number, to: number, clip: boolean, own: number, words: Uint32Array, at: number): boolean {
+    if (this.n === 0) return true;
+    let size = this.size;
+    for (let s = from; s < to; s++) {
+      const slot = slots[s]!;
+      if (clip && slot >= own) continue;
+      const v = words[at + slot]!;
+      if (v < size) continue;
+      if (v !== size || this.placed >= this.n) return false;
+      size += this.sizes[this.placed++]!;
+    }
+    this.size = size;
     return true;
   }
 

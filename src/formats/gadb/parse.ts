@@ -56,8 +56,18 @@ export function decodeGadbRecordTail(records: GadbRecords, rec: number, t0: numb
 /** Writes record `rec`'s tail as two u32 words into `out[at]`, `out[at + 1]`: the mirror of `decodeGadbRecordTail`. */
 export function encodeGadbRecordTail(records: GadbRecords, rec: number, out: Uint32Array, at: number): void {
   const first = records.firstDescriptor[rec]!;
-  out[at] = (records.cellCount[rec]! | (records.descriptorCount[rec]! << 16) | ((first & 0xff) << 24)) >>> 0;
-  out[at + 1] = (((first >>> 8) & 0xffff) | (records.unk0A[rec]! << 16) | (records.flags[rec]! << 24)) >>> 0;
+  out[at] = gadbRecordTailWord0(records.cellCount[rec]!, records.descriptorCount[rec]!, first);
+  out[at + 1] = gadbRecordTailWord1(first, records.unk0A[rec]!, records.flags[rec]!);
+}
+
+/** A record tail's first u32: the u16 cell count, the u8 descriptor count, the low byte of the u24 first descriptor. */
+export function gadbRecordTailWord0(cellCount: number, descriptorCount: number, first: number): number {
+  return (cellCount | (descriptorCount << 16) | ((first & 0xff) << 24)) >>> 0;
+}
+
+/** A record tail's second u32: the upper 16 bits of the u24 first descriptor, the u8 at +0x0A, the u8 flags. */
+export function gadbRecordTailWord1(first: number, unk0A: number, flags: number): number {
+  return (((first >>> 8) & 0xffff) | (unk0A << 16) | (flags << 24)) >>> 0;
 }
 
 /** Size of a secondary record header. */

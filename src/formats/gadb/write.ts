@@ -6,8 +6,9 @@
 import { ConsistencyError } from '../../binary/errors.ts';
 import { grow } from '../../binary/grow.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
-import { GADB_RECENT_RUN_SHIFT, GADB_RECENT_RUN_SLOTS, GadbFirstUseCheck, gadbRunSlot, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
-import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail } from './parse.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
+import { GADB_RECENT_RUN_SHIFT, GADB_RECENT_RUN_SLOTS, GadbFirstUseCheck, gadbItemStartBits, gadbRunSlot, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
+import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail, gadbRecordTailWord0, gadbRecordTailWord1 } from './parse.ts';
 import { gadbWholeModelValid, validateGadbWithItems } from './validate.ts';
 import type { Gadb, GadbCategory } from './types.ts';
 
@@ -38,14 +39,13 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   if (order === 'first-use' && gadbWholeModelValid(g)) {
     const size = gadbTiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
     if (size >= 0) {
-      const items = gadbItemIndex(g);
-      const out = layOut(g, items, undefined, size, littleEndianHost);
+      const out = layOut(g, { plan: undefined, itemStarts: gadbItemStartBits(g.strings.itemKeys, g.strings.data.byteLength) }, size, littleEndianHost);
       if (out) return out;
     }
   }
   const items = validatedItems(g);
   const plan = planGadbStringBlockWithItems(g, order, items);
-  return layOut(g, items, plan, plan.size, littleEndianHost)!;
+  return layOut(g, { plan, items }, plan.size, littleEndianHost)!;
 }
 
 /**
@@ -230,10 +230,17 @@ function writeHeader(w: FileCursor, g: Gadb, blockSize: number, cellTotal: numbe
 }
 
 /**
- * The file of `g` with its string block planned by `plan`, or, without a plan, with every item at its key (`size`:
- * the block's size) provided the first-use rule agrees, else undefined.
+ * How `layOut` lays out the string block: by a plan (with the model's item index), or every item at its key
+ * provided the first-use rule agrees (the fast path, `fillFirstUse`, which needs only where items start).
  */
-function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined, blockSize: number, littleEndianHost: boolean): Uint8Array<ArrayBuffer> | undefined {
+type BlockLayout = { plan: GadbStringPlan; items: GadbItemIndex } | { plan: undefined; itemStarts: Uint32Array };
+
+/**
+ * The file of `g` with its string block laid out by `block` (`blockSize`: the block's size); undefined when the
+ * fast path's checks fail.
+ */
+function layOut(g: Gadb, block: BlockLayout, blockSize: number, littleEndianHost: boolean): Uint8Array<ArrayBuffer> | undefined {
+  const plan = block.plan;
   const { valueSectionAt, valueWords, total, cellTotal } = fileGeometry(g, blockSize);
   // The size is known exactly, so the file is filled in place (no growth, no final copy); it is placed in its
   // buffer so that the value section is 4-aligned and can be filled as u32 words.
@@ -257,7 +264,7 @@ function layOut(g: Gadb, items: GadbItemIndex, plan: GadbStringPlan | undefined,
   // little-endian).
   if (w.pos !== valueSectionAt) throw new Error(`gadb writer: value section at ${w.pos}, planned ${valueSectionAt}`);
   const words = littleEndianHost ? new Uint32Array(w.out.buffer, w.out.byteOffset + valueSectionAt, valueWords) : new Uint32Array(valueWords);
-  if (!fillValueSection(g, words, plan, items)) return undefined;
+  if (!fillValueSection(g, words, block)) return undefined;
   if (!littleEndianHost) for (let i = 0; i < valueWords; i++) w.dv.setUint32(valueSectionAt + i * 4, words[i]!, true);
   w.pos = total;
   return w.finish();
@@ -345,16 +352,16 @@ function writeDescriptorGroups(words: Uint32Array, d: Gadb['descriptors'], from:
  * The value section as u32 words: leading word, category count, each category's entry followed by its records
  * (header, then cells), the trailer; without a plan (the fast path, `fillFirstUse`), false when a check fails.
  */
-function fillValueSection(g: Gadb, words: Uint32Array, plan: GadbStringPlan | undefined, items: GadbItemIndex): boolean {
+function fillValueSection(g: Gadb, words: Uint32Array, block: BlockLayout): boolean {
   const { categories } = g;
   words[0] = g.valueSectionUnk00;
   words[1] = categories.length;
   let o = 2;
-  if (!plan) {
-    o = fillFirstUse(g, words, items);
+  if (!block.plan) {
+    o = fillFirstUse(g, words, block.itemStarts);
     if (o < 0) return false;
   } else {
-    const fill = new ValueSectionFill(g, plan, items);
+    const fill = new ValueSectionFill(g, block.plan, block.items);
     let rec = 0;
     for (const cat of categories) {
       fill.category(cat, words, o);
@@ -377,38 +384,68 @@ const FILL_SLICE_WORDS = 1 << 14;
  * The value section's categories and records (from word 2) for a model whose items tile the block in key order
  * and whose whole-model rules hold (`gadbWholeModelValid`), checking as it goes what `validateGadb` checks per
  * record (each record's cells inside the pool, in order; its run inside the descriptor table, its first descriptor
- * 24-bit, its permutation column inside the run; every name an item key) and the first-use rule over the names and
- * block cells in traversal order (`GadbFirstUseCheck`). Returns the
+ * 24-bit, its permutation column inside the run, the last two once per run in `FirstUseRuns`; every name an item
+ * key) and the first-use rule over the names and block cells in traversal order (`GadbFirstUseCheck`). Returns the
  * word after the last record, or -1 as soon as any check fails (the caller then validates in full and plans).
  */
-function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number {
-  const { categories, records, cells, descriptors: d } = g;
-  const { nameKey, cellCount, descriptorCount, firstDescriptor } = records;
-  const starts = gadbRecordCellStarts(g);
-  const pool = cells.length;
-  const bits = items.bits;
-  const descriptorTotal = d.count;
-  const sortedToDeclared = d.sortedToDeclared;
-  const firstUse = new GadbFirstUseCheck(g);
-  const runs = firstUse.runs;
-  // Runs whose permutation column passed (the rule depends on the run alone), by run id; and the last such run
-  // met in each slot (`gadbRunSlot`) with its block spans (records of a category alternate between a few).
-  let checked = new Uint8Array(1024);
-  const recentFirst = new Int32Array(GADB_RECENT_RUN_SLOTS).fill(-1);
-  const recentCount = new Uint8Array(GADB_RECENT_RUN_SLOTS);
-  const recentFrom = new Int32Array(GADB_RECENT_RUN_SLOTS);
-  const recentTo = new Int32Array(GADB_RECENT_RUN_SLOTS);
-  const PH = GADB_RECORD_HEADER.primary;
-  const SH = GADB_RECORD_HEADER.secondary;
-  let cellsEnd = 0; // the previous record's cells end in the pool
-  let o = 2;
-  let rec = 0;
+function fillFirstUse(g: Gadb, words: Uint32Array, itemStarts: Uint32Array): number {
+  const fill = new FirstUseFill(g, words, itemStarts);
+  const { categories } = g;
   for (let c = 0; c < categories.length; c++) {
     const cat = categories[c]!;
-    // The entry's three names, in traversal order.
+    if (!fill.category(cat)) return -1;
+    const primaryEnd = fill.rec + cat.primaryCount;
+    const end = primaryEnd + cat.secondaryCount;
+    // Slices of the category's records: their cells in runs, then their headers over them while in cache.
+    while (fill.rec < end) {
+      const stop = fill.copySlice(end, primaryEnd);
+      if (stop < 0 || !fill.headers(stop, primaryEnd)) return -1;
+    }
+  }
+  return fill.done() ? fill.o : -1;
+}
+
+/**
+ * The state of `fillFirstUse`, its work in three methods that each keep one loop (the categories' names, a slice's
+ * cells, a slice's headers and checks): V8 compiles each on its own, where one function holding every loop was
+ * compiled in one piece of ~4.5 MB of compiler memory while the output already existed.
+ */
+class FirstUseFill {
+  /** The next value-section word and record. */
+  o = 2;
+  rec = 0;
+  /** The previous record's cells end in the pool. */
+  private cellsEnd = 0;
+  private readonly g: Gadb;
+  private readonly words: Uint32Array;
+  private readonly starts: Uint32Array;
+  private readonly bits: Uint32Array;
+  private readonly firstUse: GadbFirstUseCheck;
+  private readonly runs: FirstUseRuns;
+  /**
+   * The last run met in each slot (`gadbRunSlot`) with its slot list: records of a category alternate between a
+   * few runs, and these few KB stay in cache where the run table's entries, far apart, would not. Four words a
+   * slot, in one cache line: the key `(first << 8 | count) >>> 0` (0: empty, as a run of no field is never looked
+   * up), then the run's `from`, `to` and `extent` (`FirstUseRuns`).
+   */
+  private readonly recent = new Uint32Array(4 * GADB_RECENT_RUN_SLOTS);
+
+  constructor(g: Gadb, words: Uint32Array, itemStarts: Uint32Array) {
+    this.g = g;
+    this.words = words;
+    this.starts = gadbRecordCellStarts(g);
+    this.bits = itemStarts;
+    this.firstUse = new GadbFirstUseCheck(g);
+    this.runs = new FirstUseRuns(g.descriptors);
+  }
+
+  /** Category `cat`'s entry at word `o`, its three names checked in traversal order. */
+  category(cat: GadbCategory): boolean {
+    const { words, bits, firstUse } = this;
+    const o = this.o;
     for (let j = 0; j < 3; j++) {
       const key = j === 0 ? cat.nameKey : j === 1 ? cat.typeNameKey : cat.unk08Key;
-      if (!isItemStart(bits, key) || !firstUse.key(key)) return -1;
+      if (!isItemStart(bits, key) || !firstUse.key(key)) return false;
     }
     words[o] = cat.nameKey;
     words[o + 1] = cat.typeNameKey;
@@ -416,71 +453,209 @@ function fillFirstUse(g: Gadb, words: Uint32Array, items: GadbItemIndex): number
     words[o + 3] = cat.primaryCount;
     words[o + 4] = cat.secondaryCount;
     words[o + 5] = cat.sortKey;
-    o += GADB_CATEGORY_SIZE >> 2;
-    const primaryEnd = rec + cat.primaryCount;
-    const end = primaryEnd + cat.secondaryCount;
-    while (rec < end) {
-      // A slice of the category's records: their cells in runs, then their headers over them.
-      let p = o;
-      let runFrom = 0;
-      let runDelta = 0;
-      let runEnd = 0;
-      let stop = rec;
-      for (; stop < end && (stop === rec || p - o < FILL_SLICE_WORDS); stop++) {
-        const s = starts[stop]!;
-        const count = cellCount[stop]!;
-        if (s < cellsEnd || s + count > pool) return -1;
-        cellsEnd = s + count;
-        p += (stop < primaryEnd ? PH.size : SH.size) >> 2;
-        const delta = s - p;
-        if (delta !== runDelta || stop === rec) {
-          if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
-          runDelta = delta;
-          runFrom = p;
-        }
-        p += count;
-        runEnd = p;
-      }
-      if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
-      for (; rec < stop; rec++) {
-        const h = rec < primaryEnd ? PH : SH;
-        if (h.nameAt >= 0) {
-          const key = nameKey[rec]!;
-          if (!isItemStart(bits, key) || !firstUse.key(key)) return -1;
-          words[o + (h.nameAt >> 2)] = key;
-        }
-        encodeGadbRecordTail(records, rec, words, o + (h.tailAt >> 2));
-        o += h.size >> 2;
-        const first = firstDescriptor[rec]!;
-        const fields = descriptorCount[rec]!;
-        const own = cellCount[rec]!;
-        if (first > 0xffffff || first + fields > descriptorTotal) return -1;
-        if (fields > 0) {
-          const c = gadbRunSlot(first, fields, GADB_RECENT_RUN_SHIFT);
-          if (recentFirst[c] !== first || recentCount[c] !== fields) {
-            const u = runs.run(first, fields);
-            if (u >= checked.length) checked = grow(checked, u + 1);
-            if (checked[u] === 0) {
-              for (let j = 0; j < fields; j++) if (sortedToDeclared[first + j]! >= fields) return -1;
-              checked[u] = 1;
-            }
-            recentFirst[c] = first;
-            recentCount[c] = fields;
-            recentFrom[c] = runs.start[u]! * 3;
-            recentTo[c] = runs.start[u + 1]! * 3;
-          }
-          const from = recentFrom[c]!;
-          const to = recentTo[c]!;
-          if (from < to && !firstUse.spanCells(from, to, own, words, o)) return -1;
-        }
-        o += own;
-      }
-    }
+    this.o = o + (GADB_CATEGORY_SIZE >> 2);
+    return true;
   }
-  return firstUse.done() ? o : -1;
+
+  /**
+   * The cells of the next records of the category (up to `end`; its primaries end at `primaryEnd`), about
+   * `FILL_SLICE_WORDS` words of them and at least one record, copied from the pool in runs of records that keep
+   * their distance to their place in the pool; returns the record after them, or -1 when a record's cells leave
+   * the pool or overlap the previous record's.
+   */
+  copySlice(end: number, primaryEnd: number): number {
+    const { words, starts } = this;
+    const { cells } = this.g;
+    const cellCount = this.g.records.cellCount;
+    const pool = cells.length;
+    const PH = GADB_RECORD_HEADER.primary.size >> 2;
+    const SH = GADB_RECORD_HEADER.secondary.size >> 2;
+    const o = this.o;
+    const rec = this.rec;
+    let cellsEnd = this.cellsEnd;
+    let p = o;
+    let runFrom = 0;
+    let runDelta = 0;
+    let runEnd = 0;
+    let stop = rec;
+    for (; stop < end && (stop === rec || p - o < FILL_SLICE_WORDS); stop++) {
+      const s = starts[stop]!;
+      const count = cellCount[stop]!;
+      if (s < cellsEnd || s + count > pool) return -1;
+      cellsEnd = s + count;
+      p += stop < primaryEnd ? PH : SH;
+      const delta = s - p;
+      if (delta !== runDelta || stop === rec) {
+        if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
+        runDelta = delta;
+        runFrom = p;
+      }
+      p += count;
+      runEnd = p;
+    }
+    if (runEnd > runFrom) copyCells(words, cells, runFrom, runEnd, runDelta);
+    this.cellsEnd = cellsEnd;
+    return stop;
+  }
+
+  /**
+   * The headers of records `[rec, stop)` over their copied cells (names checked as items in traversal order), and
+   * each record's run and block cells checked; false as soon as a check fails.
+   */
+  headers(stop: number, primaryEnd: number): boolean {
+    const { words, bits, firstUse, recent } = this;
+    const { nameKey, cellCount, descriptorCount, firstDescriptor, unk0A, flags } = this.g.records;
+    const descriptorTotal = this.g.descriptors.count;
+    const PH = GADB_RECORD_HEADER.primary;
+    const SH = GADB_RECORD_HEADER.secondary;
+    let slots = this.runs.slots;
+    let o = this.o;
+    let rec = this.rec;
+    for (; rec < stop; rec++) {
+      // The record's columns first, read once (the stores into the output could alias them for the compiler).
+      const own = cellCount[rec]!;
+      const fields = descriptorCount[rec]!;
+      const first = firstDescriptor[rec]!;
+      const tail0 = gadbRecordTailWord0(own, fields, first);
+      const tail1 = gadbRecordTailWord1(first, unk0A[rec]!, flags[rec]!);
+      if (rec >= primaryEnd) {
+        const key = nameKey[rec]!;
+        if (!isItemStart(bits, key) || !firstUse.key(key)) return false;
+        words[o + (SH.nameAt >> 2)] = key;
+        words[o + (SH.tailAt >> 2)] = tail0;
+        words[o + (SH.tailAt >> 2) + 1] = tail1;
+        o += SH.size >> 2;
+      } else {
+        words[o + (PH.tailAt >> 2)] = tail0;
+        words[o + (PH.tailAt >> 2) + 1] = tail1;
+        o += PH.size >> 2;
+      }
+      if (first > 0xffffff || first + fields > descriptorTotal) return false;
+      if (fields > 0) {
+        const key = ((first << 8) | fields) >>> 0;
+        const slot = gadbRunSlot(first, fields, GADB_RECENT_RUN_SHIFT);
+        const at = slot << 2;
+        if (recent[at] !== key) {
+          if (!this.meet(first, fields, slot)) return false;
+          slots = this.runs.slots;
+        }
+        const from = recent[at + 1]!;
+        const to = recent[at + 2]!;
+        if (from < to && !firstUse.slotCells(slots, from, to, own < recent[at + 3]!, own, words, o)) return false;
+      }
+      o += own;
+    }
+    this.o = o;
+    this.rec = rec;
+    return true;
+  }
+
+  /** Puts run `[first, first + n)` in recent slot `slot`; false when the run fails its checks. */
+  private meet(first: number, n: number, slot: number): boolean {
+    const runs = this.runs;
+    const u = runs.id(first, n);
+    if (u < 0) return false;
+    const at = slot << 2;
+    this.recent[at] = ((first << 8) | n) >>> 0;
+    this.recent[at + 1] = runs.from[u]!;
+    this.recent[at + 2] = runs.from[u + 1]!;
+    this.recent[at + 3] = runs.extent[u]!;
+    return true;
+  }
+
+  /** True when the walk reached every item. */
+  done(): boolean {
+    return this.firstUse.done();
+  }
 }
 
-/** Whether an item of the block (bit index `items.bits`) starts at `key`. */
+/**
+ * The runs the writer's fast path meets, each checked once (inside the descriptor table, its permutation column
+ * inside the run) and given its block cells as a list of cell slots in ascending field-hash order (the first-use
+ * order: declared field `sortedToDeclared[first + j]` for j = 0, 1, …; an array field's elements in order), so a
+ * record's check is one load a cell with no span arithmetic. `extent` is one past the run's last block slot: a
+ * record owning at least that many cells needs no clipping. A run whose list would pass `MAX_RUN_SLOTS` is refused
+ * (the writer then takes the general path): real runs hold a few dozen.
+ */
+class FirstUseRuns {
+  /** Slots of run u: `slots[from[u], from[u + 1])`. */
+  slots = new Uint16Array(4096);
+  from = new Int32Array(1025);
+  extent = new Int32Array(1024);
+  private count = 0;
+  /** Run id + 1 by (first, count), open-addressed (linear probing, at most half full). */
+  private table = new Int32Array(2048);
+  private shift = 21;
+  private keys = new Uint32Array(1024);
+  private readonly d: Gadb['descriptors'];
+
+  constructor(d: Gadb['descriptors']) {
+    this.d = d;
+  }
+
+  /** The id of run `[first, first + n)` (`first` fits 24 bits), or -1 when it leaves the table or its permutation column leaves the run. */
+  id(first: number, n: number): number {
+    const key = ((first << 8) | n) >>> 0;
+    const table = this.table;
+    const mask = table.length - 1;
+    let h = gadbRunSlot(first, n, this.shift);
+    for (; table[h] !== 0; h = (h + 1) & mask) if (this.keys[table[h]! - 1] === key) return table[h]! - 1;
+    return this.add(first, n, key, h);
+  }
+
+  private add(first: number, n: number, key: number, h: number): number {
+    const d = this.d;
+    if (first + n > d.count) return -1;
+    const { sortedToDeclared, typeCode, elementCount, link } = d;
+    for (let j = 0; j < n; j++) if (sortedToDeclared[first + j]! >= n) return -1;
+    const u = this.count;
+    let at = this.from[u]!;
+    let extent = 0;
+    for (let j = 0; j < n; j++) {
+      const k = first + sortedToDeclared[first + j]!;
+      const count = elementCount[k]!;
+      if (count === 0 || GADB_STORAGE_BY_TYPE_BYTE[typeCode[k]!] !== GadbStorageCode.Block) continue;
+      // A record owns at most 0xffff cells, so a slot from 0xffff on is never one of its cells.
+      const base = link[k]!;
+      const past = Math.min(base + count, 0xffff);
+      if (at + past - base - this.from[u]! > MAX_RUN_SLOTS) return -1;
+      if (at + past - base > this.slots.length) this.slots = grow(this.slots, at + past - base);
+      for (let slot = base; slot < past; slot++) this.slots[at++] = slot;
+      if (past > extent) extent = past;
+    }
+    if (u + 2 > this.from.length) {
+      this.from = grow(this.from, u + 2);
+      this.extent = grow(this.extent, u + 1);
+      this.keys = grow(this.keys, u + 1);
+    }
+    this.count = u + 1;
+    this.from[u + 1] = at;
+    this.extent[u] = extent;
+    this.keys[u] = key;
+    if (2 * this.count > this.table.length) this.rehash();
+    else this.table[h] = u + 1;
+    return u;
+  }
+
+  /** Every run again in a table twice the size. */
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2);
+    const mask = table.length - 1;
+    this.shift--;
+    for (let u = 0; u < this.count; u++) {
+      const key = this.keys[u]!;
+      let h = gadbRunSlot(key >>> 8, key & 0xff, this.shift);
+      while (table[h] !== 0) h = (h + 1) & mask;
+      table[h] = u + 1;
+    }
+    this.table = table;
+  }
+}
+
+/** Most block-cell slots one run may list on the writer's fast path (beyond it, the general path). */
+const MAX_RUN_SLOTS = 4096;
+
+/** Whether an item of the block starts at `key` (`bits`: `gadbItemStartBits`). */
 function isItemStart(bits: Uint32Array, key: number): boolean {
   const w = key >>> 2;
   return (key & 3) === 0 && w >>> 5 < bits.length && ((bits[w >>> 5]! >>> (w & 31)) & 1) === 1;

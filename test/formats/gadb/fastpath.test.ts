@@ -3,7 +3,7 @@
  * copied word for word) give the same model whatever the host byte order and whatever the input's alignment.
  */
 import { describe, expect, it } from 'vitest';
-import { parseGadb, parseGadbWithLayout, writeGadb } from '../../../src/formats/gadb/index.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode, parseGadb, parseGadbWithLayout, writeGadb, writeGadbTo } from '../../../src/formats/gadb/index.ts';
 import { parseGadbOnHost } from '../../../src/formats/gadb/parse.ts';
 import { writeGadbOnHost } from '../../../src/formats/gadb/write.ts';
 import { generateGadb } from '../../../src/gamedb/generate/index.ts';
@@ -79,6 +79,25 @@ describe('GADB fast paths', () => {
       }
     });
   }
+
+  // The in-memory writer checks the first-use rule over a list of block-cell slots per run, clipped to a record's
+  // own cells when the run's fields reach past them, and hands a run whose list would pass its cap to the planner;
+  // the stream always plans. A block field grown past its records' cells (elements over other fields' cells, read as
+  // references) must come out of both alike, below the cap and past it.
+  it('a block field grown past its records writes as the stream plans it (clipped slot lists, and past their cap)', () => {
+    for (const count of [3, 40, 5000]) {
+      const g = parseGadb(generated.slice());
+      const d = g.descriptors;
+      let k = 0;
+      while (k < d.count && (GADB_STORAGE_BY_TYPE_BYTE[d.typeCode[k]!] !== GadbStorageCode.Block || d.elementCount[k] === 0)) k++;
+      expect(k).toBeLessThan(d.count);
+      d.elementCount[k] = count;
+      const parts: Buffer[] = [];
+      writeGadbTo(g, { write: (c) => void parts.push(Buffer.from(c)) });
+      const out = writeGadb(g);
+      expect(Buffer.from(out).equals(Buffer.concat(parts)), `element count ${count}`).toBe(true);
+    }
+  });
 
   it('the header counts only size the record columns: wrong ones (too small, too large) read the same model', () => {
     const reference = parseGadbWithLayout(generated);
