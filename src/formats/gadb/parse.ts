@@ -17,8 +17,8 @@
 import { ByteReader } from '../../binary/reader.ts';
 import { latin1Constant } from '../../binary/text.ts';
 import { FormatError, UnsupportedError } from '../../binary/errors.ts';
-import { GadbRunSpans, gadbCompactCells } from './layout.ts';
-import { GadbStorageCode } from './type-codes.ts';
+import { gadbCompactCells } from './layout.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
 import type { Gadb, GadbCategory, GadbContainer, GadbDescriptors, GadbHeader, GadbLayout, GadbRecords, GadbStringBlock } from './types.ts';
 
 /** Format id used in errors and findings. */
@@ -657,39 +657,42 @@ function deriveItems(data: Uint8Array, categories: GadbCategory[], records: Gadb
 
 /**
  * Sets in `starts` the bit of every aligned value below `blockSize` in the block-type cells of the parsed
- * `records` (cells at `records.cellStart` in `cells`; each run's block fields from a `GadbRunSpans`).
+ * `records` (cells at `records.cellStart` in `cells`). A record's block fields are the block-type rows with
+ * elements in its run `[first, first + count)`, found through `nextBlockRow`: no run table, no lookup per record.
  */
 function markBlockCells(records: GadbRecords, cells: Uint32Array, descriptors: GadbDescriptors, blockSize: number, starts: Uint32Array): void {
   const { cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
-  const blockSpans = new GadbRunSpans({ descriptors }, 'declared', GadbStorageCode.Block);
-  // Records of a category mostly share their run: the previous record's spans are kept.
-  let lastKey = -1;
-  let q0 = 0;
-  let q1 = 0;
+  const { link, elementCount } = descriptors;
+  const next = nextBlockRow(descriptors);
   for (let rec = 0; rec < records.count; rec++) {
-    const fields = descriptorCount[rec]!;
-    if (fields === 0) continue;
     const first = firstDescriptor[rec]!;
-    const key = first * 256 + fields;
-    if (key !== lastKey) {
-      const run = blockSpans.run(first, fields);
-      lastKey = key;
-      q0 = blockSpans.start[run]! * 3;
-      q1 = blockSpans.start[run + 1]! * 3;
-    }
-    const spans = blockSpans.spans;
+    const stopRow = first + descriptorCount[rec]!;
     const w = cellStart[rec]!;
     const count = cellCount[rec]!;
-    for (let q = q0; q < q1; q += 3) {
-      const link = spans[q]!;
-      const stop = w + Math.min(count, link + spans[q + 1]!);
-      for (let k = w + link; k < stop; k++) {
+    for (let j = next[first]!; j < stopRow; j = next[j + 1]!) {
+      const at = link[j]!;
+      const stop = w + Math.min(count, at + elementCount[j]!);
+      for (let k = w + at; k < stop; k++) {
         const v = cells[k]!;
         if (v < blockSize && (v & 3) === 0) starts[v >>> 7] = starts[v >>> 7]! | (1 << ((v >>> 2) & 31));
       }
     }
   }
+}
+
+/**
+ * Per descriptor row j (and j = count), the first row at or after j whose type is stored in the block and which
+ * declares elements (`count` when none): a record's block fields, in declaration order, without a run table.
+ */
+function nextBlockRow(d: GadbDescriptors): Int32Array {
+  const { count, typeCode, elementCount } = d;
+  const next = new Int32Array(count + 1);
+  next[count] = count;
+  for (let j = count - 1; j >= 0; j--) {
+    next[j] = GADB_STORAGE_BY_TYPE_BYTE[typeCode[j]!] === GadbStorageCode.Block && elementCount[j] !== 0 ? j : next[j + 1]!;
+  }
+  return next;
 }
 
 /** Sets the start bit of every category and record name (keys already checked to be aligned and in the block). */
