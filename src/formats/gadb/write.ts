@@ -607,20 +607,25 @@ class FirstUseRuns {
     const d = this.d;
     if (first + n > d.count) return -1;
     const { sortedToDeclared, typeCode, elementCount, link } = d;
-    for (let j = 0; j < n; j++) if (sortedToDeclared[first + j]! >= n) return -1;
     const u = this.count;
-    let at = this.from[u]!;
+    const start = this.from[u]!;
+    let slots = this.slots;
+    let at = start;
     let extent = 0;
+    // (A run refused part way leaves slots past `from[u]` that the next run overwrites.)
     for (let j = 0; j < n; j++) {
-      const k = first + sortedToDeclared[first + j]!;
+      const declared = sortedToDeclared[first + j]!;
+      if (declared >= n) return -1;
+      const k = first + declared;
       const count = elementCount[k]!;
       if (count === 0 || GADB_STORAGE_BY_TYPE_BYTE[typeCode[k]!] !== GadbStorageCode.Block) continue;
       // A record owns at most 0xffff cells, so a slot from 0xffff on is never one of its cells.
       const base = link[k]!;
       const past = Math.min(base + count, 0xffff);
-      if (at + past - base - this.from[u]! > MAX_RUN_SLOTS) return -1;
-      if (at + past - base > this.slots.length) this.slots = grow(this.slots, at + past - base);
-      for (let slot = base; slot < past; slot++) this.slots[at++] = slot;
+      const need = at + past - base;
+      if (need - start > MAX_RUN_SLOTS) return -1;
+      if (need > slots.length) slots = this.slots = grow(slots, need);
+      for (let slot = base; slot < past; slot++) slots[at++] = slot;
       if (past > extent) extent = past;
     }
     if (u + 2 > this.from.length) {
