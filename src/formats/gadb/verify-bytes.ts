@@ -648,34 +648,53 @@ export interface GadbNameItems {
 
 const NO_NAMES = new Uint32Array(0);
 const NO_NAME_HASHES = new Float64Array(0);
+const NO_NAME_PAIRS = new Int32Array(0);
 
-/** 919^2, 919^3, 919^4 mod 2^32: P919 over four bytes at once is h·919^4 + v0·919^3 + v1·919^2 + v2·919 + v3. */
+/** 919^2 and 919^4 mod 2^32: P919 over two bytes is h·919^2 + (v0·919 + v1), over four h·919^4 + pair0·919^2 + pair1. */
 const P919_2 = 919 * 919;
-const P919_3 = Math.imul(P919_2, 919);
 const P919_4 = Math.imul(P919_2, P919_2);
+
+/** `P919_PAIRS` entries: v0·919 + v1 plus this (so that every usable pair is positive), or the unusable mark. */
+const P919_PAIR_OFFSET = 1 << 17;
+const P919_PAIR_UNUSABLE = 1 << 30;
+
+/**
+ * Per two bytes (the first in the low byte): `v0·919 + v1 + P919_PAIR_OFFSET` from the default table's values,
+ * or `P919_PAIR_UNUSABLE` when either byte is one `HASHABLE` refuses or NUL. Built at the first name hashed
+ * (256 KiB; not at import).
+ */
+let P919_PAIRS: Int32Array | undefined;
+
+function p919Pairs(): Int32Array {
+  if (P919_PAIRS) return P919_PAIRS;
+  const t = new Int32Array(65536);
+  for (let x = 0; x < 65536; x++) {
+    const v0 = P919_STEP[x & 0xff]!;
+    const v1 = P919_STEP[x >>> 8]!;
+    t[x] = v0 > 127 || v1 > 127 ? P919_PAIR_UNUSABLE : v0 * 919 + v1 + P919_PAIR_OFFSET;
+  }
+  return (P919_PAIRS = t);
+}
 
 /**
  * P919 of the text item at `key` whose last word is `last` (checked by `itemHashes`: every byte before the last
  * word non-zero, the terminator in the last word), or -1 when a byte is not hashable by the default table (what
- * `textHash` gives). Four bytes a step: the products are independent, one multiply-add per word is the chain.
- * A step is a table value in -128..127 plus 128 (0..255) for a usable byte; the unusable marks are above.
+ * `textHash` gives). Four bytes a step through two pair lookups: one multiply-add per word is the chain.
  */
-function nameItemHash(dv: DataView, key: number, last: number): number {
-  const step = P919_STEP;
+function nameItemHash(dv: DataView, key: number, last: number, pairs: Int32Array): number {
+  const offset = Math.imul(P919_PAIR_OFFSET, P919_2 + 1); // both pairs' offsets, as the word's step adds them
   let h = 0;
-  let bad = 0;
+  let unusable = 0;
   for (let p = key; p < last; p += 4) {
     const w = dv.getUint32(p, true);
-    const v0 = step[w & 0xff]!;
-    const v1 = step[(w >>> 8) & 0xff]!;
-    const v2 = step[(w >>> 16) & 0xff]!;
-    const v3 = step[w >>> 24]!;
-    bad |= (v0 + 128) | (v1 + 128) | (v2 + 128) | (v3 + 128);
-    h = (Math.imul(h, P919_4) + Math.imul(v0, P919_3) + Math.imul(v1, P919_2) + Math.imul(v2, 919) + v3) | 0;
+    const low = pairs[w & 0xffff]!;
+    const high = pairs[w >>> 16]!;
+    unusable |= low | high;
+    h = (Math.imul(h, P919_4) + Math.imul(low, P919_2) + high - offset) | 0;
   }
-  if (bad > 255) return -1;
+  if ((unusable & P919_PAIR_UNUSABLE) !== 0) return -1;
   for (let w = dv.getUint32(last, true); (w & 0xff) !== 0; w >>>= 8) {
-    const v = step[w & 0xff]!;
+    const v = P919_STEP[w & 0xff]!;
     if (v > 127) return -1;
     h = (Math.imul(h, 919) + v) | 0;
   }
@@ -691,6 +710,7 @@ function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array,
   const size = dv.byteLength;
   let m = 0;
   let names = 0;
+  const pairs = nameStarts.length > 0 ? p919Pairs() : NO_NAME_PAIRS;
   for (let i = 0; i < n; i++) {
     const key = itemKeys[i]!;
     const span = itemSizes[i]!;
@@ -699,18 +719,23 @@ function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array,
     const last = key + span - 4;
     let h = (0x811c9dc5 ^ kind ^ (span << 8)) | 0;
     if (kind === GadbItemKind.Text || kind === GadbItemKind.Root) {
-      // Every word before the last free of zero bytes; the last holds the terminator, then only zero bytes.
-      let p = key;
-      for (; p < last; p += 4) {
+      // Every word before the last free of zero bytes (a zero byte sets its high bit in `zero`, tested once after
+      // the loop); the last holds the terminator, then only zero bytes: its top byte is zero and its non-zero
+      // bytes (`nonZero`: each one's high bit) are a prefix, which `prefix` (0xFF per non-zero byte) is exactly
+      // when it is one less than a power of two.
+      let zero = 0;
+      for (let p = key; p < last; p += 4) {
         const w = dv.getUint32(p, true);
-        if (((w - 0x01010101) & ~w & 0x80808080) !== 0) return -1;
+        zero |= (w - 0x01010101) & ~w;
         h = Math.imul(h ^ w, 0x01000193);
       }
       const w = dv.getUint32(last, true);
-      if (!(w === 0 || ((w & 0xff) !== 0 && (w < 0x100 || ((w & 0xff00) !== 0 && (w < 0x10000 || ((w & 0xff0000) !== 0 && w < 0x1000000))))))) return -1;
+      const nonZero = (((w & 0x7f7f7f7f) + 0x7f7f7f7f) | w) & 0x80808080;
+      const prefix = Math.imul(nonZero >>> 7, 0xff);
+      if ((zero & 0x80808080) !== 0 || w >>> 24 !== 0 || (prefix & (prefix + 1)) !== 0) return -1;
       h = Math.imul(h ^ w, 0x01000193);
       if (kind === GadbItemKind.Root) continue;
-      if ((key >>> 7) < nameStarts.length && (nameStarts[key >>> 7]! & (1 << ((key >>> 2) & 31))) !== 0) nameHashes[names++] = nameItemHash(dv, key, last);
+      if ((key >>> 7) < nameStarts.length && (nameStarts[key >>> 7]! & (1 << ((key >>> 2) & 31))) !== 0) nameHashes[names++] = nameItemHash(dv, key, last, pairs);
     } else {
       const fixed = KIND_FIXED_SIZE[kind]!;
       const keySize = KIND_CURVE_KEY_SIZE[kind]!;

@@ -11,7 +11,8 @@ import type { Issue } from '../../../src/binary/errors.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode, parseGadb, parseGadbWithLayout, verifyGadb, writeGadb, type Gadb, type GadbLayout } from '../../../src/formats/gadb/index.ts';
 import { newGadbDescriptors } from '../../../src/formats/gadb/parse.ts';
 import { verifyGadbThroughModel } from '../../../src/formats/gadb/verify.ts';
-import { verifyGadbBytesClean } from '../../../src/formats/gadb/verify-bytes.ts';
+import { gadbItemsClean, verifyGadbBytesClean } from '../../../src/formats/gadb/verify-bytes.ts';
+import { GadbItemKind } from '../../../src/formats/gadb/types.ts';
 import { generateGadb } from '../../../src/gamedb/generate/index.ts';
 import { loadFixture, propertySeed } from '../../support/fixtures.ts';
 import { SYNTHETIC } from './synthetic.ts';
@@ -123,6 +124,23 @@ describe('verifyGadb on bytes: the bytes verifier against the model verifier', (
     expect(rulesOf(expectSameFindings(SYNTHETIC))).toContain('links.side');
   });
 
+  it('holds a text item to its rule: no zero byte before its last word, the terminator in it, only zero bytes after', () => {
+    // Every pattern of zero and non-zero bytes (0x41, and 0xC1 with the high bit set) over an 8-byte text item
+    // after the root item, against the rule stated directly; the verifier's word tricks must decide the same.
+    for (const nonZero of [0x41, 0xc1, 0xff, 0x01, 0x80]) {
+      for (let pattern = 0; pattern < 256; pattern++) {
+        const data = new Uint8Array(12);
+        data.set([0x52, 0, 0, 0]);
+        for (let b = 0; b < 8; b++) data[4 + b] = (pattern >> b) & 1 ? nonZero : 0;
+        const item = data.subarray(4);
+        const terminator = item.indexOf(0);
+        const want = terminator >= 4 && item.subarray(terminator).every((x) => x === 0);
+        const got = gadbItemsClean(data, Uint32Array.of(0, 4), Uint32Array.of(4, 8), Uint8Array.of(GadbItemKind.Root, GadbItemKind.Text));
+        expect(got, `pattern ${pattern.toString(2).padStart(8, '0')} of 0x${nonZero.toString(16)}`).toBe(want);
+      }
+    }
+  });
+
   it('agrees on inputs at every byteOffset mod 4 (the value section read unaligned)', () => {
     for (const shift of [1, 2, 3]) {
       const big = new Uint8Array(generated.byteLength + 4);
@@ -202,6 +220,11 @@ describe('verifyGadb on bytes: the bytes verifier against the model verifier', (
       throw new Error('no neighbours of the same size');
     }],
     ['records.sortUnchecked', () => new Patcher(generated).set8(g.item(records.nameKey[secondaries.first + 1]!), 0x21).b],
+    // The unhashable byte the last of the name's text (in the word of its terminator, unless the text fills words).
+    ['records.sortUnchecked', () => {
+      const at = g.item(records.nameKey[secondaries.first + 1]!);
+      return new Patcher(generated).set8(generated.indexOf(0, at) - 1, 0x21).b;
+    }],
     ['records.zeroField', () => new Patcher(generated).set8(g.tail(records.count - 1) + 2, 0).b],
     ['records.zeroField', () =>
       rewritten((m) => {
