@@ -53,17 +53,23 @@ export function latin1Decode(bytes: Uint8Array): string {
   return s;
 }
 
-/** Scratch code arrays for `latin1DecodeRange`, one per length below 32 (reused: `apply` copies them). */
-const SHORT_CODES: number[][] = Array.from({ length: 32 }, (_, n) => new Array<number>(n).fill(0));
+/** Longest text `latin1DecodeRange` decodes through a scratch code array (longer ones through a view). */
+const RANGE_CODES_MAX = 256;
+/**
+ * Scratch code arrays for `latin1DecodeRange`, one per length up to `RANGE_CODES_MAX`, made on first use (reused:
+ * `apply` copies them; at most 33 K numbers in all).
+ */
+const RANGE_CODES: Array<number[] | undefined> = new Array<number[] | undefined>(RANGE_CODES_MAX + 1).fill(undefined);
 
 /**
- * `latin1Decode(bytes.subarray(start, end))` without making the view for a short text (a reader decoding hundreds of
- * thousands of names would otherwise leave a typed-array object behind for each).
+ * `latin1Decode(bytes.subarray(start, end))` without making a view for a text of up to 256 bytes: a reader decoding
+ * hundreds of thousands of texts would otherwise leave typed-array objects behind for each (the view, and the
+ * word view `isAscii` makes: 17 MB of garbage for the game database's texts, which grows V8's young generation).
  */
 export function latin1DecodeRange(bytes: Uint8Array, start: number, end: number): string {
   const n = end - start;
-  if (n >= 32 || n < 0) return latin1Decode(bytes.subarray(start, end));
-  const codes = SHORT_CODES[n]!;
+  if (n > RANGE_CODES_MAX || n < 0) return latin1Decode(bytes.subarray(start, end));
+  const codes = (RANGE_CODES[n] ??= new Array<number>(n).fill(0));
   for (let i = 0; i < n; i++) codes[i] = bytes[start + i]!;
   return String.fromCharCode.apply(null, codes);
 }

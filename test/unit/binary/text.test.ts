@@ -66,6 +66,20 @@ describe('latin1DecodeRange', () => {
     }
     expect(latin1DecodeRange(bytes, 5, 5)).toBe('');
   });
+
+  it('decodes ranges of every length to 300 (the scratch arrays to 256, a view past them), ASCII and not, as fromCharCode does', () => {
+    const mixed = new Uint8Array(700);
+    for (let i = 0; i < mixed.length; i++) mixed[i] = (i * 167 + 13) & 0xff;
+    const ascii = mixed.map((b) => 0x20 + (b % 0x5f));
+    for (const bytes of [mixed, ascii]) {
+      for (let n = 0; n <= 300; n++) {
+        for (const start of [0, 1, 3, 700 - n]) {
+          const want = String.fromCharCode(...bytes.subarray(start, start + n));
+          expect(latin1DecodeRange(bytes, start, start + n)).toBe(want);
+        }
+      }
+    }
+  });
 });
 
 describe('P919 hashes the bytes a name is stored as (Latin-1), not its UTF-8', () => {
