@@ -751,14 +751,15 @@ function itemHashes(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array,
 }
 
 /**
- * Whether two of the hashed items hold the same value. Equal values have equal hashes. A filter of about 16 bits
- * per item (one bit per value of the hash's top bits, at most 1 MiB) first finds the bits that two or more items
+ * Whether two of the hashed items hold the same value. Equal values have equal hashes. A filter of 8 to 16 bits
+ * per item (one bit per value of the hash's top bits, at most 512 KiB; with twice that, the two passes over it
+ * missed the core's cache more than the fewer items gathered saved) first finds the bits that two or more items
  * fall on (`filterRepeats`: a few percent of the items, most of them by chance); only the items on those bits are
  * gathered (`gatherRepeats`) and compared, bucketed by the top bits of their hash (a counting pass and a scatter
  * of each hash with its item, a few items per bucket): only items of equal hash within a bucket are compared.
  */
 function hasDuplicate(dv: DataView, itemKeys: Uint32Array, itemSizes: Uint32Array, kinds: Uint8Array, hashes: Uint32Array, which: Uint32Array, m: number): boolean {
-  const filterBits = Math.max(5, Math.min(23, 36 - Math.clz32(m)));
+  const filterBits = Math.max(5, Math.min(22, 35 - Math.clz32(m)));
   const filterShift = 32 - filterBits;
   const seen = new Int32Array(1 << (filterBits - 5));
   const again = new Int32Array(1 << (filterBits - 5));
