@@ -251,14 +251,23 @@ export class GadbFirstUseCheck {
   private placed = 1;
   private readonly n: number;
   private readonly sizes: Uint32Array;
+  /**
+   * Or, for a block whose items are not derived yet (`itemStarts`: `gadbUnderivedItemStarts`), where they start and
+   * the block's end: each item runs to the next start (the derivation's rule, `itemsFromStarts` in parse.ts), and
+   * the walk is done when `size` reaches the end. The verifier's `spanCells` walks sizes only.
+   */
+  private readonly starts: Uint32Array | undefined;
+  private readonly blockEnd: number;
   /** The block-type spans of each run in ascending field-hash order (a caller that looks a run up itself passes its spans to `spanCells`). */
   readonly runs: GadbRunSpans;
   private readonly records: Gadb['records'];
 
-  constructor(g: Gadb) {
-    this.sizes = g.strings.itemSizes;
-    this.n = this.sizes.length;
-    this.size = this.n > 0 ? this.sizes[0]! : 0;
+  constructor(g: Gadb, itemStarts?: Uint32Array) {
+    this.starts = itemStarts;
+    this.blockEnd = itemStarts ? g.strings.data.byteLength : 0;
+    this.sizes = itemStarts ? new Uint32Array(0) : g.strings.itemSizes;
+    this.n = itemStarts ? (this.blockEnd > 0 ? Infinity : 0) : this.sizes.length;
+    this.size = itemStarts ? this.startAfter(0) : this.n > 0 ? this.sizes[0]! : 0;
     this.runs = new GadbRunSpans(g, 'sorted', GadbStorageCode.Block);
     this.records = g.records;
   }
@@ -266,9 +275,33 @@ export class GadbFirstUseCheck {
   /** A name referencing `key`, in traversal order; false when the rule would move an item. */
   key(key: number): boolean {
     if (key < this.size || this.n === 0) return true;
-    if (key !== this.size || this.placed >= this.n) return false;
+    return key === this.size && this.next();
+  }
+
+  /** Lays out the item at `size` (the next in key order); false when there is none. */
+  private next(): boolean {
+    if (this.starts) {
+      if (this.size >= this.blockEnd) return false;
+      this.size = this.startAfter(this.size);
+      return true;
+    }
+    if (this.placed >= this.n) return false;
     this.size += this.sizes[this.placed++]!;
     return true;
+  }
+
+  /** The key of the first item after the one at `key` (bits mode), or the block's end. */
+  private startAfter(key: number): number {
+    const bits = this.starts!;
+    let w = (key >>> 2) + 1;
+    let g = w >>> 5;
+    let x = g < bits.length ? bits[g]! & (-1 << (w & 31)) : 0;
+    while (x === 0) {
+      if (++g >= bits.length) return this.blockEnd;
+      x = bits[g]!;
+    }
+    w = (g << 5) + (31 - Math.clz32(x & -x));
+    return Math.min(w * 4, this.blockEnd);
   }
 
   /** Record `rec`'s name (a secondary) and block cells (its cells at `words[at]`), field by field in ascending hash order. */
@@ -287,7 +320,7 @@ export class GadbFirstUseCheck {
     return this.spanCells(runs.start[u]! * 3, runs.start[u + 1]! * 3, cellCount[rec]!, words, at);
   }
 
-  /** The block cells of a record whose run's spans are `runs.spans[q0, qEnd)` and that owns `own` cells, at `words[at]`. */
+  /** The block cells of a record whose run's spans are `runs.spans[q0, qEnd)` and that owns `own` cells, at `words[at]` (a check over item sizes, the verifier's). */
   spanCells(q0: number, qEnd: number, own: number, words: Uint32Array, at: number): boolean {
     if (this.n === 0) return true;
     const spans = this.runs.spans;
@@ -323,8 +356,10 @@ export class GadbFirstUseCheck {
       if (clip && slot >= own) continue;
       const v = words[at + slot]!;
       if (v < size) continue;
-      if (v !== size || this.placed >= this.n) return false;
-      size += this.sizes[this.placed++]!;
+      if (v !== size) return false;
+      this.size = size;
+      if (!this.next()) return false;
+      size = this.size;
     }
     this.size = size;
     return true;
@@ -332,7 +367,7 @@ export class GadbFirstUseCheck {
 
   /** True when the walk reached every item. */
   done(): boolean {
-    return this.placed >= this.n;
+    return this.starts ? this.size >= this.blockEnd : this.placed >= this.n;
   }
 }
 

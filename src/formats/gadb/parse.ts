@@ -259,7 +259,7 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
   if (owned) {
     // Today's owned model: items derived now (from the file's cells, before they move), cells back to back,
     // nothing shared with the input.
-    gadb.strings = { data, ...deriveItems(data, categories, records, gadb.cells, descriptors) };
+    gadb.strings = { data, ...itemsFromStarts(data, deriveItemStarts(data, categories, records, gadb.cells, descriptors)) };
     gadb.cells = gadbCompactCells(gadb);
     delete gadb.records.cellStart;
   } else {
@@ -267,7 +267,7 @@ export function parseGadbOnHost(bytes: Uint8Array, options: ParseGadbOptions, li
     // model whose properties are replaced before the first use (the editor's copy on write moves the cells and
     // drops `cellStart`) still derives the file's items.
     const parsed = { categories: categories.slice(), records: { ...records }, cells: gadb.cells };
-    gadb.strings = stringBlockItemsOnUse(data, () => deriveItems(data, parsed.categories, parsed.records, parsed.cells, descriptors));
+    gadb.strings = stringBlockItemsOnUse(data, () => deriveItemStarts(data, parsed.categories, parsed.records, parsed.cells, descriptors));
   }
   return { gadb, layout };
 }
@@ -621,12 +621,21 @@ function allocRecords(count: number): GadbRecords {
 type GadbItems = Pick<GadbStringBlock, 'itemKeys' | 'itemSizes'>;
 
 /**
- * The string block `data` whose `itemKeys` and `itemSizes` are `derive()`'s, called on the first read or write of
- * either (a write replaces the derived column, as on a plain object). Own enumerable accessors, so that spreading,
- * `structuredClone` and `JSON.stringify` see the columns as data.
+ * The string block `data` whose `itemKeys` and `itemSizes` are derived from `starts()` (the item-start bits) on
+ * the first read or write of either (a write replaces the derived column, as on a plain object). Own enumerable
+ * accessors, so that spreading, `structuredClone` and `JSON.stringify` see the columns as data. Until then the
+ * block also answers `gadbUnderivedItemStarts` (a non-enumerable symbol-keyed function: copies do not carry it).
+ * The bits are computed once, at the first of either use, and the columns made of those same bits: the items are
+ * fixed when first used, whichever way.
  */
-function stringBlockItemsOnUse(data: Uint8Array, derive: () => GadbItems): GadbStringBlock {
+function stringBlockItemsOnUse(data: Uint8Array, starts: () => Uint32Array): GadbStringBlock {
   let items: GadbItems | undefined;
+  let bits: Uint32Array | undefined;
+  const derive = (): GadbItems => {
+    const derived = itemsFromStarts(data, (bits ??= starts()));
+    bits = undefined;
+    return derived;
+  };
   const block = { data } as GadbStringBlock;
   const column = (name: keyof GadbItems): PropertyDescriptor => ({
     get: () => (items ??= derive())[name],
@@ -634,32 +643,46 @@ function stringBlockItemsOnUse(data: Uint8Array, derive: () => GadbItems): GadbS
     enumerable: true,
     configurable: true,
   });
-  Object.defineProperties(block, { itemKeys: column('itemKeys'), itemSizes: column('itemSizes') });
+  Object.defineProperties(block, {
+    itemKeys: column('itemKeys'),
+    itemSizes: column('itemSizes'),
+    [UNDERIVED_ITEM_STARTS]: { value: (): Uint32Array | undefined => (items || block.data !== data ? undefined : (bits ??= starts())), enumerable: false },
+  });
   return block;
 }
 
+const UNDERIVED_ITEM_STARTS = Symbol('gadb.underivedItemStarts');
+
 /**
- * Finds the string block's items from the references to it: the root at 0, the category and record names
- * (checked by the walk) and every aligned in-block value of a block-type cell (`markBlockCells`). A block-type
- * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it. Item starts
- * are a bit per 4-byte word of the block.
+ * @internal For a viewing model's string block whose items are not derived yet: the item-start bits their
+ * derivation reads them from (bit `w & 31` of word `w >> 5`: an item starts at key `4w`, and runs to the next start
+ * or the block's end), computed at the first call and kept (the columns are made of them later); undefined for any
+ * other block. The writer lays such a block out as it is (its items tile it in key order by construction) and
+ * checks the first-use rule off the bits, so that parse + write never holds the item columns (2.7 MB for the game
+ * file; the bits are 0.3 MB). Callers never write into them.
  */
-function deriveItems(data: Uint8Array, categories: GadbCategory[], records: GadbRecords, cells: Uint32Array, descriptors: GadbDescriptors): GadbItems {
-  const size = data.byteLength;
-  if (size === 0) return { itemKeys: new Uint32Array(0), itemSizes: new Uint32Array(0) };
-  const words = (size + 3) >>> 2;
-  const starts = new Uint32Array((words >>> 5) + 1);
-  starts[0] = starts[0]! | 1;
-  markBlockCells(records, cells, descriptors, size, starts);
-  markNames(categories, records, starts);
-  return itemsFromStarts(data, starts, words);
+export function gadbUnderivedItemStarts(block: GadbStringBlock): Uint32Array | undefined {
+  const starts = (block as { [UNDERIVED_ITEM_STARTS]?: () => Uint32Array | undefined })[UNDERIVED_ITEM_STARTS];
+  return starts ? starts() : undefined;
 }
 
 /**
- * Sets in `starts` the bit of every aligned value below `blockSize` in the block-type cells of the parsed
- * `records` (cells at `records.cellStart` in `cells`). A record's block fields are the block-type rows with
- * elements in its run `[first, first + count)`, found through `nextBlockRow`: no run table, no lookup per record.
+ * Where the string block's items start, from the references to it: the root at 0, the category and record names
+ * (checked by the walk) and every aligned in-block value of a block-type cell (`markBlockCells`). A block-type
+ * cell that is not a valid offset is not a reference: it stays as it is and `verifyGadb` reports it. Item starts
+ * are a bit per 4-byte word of the block; `itemsFromStarts` makes the item columns of them.
  */
+function deriveItemStarts(data: Uint8Array, categories: GadbCategory[], records: GadbRecords, cells: Uint32Array, descriptors: GadbDescriptors): Uint32Array {
+  const size = data.byteLength;
+  const words = (size + 3) >>> 2;
+  const starts = new Uint32Array((words >>> 5) + 1);
+  if (size === 0) return starts;
+  starts[0] = starts[0]! | 1;
+  markBlockCells(records, cells, descriptors, size, starts);
+  markNames(categories, records, starts);
+  return starts;
+}
+
 function markBlockCells(records: GadbRecords, cells: Uint32Array, descriptors: GadbDescriptors, blockSize: number, starts: Uint32Array): void {
   const { cellCount, descriptorCount, firstDescriptor } = records;
   const cellStart = records.cellStart!;
@@ -711,7 +734,8 @@ function markNames(categories: GadbCategory[], records: GadbRecords, starts: Uin
 }
 
 /** Item keys and sizes from the start bits: each item runs to the next start (or the block's end). */
-function itemsFromStarts(data: Uint8Array, starts: Uint32Array, words: number): GadbItems {
+function itemsFromStarts(data: Uint8Array, starts: Uint32Array): GadbItems {
+  const words = (data.byteLength + 3) >>> 2;
   let itemCount = 0;
   for (let i = 0; i < starts.length; i++) {
     let x = starts[i]!;

@@ -149,18 +149,25 @@ export function validateGadbWithItems(g: Gadb, items: GadbItemIndex | undefined)
  * order, runs, names) while it writes the records and validates in full whenever anything fails.
  */
 export function gadbWholeModelValid(g: Gadb): boolean {
-  const { descriptors: d, records, categories, strings, cells, header } = g;
+  const { itemKeys, itemSizes, data } = g.strings;
+  if (itemKeys.length !== itemSizes.length || itemKeys.length === 0 || itemKeys[0] !== 0 || !itemsValid(itemKeys, itemSizes, data.byteLength)) return false;
+  return gadbModelValidButItems(g);
+}
+
+/**
+ * @internal `gadbWholeModelValid` less the rules on the string block's item columns, for a block whose items hold
+ * them by construction (not derived yet: `gadbUnderivedItemStarts`), so that the writer need not derive them.
+ */
+export function gadbModelValidButItems(g: Gadb): boolean {
+  const { descriptors: d, records, categories, cells, header } = g;
   const n = d.count;
   if (d.declaredHash.length !== n || d.sortedHash.length !== n || d.schemaOrdinal.length !== n || d.sortedToDeclared.length !== n || d.typeCode.length !== n || d.elementCount.length !== n || d.link.length !== n) return false;
   const r = records.count;
   if (records.nameKey.length !== r || records.cellCount.length !== r || records.descriptorCount.length !== r || records.firstDescriptor.length !== r || records.unk0A.length !== r || records.flags.length !== r) return false;
   if (records.cellStart && records.cellStart.length !== r + 1) return false;
-  const { itemKeys, itemSizes, data } = strings;
-  if (itemKeys.length !== itemSizes.length) return false;
   if (header.version !== 17 || g.headerString.byteLength > 0xffff || g.pairs.length % 2 !== 0) return false;
   if (!g.container || (g.container.kind !== 'bare' && g.container.kind !== 'wrapped')) return false;
   if (g.container.kind === 'wrapped' && (typeof g.container.magic !== 'string' || g.container.magic.length !== 4)) return false;
-  if (itemKeys.length === 0 || itemKeys[0] !== 0 || !itemsValid(itemKeys, itemSizes, data.byteLength)) return false;
   let recordTotal = 0;
   for (const c of categories) recordTotal += c.primaryCount + c.secondaryCount;
   if (recordTotal !== r) return false;

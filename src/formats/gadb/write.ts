@@ -8,8 +8,8 @@ import { grow } from '../../binary/grow.ts';
 import { latin1Constant, latin1Encode } from '../../binary/text.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode } from './type-codes.ts';
 import { GADB_RECENT_RUN_SHIFT, GADB_RECENT_RUN_SLOTS, GadbFirstUseCheck, gadbItemStartBits, gadbRunSlot, gadbSpanWalk, gadbCellTotal, gadbItemIndex, gadbRecordCellStarts, gadbTiledBlockSize, planGadbStringBlockWithItems, type GadbItemIndex, type GadbSpanWalk, type GadbStringOrder, type GadbStringPlan } from './layout.ts';
-import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail, gadbRecordTailWord0, gadbRecordTailWord1 } from './parse.ts';
-import { gadbWholeModelValid, validateGadbWithItems } from './validate.ts';
+import { GADB_CATEGORY_SIZE, GADB_DESCRIPTOR_SIZE, GADB_FORMAT, GADB_HEADER_SIZE, GADB_PRIMARY_HEADER_SIZE, GADB_RECORD_HEADER, GADB_SECONDARY_HEADER_SIZE, GADB_WRAPPER_SIZE, HOST_LITTLE_ENDIAN, encodeGadbRecordTail, gadbRecordTailWord0, gadbRecordTailWord1, gadbUnderivedItemStarts } from './parse.ts';
+import { gadbModelValidButItems, gadbWholeModelValid, validateGadbWithItems } from './validate.ts';
 import type { Gadb, GadbCategory } from './types.ts';
 
 
@@ -36,11 +36,19 @@ export function writeGadbOnHost(g: Gadb, options: WriteGadbOptions, littleEndian
   // the record-level rules of `validateGadb` are confirmed while the record headers are written (the block cells
   // are read beside them, in the output). Anything else — a model the rule would change, or one the checks
   // refuse — is validated in full (its errors thrown), planned and laid out again.
-  if (order === 'first-use' && gadbWholeModelValid(g)) {
-    const size = gadbTiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
-    if (size >= 0) {
-      const out = layOut(g, { plan: undefined, itemStarts: gadbItemStartBits(g.strings.itemKeys, g.strings.data.byteLength) }, size, littleEndianHost);
+  if (order === 'first-use') {
+    // A parsed model whose items are not derived yet: they tile the block in key order by construction, and the
+    // fast path reads where they start without deriving their columns.
+    const underived = gadbUnderivedItemStarts(g.strings);
+    if (underived && g.strings.data.byteLength > 0 && gadbModelValidButItems(g)) {
+      const out = layOut(g, { plan: undefined, itemStarts: underived, underived: true }, g.strings.data.byteLength, littleEndianHost);
       if (out) return out;
+    } else if (!underived && gadbWholeModelValid(g)) {
+      const size = gadbTiledBlockSize(g.strings.itemKeys, g.strings.itemSizes);
+      if (size >= 0) {
+        const out = layOut(g, { plan: undefined, itemStarts: gadbItemStartBits(g.strings.itemKeys, g.strings.data.byteLength), underived: false }, size, littleEndianHost);
+        if (out) return out;
+      }
     }
   }
   const items = validatedItems(g);
@@ -233,7 +241,7 @@ function writeHeader(w: FileCursor, g: Gadb, blockSize: number, cellTotal: numbe
  * How `layOut` lays out the string block: by a plan (with the model's item index), or every item at its key
  * provided the first-use rule agrees (the fast path, `fillFirstUse`, which needs only where items start).
  */
-type BlockLayout = { plan: GadbStringPlan; items: GadbItemIndex } | { plan: undefined; itemStarts: Uint32Array };
+type BlockLayout = { plan: GadbStringPlan; items: GadbItemIndex } | { plan: undefined; itemStarts: Uint32Array; underived: boolean };
 
 /**
  * The file of `g` with its string block laid out by `block` (`blockSize`: the block's size); undefined when the
@@ -248,10 +256,11 @@ function layOut(g: Gadb, block: BlockLayout, blockSize: number, littleEndianHost
   writeHeader(w, g, blockSize, cellTotal);
 
   // String block: the model's bytes as they are when every item keeps its key, else item by item.
-  const { data, itemKeys, itemSizes } = g.strings;
+  const { data } = g.strings;
   if (!plan || plan.identity) {
     w.bytes(data.subarray(0, blockSize));
   } else {
+    const { itemKeys, itemSizes } = g.strings;
     for (let j = 0; j < plan.order.length; j++) {
       const i = plan.order[j]!;
       w.copy(data, itemKeys[i]!, itemSizes[i]!);
@@ -358,7 +367,7 @@ function fillValueSection(g: Gadb, words: Uint32Array, block: BlockLayout): bool
   words[1] = categories.length;
   let o = 2;
   if (!block.plan) {
-    o = fillFirstUse(g, words, block.itemStarts);
+    o = fillFirstUse(g, words, block.itemStarts, block.underived);
     if (o < 0) return false;
   } else {
     const fill = new ValueSectionFill(g, block.plan, block.items);
@@ -388,8 +397,8 @@ const FILL_SLICE_WORDS = 1 << 14;
  * key) and the first-use rule over the names and block cells in traversal order (`GadbFirstUseCheck`). Returns the
  * word after the last record, or -1 as soon as any check fails (the caller then validates in full and plans).
  */
-function fillFirstUse(g: Gadb, words: Uint32Array, itemStarts: Uint32Array): number {
-  const fill = new FirstUseFill(g, words, itemStarts);
+function fillFirstUse(g: Gadb, words: Uint32Array, itemStarts: Uint32Array, underived: boolean): number {
+  const fill = new FirstUseFill(g, words, itemStarts, underived);
   const { categories } = g;
   for (let c = 0; c < categories.length; c++) {
     const cat = categories[c]!;
@@ -430,12 +439,13 @@ class FirstUseFill {
    */
   private readonly recent = new Uint32Array(4 * GADB_RECENT_RUN_SLOTS);
 
-  constructor(g: Gadb, words: Uint32Array, itemStarts: Uint32Array) {
+  /** `underived`: the items are not derived yet, and `itemStarts` is where they start (each runs to the next). */
+  constructor(g: Gadb, words: Uint32Array, itemStarts: Uint32Array, underived: boolean) {
     this.g = g;
     this.words = words;
     this.starts = gadbRecordCellStarts(g);
     this.bits = itemStarts;
-    this.firstUse = new GadbFirstUseCheck(g);
+    this.firstUse = new GadbFirstUseCheck(g, underived ? itemStarts : undefined);
     this.runs = new FirstUseRuns(g.descriptors);
   }
 

@@ -3,8 +3,8 @@
  * copied word for word) give the same model whatever the host byte order and whatever the input's alignment.
  */
 import { describe, expect, it } from 'vitest';
-import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode, parseGadb, parseGadbWithLayout, writeGadb, writeGadbTo } from '../../../src/formats/gadb/index.ts';
-import { parseGadbOnHost } from '../../../src/formats/gadb/parse.ts';
+import { GADB_STORAGE_BY_TYPE_BYTE, GadbStorageCode, parseGadb, parseGadbWithLayout, writeGadb, writeGadbTo, type Gadb } from '../../../src/formats/gadb/index.ts';
+import { gadbUnderivedItemStarts, parseGadbOnHost } from '../../../src/formats/gadb/parse.ts';
 import { writeGadbOnHost } from '../../../src/formats/gadb/write.ts';
 import { generateGadb } from '../../../src/gamedb/generate/index.ts';
 import { loadFixture } from '../../support/fixtures.ts';
@@ -76,6 +76,36 @@ describe('GADB fast paths', () => {
         expectSame(got, reference);
         expectSame(parseGadbOnHost(input, {}, false), reference);
         expect(Buffer.from(writeGadb(got.gadb)).equals(Buffer.from(bytes))).toBe(true);
+      }
+    });
+  }
+
+  // A viewing model derives its items on first use; the writer's fast path reads where they start (the same bits
+  // the columns are made of) and derives no column. It must write what the model whose columns were read first
+  // writes, unchanged (the file) or with two names swapped (items out of first-use order: the planner moves them).
+  for (const [name, bytes] of inputs) {
+    it(`${name}: writing a viewing model derives none of its item columns, and writes as the model that derived them`, () => {
+      for (const swapNames of [false, true]) {
+        const edit = (g: Gadb): Gadb => {
+          if (swapNames) {
+            const a = g.categories[0]!.primaryCount;
+            const b = g.records.count - 1;
+            [g.records.nameKey[a], g.records.nameKey[b]] = [g.records.nameKey[b]!, g.records.nameKey[a]!];
+          }
+          return g;
+        };
+        const lazy = edit(parseGadb(bytes.slice()));
+        const derived = edit(parseGadb(bytes.slice()));
+        void derived.strings.itemKeys;
+        expect(gadbUnderivedItemStarts(derived.strings)).toBeUndefined();
+        const out = writeGadb(lazy);
+        // (The planner, which the swap calls for, reads the columns.)
+        if (!swapNames) expect(gadbUnderivedItemStarts(lazy.strings), 'still underived').toBeDefined();
+        expect(Buffer.from(out).equals(Buffer.from(writeGadb(derived))), `names swapped: ${swapNames}`).toBe(true);
+        if (!swapNames) expect(Buffer.from(out).equals(Buffer.from(bytes))).toBe(true);
+        // Read afterwards, the columns are the file's (the bits the writer read, made into items).
+        expect(Array.from(lazy.strings.itemKeys)).toEqual(Array.from(parseGadb(bytes, { owned: true }).strings.itemKeys));
+        expect(gadbUnderivedItemStarts(lazy.strings)).toBeUndefined();
       }
     });
   }
