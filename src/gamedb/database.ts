@@ -1194,7 +1194,11 @@ export class FieldCursor {
   #as = 0;
   #link = 0;
   #cell = 0;
-  /** Index of the current field's first element among the record's elements (`readRecord`'s outputs). */
+  /**
+   * Index of the current field's first element among the record's elements (`readRecord`'s outputs), kept by
+   * `nextField`; negative when not known (after `at`, which moves without summing the fields it skips):
+   * `elementIndex` then sums them.
+   */
   #elementAt = 0;
 
   constructor(db: Database) {
@@ -1262,9 +1266,9 @@ export class FieldCursor {
   /** Moves to the field at declaration index `index` of the current record (e.g. a `FieldSlot`'s); false when there is none. */
   at(index: number): boolean {
     if (this.#record < 0 || index >>> 0 !== index || this.#first + index >= this.#end) return false;
-    let before = 0;
-    for (let row = this.#first; row < this.#first + index; row++) before += presentElements(this.#decodeAs[this.#typeCode[row]!]!, this.#own, this.#links[row]!, this.#elementCount[row]!);
-    this.#elementAt = before;
+    // Not known until asked: below -2^24, more than the elements of any run (255 fields of at most 65535), so the
+    // counts `nextField` adds keep it negative.
+    this.#elementAt = -(1 << 30);
     this.#enter(this.#first + index);
     return true;
   }
@@ -1311,6 +1315,11 @@ export class FieldCursor {
 
   /** Index of the current field's first element among the current record's elements, in `readRecord`'s outputs. */
   get elementIndex(): number {
+    if (this.#elementAt < 0) {
+      let before = 0;
+      for (let row = this.#first; row < this.#row; row++) before += presentElements(this.#decodeAs[this.#typeCode[row]!]!, this.#own, this.#links[row]!, this.#elementCount[row]!);
+      this.#elementAt = before;
+    }
     return this.#elementAt;
   }
 

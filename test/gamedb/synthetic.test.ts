@@ -144,6 +144,7 @@ describe('typed getters and the slot rule', () => {
     expect(places).toEqual([[0, true], [1, true], [2, true], [5, true], [6, false], [7, false], [8, false], [9, false], [10, false], [11, false], [12, false], [13, true], [14, true]]);
     expect(cur.at(3)).toBe(true);
     expect(cur.elementIndex).toBe(5);
+    expect(cur.at(2) && cur.nextField() && cur.nextField() && cur.elementIndex).toBe(6); // at(2), then Price and Id
     // Axe's null link is -1; Bow's Bits field has no elements, its out-of-range link (ordinal 1, index 7) is -1.
     cur.seek(axe.index).readRecord();
     expect(cur.at(11) && cur.numbers[cur.elementIndex]).toBe(-1);
