@@ -100,15 +100,7 @@ export function assignGadbSortedRunSlots(d: GadbDescriptors, first: number, n: n
   }
   // 2. Groups in ascending order start after the bool words and one another; within one, fields by hash.
   const list = groupList;
-  for (let i = 1; i < groups; i++) {
-    const g = list[i]!;
-    let k = i - 1;
-    while (k >= 0 && list[k]! > g) {
-      list[k + 1] = list[k]!;
-      k--;
-    }
-    list[k + 1] = g;
-  }
+  sortGroups(list, groups);
   let slot = (bits + 31) >>> 5;
   for (let i = 0; i < groups; i++) {
     const g = list[i]!;
@@ -164,6 +156,19 @@ export function gadbSortedRunSlotsHold(d: GadbDescriptors, first: number, n: num
     } else holds = at === next[g];
     next[g] = at + elementCount[k]!;
   }
+  sortGroups(list, groups);
+  let slot = (bits + 31) >>> 5;
+  for (let i = 0; i < groups; i++) {
+    const g = list[i]!;
+    if (start[g] !== slot) holds = false;
+    slot = next[g]!;
+    groupSeen[g] = 0;
+  }
+  return holds ? slot : -1;
+}
+
+/** The type groups `list[0, groups)` in ascending order (by insertion: a run has a few). */
+function sortGroups(list: Int32Array, groups: number): void {
   for (let i = 1; i < groups; i++) {
     const g = list[i]!;
     let k = i - 1;
@@ -173,14 +178,6 @@ export function gadbSortedRunSlotsHold(d: GadbDescriptors, first: number, n: num
     }
     list[k + 1] = g;
   }
-  let slot = (bits + 31) >>> 5;
-  for (let i = 0; i < groups; i++) {
-    const g = list[i]!;
-    if (start[g] !== slot) holds = false;
-    slot = next[g]!;
-    groupSeen[g] = 0;
-  }
-  return holds ? slot : -1;
 }
 
 /** Scratch of `assignGadbSortedRunSlots`: per type group, its cells (then its next slot), whether seen, and the list. */
