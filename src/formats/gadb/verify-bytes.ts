@@ -214,7 +214,12 @@ class ValueWalk {
   private readonly catTotal: Int32Array;
   private readonly catPrimary: Int32Array;
   private readonly structures: Uint8Array;
-  /** Per target category of a link (its top 12 bits): the least and greatest record index linked. */
+  /**
+   * Per target category of a link (its top 12 bits): the least and greatest record index linked, widened to the
+   * category's whole valid range once its header is read (`allowLinks`), so that a valid link to a category
+   * already read never changes them (a change costs far more than a comparison: half of the game-scale file's
+   * links point back). Category 4095 starts as the null link's index.
+   */
   private readonly linkMin = new Int32Array(4096).fill(0x7fffffff);
   private readonly linkMax = new Int32Array(4096).fill(-1);
   // Runs: run u's facts at runInfo[8u ..] (RUN_* fields); its cells' entries in `cellList`, contiguous (one or two
@@ -250,6 +255,8 @@ class ValueWalk {
     this.kinds = new Uint8Array((blockSize >>> 3) + 1);
     this.kinds[0] = GadbItemKind.Root;
     this.textStarts = new Uint32Array((blockSize >>> 7) + 1);
+    this.linkMin[4095] = 0xfffff;
+    this.linkMax[4095] = 0xfffff;
     this.keys = new Uint32Array(Math.min(blockSize >>> 2, 1 << 16));
     this.catTotal = new Int32Array(nc);
     this.catPrimary = new Int32Array(nc);
@@ -320,12 +327,26 @@ class ValueWalk {
       catTotal[c] = primaries + secondaries;
       catPrimary[c] = primaries;
       this.structures[c] = this.isStructures(nameKey) ? 1 : 0;
+      this.allowLinks(c);
       this.primaries += primaries;
       this.secondaries += secondaries;
       at = this.categoryRecords(at + GADB_CATEGORY_SIZE, primaries, secondaries);
       if (at < 0) return -1;
     }
     return at;
+  }
+
+  /**
+   * Widens category c's least and greatest linked index to the indexes a link to it may have (`linksClean`:
+   * its primaries in a _Structures* category, its secondaries in any other); a link outside them, before or
+   * after, still leaves its index beyond.
+   */
+  private allowLinks(c: number): void {
+    const { linkMin, linkMax } = this;
+    const from = this.structures[c] === 1 ? 0 : this.catPrimary[c]!;
+    const last = (this.structures[c] === 1 ? this.catPrimary[c]! : this.catTotal[c]!) - 1;
+    if (from < linkMin[c]!) linkMin[c] = from;
+    if (last > linkMax[c]!) linkMax[c] = last;
   }
 
   private isStructures(key: number): boolean {

@@ -192,6 +192,7 @@ describe('verifyGadb on bytes: the bytes verifier against the model verifier', (
       resizeCells(m, r, 1);
       m.records.flags[r] = flags;
     });
+  const lateLink = g.field(GadbStorageCode.Link, records.count - 400, (_r, _k, cell) => cell !== 0xffffffff);
   const nonStructures = categories.findIndex((c) => c.primaryCount + c.secondaryCount > 0 && !/^_Structures/.test(String.fromCharCode(...g.g.strings.data.subarray(c.nameKey, c.nameKey + 11))));
   const targeted: [string, () => Uint8Array][] = [
     ['header.recordCount', () => new Patcher(generated).set32(gadb + 0x10, 7).b],
@@ -295,6 +296,9 @@ describe('verifyGadb on bytes: the bytes verifier against the model verifier', (
     ['links.range', () => new Patcher(generated).set32(g.cell(link.r, d.link[link.k]!), ((link.cell >>> 20) << 20) | 0xffff).b],
     ['links.range', () => new Patcher(generated).set32(g.cell(link.r, d.link[link.k]!), (nonStructures << 20) | (categories[nonStructures]!.primaryCount + categories[nonStructures]!.secondaryCount)).b],
     ['links.side', () => new Patcher(generated).set32(g.cell(link.r, d.link[link.k]!), (structuresCat << 20) | categories[structuresCat]!.primaryCount).b],
+    // The same from a record late in the file: links back to categories whose headers came first.
+    ['links.range', () => new Patcher(generated).set32(g.cell(lateLink.r, d.link[lateLink.k]!), (nonStructures << 20) | (categories[nonStructures]!.primaryCount + categories[nonStructures]!.secondaryCount)).b],
+    ['links.side', () => new Patcher(generated).set32(g.cell(lateLink.r, d.link[lateLink.k]!), (structuresCat << 20) | categories[structuresCat]!.primaryCount).b],
     ['cells.blockReference', () => new Patcher(generated).set32(g.cell(block.r, d.link[block.k]!), 0xfffffff0).b],
     ['cells.blockReference', () => new Patcher(generated).set32(g.cell(block.r, d.link[block.k]!), block.cell + 1).b],
     ['strings.kind', () => new Patcher(generated).set32(g.cell(vector.r, d.link[vector.k]!), records.nameKey[secondaries.first]!).b],
