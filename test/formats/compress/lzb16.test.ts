@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { ChunkDecoder, CodecError, COMPRESS_HYPOTHESES, FormatError, ToolkitError, UnsupportedError, decodeLzb16, decodeLzb16Into, encodeLzb16, readOodleBlockHeader } from '../../../src/index.ts';
-import { LZB16_WASM_INPUT, lzb16Wasm, lzb16WasmBytes } from '../../../src/compress/lzb16-wasm.ts';
+import { LZB16_WASM_INPUT, LZB16_WASM_INPUT_MAX, lzb16Wasm, lzb16WasmBytes } from '../../../src/compress/lzb16-wasm.ts';
 import { fixturePath, hex, loadFixture, propertySeed } from '../../support/fixtures.ts';
 
 const regions = ['island', 'mtnpass', 'snowmtn', 'volcano'] as const;
@@ -298,6 +298,49 @@ describe('LZB16 decoder on token streams of every near shape (property)', () => 
   });
 });
 
+describe('LZB16 decoder on long and overlapping matches up to the quantum end (property)', () => {
+  // The WebAssembly fast loop's own paths: matches at offsets 1–9 (1–7 build their repeating pattern in a register),
+  // long matches of 19–145 bytes at every offset (copied as 32 bytes, then in words), literal runs of 0–14, and the
+  // last tokens of the quantum, where the loop hands over to the careful one.
+  const tokens = fc.array(
+    fc.record({
+      lit: fc.integer({ min: 0, max: 14 }),
+      len: fc.oneof(fc.integer({ min: 4, max: 18 }), fc.integer({ min: 19, max: 145 }), fc.constantFrom(19, 32, 33, 40, 41, 145)),
+      dist: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 0x4000 })),
+      byte: fc.integer({ min: 0, max: 255 }),
+    }),
+    { minLength: 1, maxLength: 400 },
+  );
+  it.each(ENGINES)('gives the bytes of the reference; the WebAssembly module takes every such stream (engine %s)', (engine) => {
+    fc.assert(
+      fc.property(tokens, fc.integer({ min: 0, max: 14 }), (list, tail) => {
+        const body: number[] = [];
+        let produced = 0;
+        for (const t of list) {
+          const lit = produced === 0 ? Math.max(1, t.lit) : t.lit;
+          const dist = Math.min(t.dist, produced + lit);
+          if (produced + lit + t.len + tail > 0x4000) break;
+          body.push((lit & 15) | ((t.len <= 18 ? t.len - 4 : 15) << 4));
+          for (let k = 0; k < lit; k++) body.push((t.byte + k * 37) & 0xff);
+          if (t.len > 18) body.push(t.len - 19);
+          body.push(dist & 0xff, dist >> 8);
+          produced += lit + t.len;
+        }
+        // the last token: literals only
+        body.push(tail);
+        for (let k = 0; k < tail; k++) body.push((k * 11) & 0xff);
+        produced += tail;
+        const stream = Uint8Array.from([0x8c, 0x02, (body.length - 1) >> 8, (body.length - 1) & 0xff, ...body]);
+        const expected = referenceDecode(stream, produced);
+        if (expected === 'error') return; // a stream whose only token is its 0-literal tail
+        if (engine === 'auto') expect(runWasm(stream, produced)).toEqual({ status: 0, out: expected });
+        expect(Buffer.from(decodeLzb16(stream, produced, { engine })).equals(Buffer.from(expected))).toBe(true);
+      }),
+      { seed: propertySeed(), numRuns: 200 },
+    );
+  });
+});
+
 /** What the WebAssembly module answers for a payload: 0 and its bytes when it takes the chunk, 1 when it leaves it. */
 function runWasm(payload: Uint8Array, rawSize: number): { status: number; out: Uint8Array } {
   const wasm = lzb16Wasm()!;
@@ -348,6 +391,21 @@ describe('LZB16 WebAssembly decoder', () => {
     const { payload, expected } = realChunks[1]!;
     expect(run(payload, expected.length - 1).status).toBe(1);
     expect(run(payload, expected.length + 1).status).toBe(1);
+  });
+
+  it('reads nothing outside its memory on the largest payload it takes, whatever the bytes (a trap would escape as a RuntimeError)', () => {
+    // a quantum that ends at the payload's end, the payload as large as the module takes: the fast loop and the
+    // step table read past that end
+    for (const fill of [0x00, 0x0e, 0x41, 0xef, 0xff]) {
+      const payload = new Uint8Array(LZB16_WASM_INPUT_MAX).fill(fill);
+      payload.set([0x8c, 0x02]);
+      const at = LZB16_WASM_INPUT_MAX - 0x4000 - 2;
+      payload.set([0x3f, 0xff], at);
+      const wasm = lzb16Wasm()!;
+      wasm.memory.set(payload, LZB16_WASM_INPUT);
+      expect([0, 1]).toContain(wasm.decode(LZB16_WASM_INPUT + at, LZB16_WASM_INPUT + payload.length, 0x4000));
+      expect(() => decodeLzb16(payload, 0x4000, { strict: false })).toThrow(FormatError);
+    }
   });
 });
 
