@@ -19,7 +19,7 @@
 import { FormatError, NotFoundError } from '../binary/errors.ts';
 import { DEFAULT_P919_TABLE, canHashP919, p919, type P919Table } from '../hash/p919.ts';
 import { parseGadb, type ParseGadbOptions } from '../formats/gadb/parse.ts';
-import { gadbRecordCellStarts, popcount32 } from '../formats/gadb/layout.ts';
+import { gadbRecordCellStarts, gadbRunSlot, popcount32 } from '../formats/gadb/layout.ts';
 import { GADB_STORAGE_BY_TYPE_BYTE, GADB_TYPE_MASK, GadbStorageCode, gadbTypeInfo, gadbTypeName, isResourcePathType, type GadbTypeInfo } from '../formats/gadb/type-codes.ts';
 import type { Gadb } from '../formats/gadb/types.ts';
 import { FieldTypeError, SlotMismatchError } from './errors.ts';
@@ -1541,6 +1541,8 @@ export class RecordPlans {
   #keyFirst = new Int32Array(1 << 10).fill(-1);
   #keyCount = new Int32Array(1 << 10);
   #offset = new Int32Array(1 << 10);
+  /** 32 - log2(the table's size): `gadbRunSlot` keeps the hash's top bits. */
+  #shift = 22;
   #runs = 0;
   /** `#fill`'s scratch: per decoding, its entries' words, then where the next entry goes. */
   readonly #words = new Int32Array(9);
@@ -1576,7 +1578,7 @@ export class RecordPlans {
   #slot(first: number, count: number): number {
     const keyFirst = this.#keyFirst;
     const mask = keyFirst.length - 1;
-    let h = (Math.imul(first, 0x9e3779b1) ^ Math.imul(count, 0x85ebca6b)) & mask;
+    let h = gadbRunSlot(first, count, this.#shift);
     for (;;) {
       const k = keyFirst[h]!;
       if (k < 0 || (k === first && this.#keyCount[h] === count)) return h;
@@ -1590,6 +1592,7 @@ export class RecordPlans {
     this.#keyFirst = new Int32Array(size).fill(-1);
     this.#keyCount = new Int32Array(size);
     this.#offset = new Int32Array(size);
+    this.#shift--;
     for (let s = 0; s < keyFirst.length; s++) {
       if (keyFirst[s]! < 0) continue;
       const h = this.#slot(keyFirst[s]!, keyCount[s]!);
